@@ -1,0 +1,59 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+/** Debian's Chromium (apt-get install -y chromium); never a downloaded browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export const baseUrl = () => inject('baseUrl');
+export const outboxDir = () => join(inject('dataDir'), 'outbox');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export async function newPage(browser: Browser, options: { width?: number; height?: number; locale?: string; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+    locale: options.locale ?? 'en-US',
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Unique address per test run so tests never collide on the shared server. */
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/**
+ * Waits for the newest .eml in the outbox addressed to `to` and returns the first link in it that contains
+ * `pathPart` (e.g. "/verify-email?token="). Mails are quoted-printable; soft line breaks are undone first.
+ */
+export async function linkFromMail(to: string, pathPart: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const dir = outboxDir();
+  while (Date.now() < deadline) {
+    if (existsSync(dir)) {
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith('.eml'))
+        .map((f) => join(dir, f))
+        .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+      for (const file of files) {
+        const raw = readFileSync(file, 'utf8');
+        if (!raw.toLowerCase().includes(to.toLowerCase())) continue;
+        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+        const escaped = pathPart.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const match = text.match(new RegExp(`https?://[^\\s"'<>]*${escaped}[^\\s"'<>]*`));
+        if (match) return match[0];
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No mail to ${to} with a link containing ${pathPart}`);
+}

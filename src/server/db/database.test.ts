@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, nowIso, type Database } from './database.js';
+import { DIALECTS, createTestDatabase } from '../test/dialects.js';
+
+for (const dialect of DIALECTS) {
+  describe(`database (${dialect})`, () => {
+    let database: Database;
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect);
+    });
+    afterAll(() => database.destroy());
+
+    it('migrations are idempotent: a second run applies nothing', async () => {
+      expect(await migrateToLatest(database.db)).toEqual([]);
+    });
+
+    it('stores and reads users with generated ids and a unique e-mail', async () => {
+      const now = nowIso();
+      const row = { email: 'a@example.com', name: 'A', password_hash: 'x', is_verified: 0, language_preference: 'en', created_at: now, updated_at: now };
+      const { id } = await database.db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
+      expect(typeof id).toBe('number');
+      await expect(database.db.insertInto('users').values(row).execute()).rejects.toThrow();
+      const back = await database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(back).toMatchObject({ email: 'a@example.com', is_verified: 0, created_at: now });
+    });
+  });
+}

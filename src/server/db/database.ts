@@ -1,0 +1,84 @@
+import SQLite from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type ColumnDefinitionBuilder } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { migrations } from './migrations/index.js';
+import type { Tables } from './tables.js';
+
+/**
+ * The only file that knows which SQL dialect is in use (design.md §3). Everything else talks Kysely.
+ *
+ * Storage conventions shared by both dialects (docs/decisions.md "Storage"):
+ * - timestamps are UTC ISO 8601 strings with milliseconds and `Z` (fixed width, so they sort as text);
+ * - booleans are integers 0/1 (better-sqlite3 cannot bind JS booleans); repositories map them;
+ * - ids are integer identities.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Tables>;
+
+export interface Database {
+  db: Db;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+// PostgreSQL returns int8 (count(*), bigint ids) as strings by default; our ids and counts fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openSqlite(file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}
+
+export function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    // A per-connection search_path lets tests run in a throw-away schema each.
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+}
+
+export function openDatabase(config: Pick<Config, 'database'>): Database {
+  return config.database.dialect === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file);
+}
+
+/** Runs every pending migration; throws when one fails (the transaction of that migration is rolled back). */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Which dialect a Kysely instance talks to; for migrations, which receive a bare Kysely. */
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter.constructor.name.toLowerCase().includes('postgres') ? 'postgres' : 'sqlite';
+}
+
+/** An auto-incrementing integer primary key column, in the spelling of each dialect. */
+export function idColumnType(db: Kysely<any>) {
+  return dialectOf(db) === 'postgres' ? ('serial' as const) : ('integer' as const);
+}
+export function idColumn(db: Kysely<any>) {
+  return (col: ColumnDefinitionBuilder) =>
+    dialectOf(db) === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement();
+}
+
+/** The current time in the storage format (UTC ISO 8601 with `Z`). */
+export const nowIso = () => new Date().toISOString();
+
+/** Liveness check for /healthz. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

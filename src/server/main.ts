@@ -1,0 +1,137 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { migrateToLatest, openDatabase, type Database } from './db/database.js';
+import { buildApp } from './http/app.js';
+import { startMaintenance } from './maintenance.js';
+
+/**
+ * Composition root and the `feeder` command (design.md §3):
+ *   feeder [all]          web server + background work in one process (the default, used by npm start)
+ *   feeder web            web server only (scaled out: several behind a proxy)
+ *   feeder worker         background work only (scaled out)
+ *   feeder migrate        apply database migrations and exit
+ *   feeder user create --email E --password P --name N [--verified]
+ */
+const USAGE = `Usage: feeder [all|web|worker|migrate]
+       feeder user create --email <e-mail> --password <password> --name <name> [--verified] [--language de|en]`;
+
+type Stop = () => Promise<void>;
+
+async function openMigrated(config: Readonly<Config>): Promise<Database> {
+  const database = openDatabase(config);
+  await migrateToLatest(database.db);
+  return database;
+}
+
+async function startWeb(config: Readonly<Config>, database: Database): Promise<Stop> {
+  const app = await buildApp({ config, database });
+  if (config.registrationDomains.length === 0) {
+    app.log.warn('REGISTRATION_EMAIL_DOMAINS is not set: registration is open to every e-mail domain');
+  }
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Feeder is listening on ${config.publicUrl} (database: ${config.database.dialect})`);
+  return () => app.close();
+}
+
+function onSignals(stops: Stop[], database: Database): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[feeder] ${signal} received, shutting down`);
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+    await database.destroy().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [command = 'all', ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+
+  switch (command) {
+    case 'all':
+    case 'web':
+    case 'worker': {
+      const database = await openMigrated(config);
+      const stops: Stop[] = [];
+      if (command !== 'worker') stops.push(await startWeb(config, database));
+      if (command !== 'web') stops.push(startMaintenance(database, (msg) => console.log(`[worker] ${msg}`)));
+      if (command === 'worker') console.log(`[worker] started (database: ${config.database.dialect})`);
+      onSignals(stops, database);
+      return -1; // keep running
+    }
+    case 'migrate': {
+      const database = openDatabase(config);
+      try {
+        const applied = await migrateToLatest(database.db);
+        console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.');
+      } finally {
+        await database.destroy();
+      }
+      return 0;
+    }
+    case 'user': {
+      const [sub, ...args] = rest;
+      if (sub !== 'create') {
+        console.error(USAGE);
+        return 2;
+      }
+      const { values } = parseArgs({
+        args,
+        options: {
+          email: { type: 'string' },
+          password: { type: 'string' },
+          name: { type: 'string' },
+          verified: { type: 'boolean', default: false },
+          language: { type: 'string', default: 'de' },
+        },
+      });
+      if (!values.email || !values.password || !values.name) {
+        console.error(USAGE);
+        return 2;
+      }
+      const database = await openMigrated(config);
+      try {
+        const { createUserFromCli } = await import('./accounts/accounts.service.js');
+        const user = await createUserFromCli(database.db, {
+          email: values.email,
+          password: values.password,
+          name: values.name,
+          verified: values.verified ?? false,
+          language: values.language === 'en' ? 'en' : 'de',
+        });
+        console.log(`Created user ${user.id} <${user.email}>${user.is_verified ? ' (verified)' : ''}`);
+      } finally {
+        await database.destroy();
+      }
+      return 0;
+    }
+    default:
+      console.error(`Unknown command "${command}".\n${USAGE}`);
+      return 2;
+  }
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  try {
+    const code = await run(argv);
+    if (code >= 0) process.exit(code);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`feeder: ${message}`);
+    process.exit(1);
+  }
+}
