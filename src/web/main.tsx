@@ -1,4 +1,24 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { AuthProvider } from './app/auth.js';
+import { AppRouter } from './app/router.js';
+import { ThemeProvider } from './app/theme.js';
+import './i18n/index.js';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(<h1 className="p-4 text-2xl">Feeder</h1>);
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider>
+        <AuthProvider>
+          <AppRouter />
+        </AuthProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

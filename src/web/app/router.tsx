@@ -1,0 +1,97 @@
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { on } from '../lib/events.js';
+import { storage } from '../lib/storage.js';
+import { useAuth } from './auth.js';
+
+/**
+ * Routes and the global rules of public-area-and-api.md §2:
+ * every route change scrolls to the top; a stored login error sends the user to /login from any route but
+ * /login and /dashboard; the global logout event sends the user to /; unknown paths go to /login when the query
+ * has an error parameter or a login error is stored, else to /.
+ */
+const LandingPage = lazy(() => import('../features/landing/LandingPage.js'));
+const LoginPage = lazy(() => import('../features/auth/LoginPage.js'));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage.js'));
+const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage.js'));
+const ResendVerificationPage = lazy(() => import('../features/auth/ResendVerificationPage.js'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.js'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage.js'));
+const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage.js'));
+const ImprintPage = lazy(() => import('../features/legal/ImprintPage.js'));
+const TermsPage = lazy(() => import('../features/legal/TermsPage.js'));
+const DashboardRoutes = lazy(() => import('../features/dashboard/DashboardRoutes.js'));
+
+function LoadingScreen() {
+  const { t } = useTranslation();
+  return (
+    <div role="status" aria-live="polite" className="flex min-h-screen items-center justify-center text-muted">
+      {t('common.loading')}
+    </div>
+  );
+}
+
+function GlobalRules() {
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location.pathname]);
+
+  useEffect(() => {
+    const path = location.pathname;
+    if (storage.getLoginError() && path !== '/login' && !path.startsWith('/dashboard')) {
+      navigate('/login', { replace: true });
+    }
+  }, [location.pathname, navigate]);
+
+  useEffect(() => on('logout', () => navigate('/', { replace: true })), [navigate]);
+  return null;
+}
+
+/** The protected area: a loading text while the session is confirmed, / without a signed-in user. */
+function RequireAuth({ children }: { children: ReactNode }) {
+  const { user, status } = useAuth();
+  if (status === 'loading') return <LoadingScreen />;
+  if (!user) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}
+
+/** / and /login send a signed-in user to the dashboard. */
+function AnonymousOnly({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  if (user) return <Navigate to="/dashboard" replace />;
+  return <>{children}</>;
+}
+
+function UnknownRoute() {
+  const location = useLocation();
+  const hasError = new URLSearchParams(location.search).has('error') || storage.getLoginError() !== null;
+  return <Navigate to={hasError ? `/login${location.search}` : '/'} replace />;
+}
+
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <GlobalRules />
+      <Suspense fallback={<LoadingScreen />}>
+        <Routes>
+          <Route path="/" element={<AnonymousOnly><LandingPage /></AnonymousOnly>} />
+          <Route path="/login" element={<AnonymousOnly><LoginPage /></AnonymousOnly>} />
+          <Route path="/register" element={<RegisterPage />} />
+          <Route path="/verify-email" element={<VerifyEmailPage />} />
+          <Route path="/resend-verification" element={<ResendVerificationPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/privacy" element={<PrivacyPage />} />
+          <Route path="/imprint" element={<ImprintPage />} />
+          <Route path="/terms" element={<TermsPage />} />
+          <Route path="/dashboard/*" element={<RequireAuth><DashboardRoutes /></RequireAuth>} />
+          <Route path="*" element={<UnknownRoute />} />
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * App-wide events (dashboard.md §7 "Browser events", plus logout from public-area-and-api.md §4).
+ * A thin typed layer over window CustomEvents so that unrelated parts of the app stay in step.
+ */
+export type AppEvent =
+  | 'logout'
+  | 'feeds-updated'
+  | 'folders-updated'
+  | 'reading-lists-updated'
+  | 'reading-list-updated'
+  | 'unread-counts-updated'
+  | 'force-unread-update'
+  | 'force-article-update'
+  | 'article-read-status-changed'
+  | 'filters-updated'
+  | 'toast';
+
+export function emit<T = unknown>(name: AppEvent, detail?: T): void {
+  window.dispatchEvent(new CustomEvent(name, { detail }));
+}
+
+/** Subscribes and returns the unsubscribe function (fits useEffect's cleanup). */
+export function on<T = unknown>(name: AppEvent, handler: (detail: T) => void): () => void {
+  const listener = (e: Event) => handler((e as CustomEvent<T>).detail);
+  window.addEventListener(name, listener);
+  return () => window.removeEventListener(name, listener);
+}
