@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark in bench/ in turn and prints one JSON line per measurement.
+// Results are recorded by hand in bench/README.md with the date and machine. Nothing here asserts a time:
+// budgets (design.md §5) are compared in the README, never in tests.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const only = process.argv[2];
+const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+let failed = 0;
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
+  if (only && !file.includes(only)) continue;
+  console.log(`\n## ${file}`);
+  const r = spawnSync(process.execPath, [`${dir}/${file}`], { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
