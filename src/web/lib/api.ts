@@ -85,7 +85,7 @@ export function refreshAccessToken(): Promise<string | null> {
       storage.setTokens(data.access_token, data.refresh_token);
       return data.access_token;
     } catch (err) {
-      console.warn('Token refresh failed', err);
+      console.warn('Token refresh failed:', err instanceof Error ? err.message : err);
       return null;
     }
   })().finally(() => {
