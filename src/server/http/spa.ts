@@ -20,8 +20,11 @@ export async function registerSpa(app: FastifyInstance<any, any, any, any, any>,
       root: webDir,
       wildcard: false,
       index: false,
+      // We set Cache-Control ourselves: hashed files under assets/ never change, everything else is revalidated.
+      cacheControl: false,
       setHeaders(res, path) {
-        if (path.includes(`${join(webDir, 'assets')}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        const immutable = path.startsWith(join(webDir, 'assets'));
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
