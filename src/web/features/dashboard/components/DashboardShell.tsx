@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { PageTitleContext } from '../pageTitle.js';
+import { Sidebar } from './Sidebar.js';
+import { TopBar } from './TopBar.js';
+
+/** The lg breakpoint: from here on the sidebar is always visible (dashboard.md §2, mobile < 1024 px). */
+const DESKTOP_QUERY = '(min-width: 1024px)';
+
+/**
+ * The dashboard shell (dashboard.md §2 "Dashboard shell"): sidebar, top bar, main area.
+ * On wide screens the sidebar is a fixed column. Below 1024 px it is a drawer that slides in from the left
+ * through the top bar's menu button: it then acts as a modal dialog (the rest of the page is inert), focus
+ * moves to its close button, and Escape, a click on the backdrop or a navigation close it again.
+ */
+export function DashboardShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const [title, setTitle] = useState('');
+  const [open, setOpen] = useState(false);
+  const sidebarId = useId();
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const closeButtonRef = useRef<HTMLButtonElement>(null);
+  const location = useLocation();
+
+  const close = useCallback(() => setOpen(false), []);
+
+  // Any navigation closes the drawer.
+  useEffect(() => {
+    setOpen(false);
+  }, [location.pathname]);
+
+  // Focus goes into the drawer when it opens and back to the menu button when it closes.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) closeButtonRef.current?.focus();
+    else if (wasOpen.current) menuButtonRef.current?.focus({ preventScroll: true });
+    wasOpen.current = open;
+  }, [open]);
+
+  // Escape closes the drawer.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) setOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
+
+  // Growing past the breakpoint turns the drawer into the fixed column: drop the modal state.
+  useEffect(() => {
+    const mq = globalThis.matchMedia?.(DESKTOP_QUERY);
+    if (!mq) return;
+    const onChange = () => {
+      if (mq.matches) setOpen(false);
+    };
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, []);
+
+  return (
+    <PageTitleContext.Provider value={setTitle}>
+      <div className="min-h-screen bg-bg text-text">
+        {/* Backdrop of the mobile drawer. */}
+        <div
+          aria-hidden
+          onClick={close}
+          className={`fixed inset-0 z-30 bg-black/45 backdrop-blur-[1px] transition-opacity duration-200 lg:hidden ${
+            open ? 'opacity-100' : 'pointer-events-none opacity-0'
+          }`}
+          data-testid="sidebar-backdrop"
+        />
+
+        <aside
+          id={sidebarId}
+          role={open ? 'dialog' : undefined}
+          aria-modal={open || undefined}
+          aria-label={open ? t('dashboard.sidebar.label') : undefined}
+          className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl transition-[transform,visibility] duration-200 ease-out lg:visible lg:w-64 lg:translate-x-0 lg:shadow-none ${
+            open ? 'visible translate-x-0' : 'invisible -translate-x-full'
+          }`}
+        >
+          <Sidebar ref={closeButtonRef} onClose={close} />
+        </aside>
+
+        <div className="flex min-h-screen flex-col lg:pl-64" inert={open || undefined}>
+          <TopBar
+            ref={menuButtonRef}
+            title={title}
+            sidebarOpen={open}
+            sidebarId={sidebarId}
+            onOpenSidebar={() => setOpen(true)}
+          />
+          <main className="flex-1 px-4 py-6 sm:px-6 sm:py-8 lg:px-10">{children}</main>
+        </div>
+      </div>
+    </PageTitleContext.Provider>
+  );
+}

@@ -1,0 +1,47 @@
+import { Menu } from 'lucide-react';
+import { forwardRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { UserMenu } from '../../../components/UserMenu.js';
+import { ThemeToggle } from './ThemeToggle.js';
+
+export interface TopBarProps {
+  title: string;
+  /** Whether the mobile sidebar is open (for the menu button's aria-expanded). */
+  sidebarOpen: boolean;
+  sidebarId: string;
+  onOpenSidebar(): void;
+  /**
+   * Page tools between the title and the global controls. The article list puts its search box and
+   * read/unread toggle here (dashboard.md §2: only on /dashboard); nothing uses it yet.
+   */
+  tools?: ReactNode;
+}
+
+/** The dashboard's top bar: menu button (below lg), page title, page tools, theme toggle, user menu. */
+export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar(
+  { title, sidebarOpen, sidebarId, onOpenSidebar, tools },
+  menuRef,
+) {
+  const { t } = useTranslation();
+  return (
+    <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b border-border bg-bg/90 px-3 backdrop-blur supports-[backdrop-filter]:bg-bg/75 sm:px-5">
+      <button
+        ref={menuRef}
+        type="button"
+        onClick={onOpenSidebar}
+        aria-label={t('dashboard.sidebar.open')}
+        aria-expanded={sidebarOpen}
+        aria-controls={sidebarId}
+        className="-ml-1 inline-flex size-10 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-text lg:hidden"
+      >
+        <Menu aria-hidden className="size-5" />
+      </button>
+      <h1 className="min-w-0 flex-1 truncate text-base font-semibold tracking-tight text-text sm:text-lg">{title}</h1>
+      {tools && <div className="flex min-w-0 items-center gap-2">{tools}</div>}
+      <div className="flex shrink-0 items-center gap-1.5">
+        <ThemeToggle />
+        <UserMenu />
+      </div>
+    </header>
+  );
+});

@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../dashboard/pageTitle.js';
+import { AccountSection } from './components/AccountSection.js';
+import { AppearanceSection } from './components/AppearanceSection.js';
+import { PasswordSection } from './components/PasswordSection.js';
+
+/**
+ * /dashboard/settings (dashboard.md §2 "Account settings"): one readable column of cards, in the spec's
+ * order. Sections 3 (feed management: delete all feeds, OPML import/export) and 4 (Fever API) arrive with
+ * their features and slot in between password and appearance.
+ */
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('settings.title'));
+  return (
+    <div className="mx-auto flex w-full max-w-2xl flex-col gap-6">
+      <p className="text-muted">{t('settings.intro')}</p>
+      <AccountSection />
+      <PasswordSection />
+      {/* 3. Feed management and 4. Fever API go here. */}
+      <AppearanceSection />
+    </div>
+  );
+}
