@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { Config } from '../config.js';
+
+/**
+ * How Feeder sends mail (design.md §1): over SMTP when SMTP_URL is set, otherwise as .eml files in
+ * DATA_DIR/outbox with a log line carrying the link, so someone running `npm start` without a mail server can still
+ * confirm an account (decisions.md "Product and accounts").
+ */
+export type MailKind = 'verification' | 'already-verified' | 'password-reset';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  kind: MailKind;
+  /** The link the mail carries; only the outbox mailer logs it. */
+  link: string;
+}
+
+export interface Mailer {
+  /** Resolves once the mail is handed over (written, or accepted by the SMTP server); rejects otherwise. */
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+const LOG_LABEL: Record<MailKind, string> = {
+  verification: 'verification link',
+  'already-verified': 'sign-in link (account already confirmed)',
+  'password-reset': 'password reset link',
+};
+
+function toNodemailer(from: string, message: MailMessage): SendMailOptions {
+  return {
+    from,
+    // An address object, not a string: nodemailer then never parses the address as a list.
+    to: { name: '', address: message.to },
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    // Quoted-printable keeps links readable in the raw mail (tests and people grep the outbox for them).
+    textEncoding: 'quoted-printable',
+  };
+}
+
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail(toNodemailer(this.from, message));
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
+
+export class OutboxMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    readonly dir: string,
+    private readonly from: string,
+    private readonly log: (line: string) => void,
+  ) {
+    this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const info = (await this.transport.sendMail(toNodemailer(this.from, message))) as { message: Buffer };
+    await mkdir(this.dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const file = join(this.dir, `${stamp}-${message.kind}-${randomBytes(4).toString('hex')}.eml`);
+    // Write then rename, so whoever watches the folder never reads half a mail.
+    await writeFile(`${file}.tmp`, info.message);
+    await rename(`${file}.tmp`, file);
+    this.log(`[mail] ${LOG_LABEL[message.kind]} for ${message.to}: ${message.link}`);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The mailer the configuration asks for. `log` receives the outbox's link lines. */
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: (line: string) => void): Mailer {
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom);
+  return new OutboxMailer(join(config.dataDir, 'outbox'), config.mailFrom, log);
+}
