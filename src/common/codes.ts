@@ -10,6 +10,7 @@ export const CODES = {
   // registration
   EMAIL_ALREADY_REGISTERED: 'An account with this e-mail address already exists.',
   REGISTRATION_DOMAIN_NOT_ALLOWED: 'Registration is closed for this e-mail domain.',
+  INVALID_EMAIL: 'Please enter a valid e-mail address.',
   // verification
   VERIFICATION_EMAIL_SENT: 'If an unconfirmed account exists for this address, a new confirmation mail is on its way.',
   ACCOUNT_ALREADY_VERIFIED: 'This account is already confirmed.',

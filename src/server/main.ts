@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { buildApp } from './http/app.js';
+import { createRateLimitStore } from './http/rate-limit.js';
+import { createMailer } from './mail/mailer.js';
 import { startMaintenance } from './maintenance.js';
 
 /**
@@ -24,13 +26,21 @@ async function openMigrated(config: Readonly<Config>): Promise<Database> {
 }
 
 async function startWeb(config: Readonly<Config>, database: Database): Promise<Stop> {
-  const app = await buildApp({ config, database });
+  // Outbox link lines go to stdout as plain text whatever LOG_LEVEL says: they are how `npm start` users sign up.
+  const mailer = createMailer(config, (line) => console.log(line));
+  const rateLimitStore = createRateLimitStore(config);
+  const app = await buildApp({ config, database, mailer, rateLimitStore });
   if (config.registrationDomains.length === 0) {
     app.log.warn('REGISTRATION_EMAIL_DOMAINS is not set: registration is open to every e-mail domain');
   }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Feeder is listening on ${config.publicUrl} (database: ${config.database.dialect})`);
-  return () => app.close();
+  if (!config.smtpUrl) app.log.info(`SMTP_URL is not set: mails are written to ${config.dataDir}/outbox and their links logged`);
+  return async () => {
+    await app.close();
+    await mailer.close();
+    await rateLimitStore.close(); // closes the Redis connection when there is one
+  };
 }
 
 function onSignals(stops: Stop[], database: Database): void {

@@ -2,9 +2,16 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { fileURLToPath } from 'node:url';
+import { registerAccountsRoutes, type AuthLimits } from '../accounts/accounts.routes.js';
+import { AccountsService } from '../accounts/accounts.service.js';
+import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
+import { AccessTokens } from '../accounts/tokens.js';
 import type { Config } from '../config.js';
 import { ping, type Database } from '../db/database.js';
+import { createMailer, type Mailer } from '../mail/mailer.js';
+import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
+import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limit.js';
 import { registerSpa } from './spa.js';
 
 export interface AppDeps {
@@ -14,6 +21,16 @@ export interface AppDeps {
   webDir?: string;
   /** Pino logger options, or false in tests. */
   logger?: boolean | object;
+  /** How mail goes out; default from config (SMTP or the outbox). One passed in is closed by its owner. */
+  mailer?: Mailer;
+  /** Where rate-limit counts live; default in memory. main.ts passes the Redis store when REDIS_URL is set. */
+  rateLimitStore?: RateLimitStore;
+  /** argon2id costs; tests lower them. */
+  passwordHashing?: PasswordHashingOptions;
+  /** The clock for tokens and their expiry; tests move it. */
+  clock?: () => Date;
+  /** Overrides of the account endpoints' rate limits (tests). */
+  authLimits?: Partial<AuthLimits>;
 }
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web', import.meta.url));
@@ -56,6 +73,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/healthz', async () => {
     await ping(deps.database.db);
     return { status: 'ok' };
+  });
+
+  const now = deps.clock ?? (() => new Date());
+  const accessTokens = new AccessTokens(deps.config.secret, now);
+  registerAuth(app, { accessTokens, db: deps.database.db });
+  const mailer = deps.mailer ?? createMailer(deps.config, (line) => app.log.info(line));
+  const rateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
+  const accounts = new AccountsService({
+    db: deps.database.db,
+    config: deps.config,
+    mailer,
+    hasher: new PasswordHasher(deps.passwordHashing ?? DEFAULT_PASSWORD_HASHING),
+    accessTokens,
+    log: app.log,
+    now,
+  });
+  await registerAccountsRoutes(app, { service: accounts, limiter: new RateLimiter(rateLimitStore, app.log), limits: deps.authLimits });
+  app.addHook('onClose', async () => {
+    await accounts.drain(); // mails still on their way
+    if (!deps.mailer) await mailer.close();
+    if (!deps.rateLimitStore) await rateLimitStore.close();
   });
 
   await registerSpa(app, deps.webDir ?? DEFAULT_WEB_DIR);

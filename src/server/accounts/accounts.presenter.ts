@@ -1,0 +1,15 @@
+import type { User } from '../../common/api.js';
+import type { Language } from '../../common/constants.js';
+import type { UserRow } from './accounts.repository.js';
+
+/** The user as clients see it (public-area-and-api.md §3): never the password hash, booleans as booleans. */
+export function presentUser(row: UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    is_verified: row.is_verified === 1,
+    language_preference: (row.language_preference === 'en' ? 'en' : 'de') satisfies Language,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,78 @@
+import { Type } from 'typebox';
+import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../../common/constants.js';
+
+/**
+ * Request and response schemas of the account endpoints (TypeBox → JSON Schema; Fastify validates requests and
+ * serialises responses with them, so a response can never carry a field that is not listed here).
+ * They describe src/common/api.ts. Length checks whose failure has its own code (NAME_REQUIRED,
+ * PASSWORD_TOO_SHORT, INVALID_EMAIL) are done by the service; the schemas only bound the input's size.
+ */
+
+// Generous outer bounds: the service applies the real rules after trimming.
+const Email = Type.String({ maxLength: 1000 });
+const Name = Type.String({ maxLength: MAX_NAME_LENGTH * 4 });
+const Password = Type.String({ maxLength: MAX_PASSWORD_LENGTH });
+const Token = Type.String({ maxLength: 512 });
+export const LanguageSchema = Type.Union([Type.Literal('de'), Type.Literal('en')]);
+
+export const UserSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.String(),
+  is_verified: Type.Boolean(),
+  language_preference: LanguageSchema,
+  created_at: Type.String(),
+});
+
+export const StatusSchema = Type.Object({
+  status: Type.Union([Type.Literal('success'), Type.Literal('error')]),
+  code: Type.String(),
+  message: Type.String(),
+});
+
+export const RegisterBody = Type.Object({
+  name: Name,
+  email: Email,
+  password: Password,
+  language: Type.Optional(LanguageSchema),
+});
+export const RegisterReply = Type.Object({ user: UserSchema, email_sent: Type.Boolean() });
+
+export const LoginBody = Type.Object({ email: Email, password: Password });
+export const LoginReply = Type.Object({ user: UserSchema, access_token: Type.String(), refresh_token: Type.String() });
+
+/** Refresh and logout: the token may come as a bearer header instead, so the body is optional (see routes). */
+export const RefreshBody = Type.Object({ refresh_token: Type.Optional(Token) });
+export const RefreshReply = Type.Object({ access_token: Type.String(), refresh_token: Type.String() });
+
+export const MeReply = Type.Object({ user: UserSchema });
+
+export const UpdateMeBody = Type.Object({
+  name: Type.Optional(Name),
+  language_preference: Type.Optional(LanguageSchema),
+  password: Type.Optional(Password),
+  old_password: Type.Optional(Password),
+  /** Accepted only when it equals the account's address (clients may send the whole user back); see the service. */
+  email: Type.Optional(Email),
+});
+export const UpdateMeReply = Type.Object({
+  user: UserSchema,
+  message: Type.String(),
+  code: Type.Union([Type.Literal('PROFILE_UPDATED'), Type.Literal('PASSWORD_UPDATED')]),
+  access_token: Type.Optional(Type.String()),
+  refresh_token: Type.Optional(Type.String()),
+});
+
+export const PasswordBody = Type.Object({ password: Password });
+export const VerifyPasswordReply = Type.Object({ valid: Type.Boolean() });
+
+export const VerifyEmailQuery = Type.Object({ token: Type.Optional(Token) });
+export const EmailBody = Type.Object({ email: Email });
+export const ResetPasswordBody = Type.Object({ token: Type.Optional(Token), password: Password });
+
+export const UpdateLanguageBody = Type.Object({ language: LanguageSchema });
+
+export const PublicConfigReply = Type.Object({
+  registration_email_domains: Type.Array(Type.String()),
+  registration_restricted: Type.Boolean(),
+});

@@ -1,0 +1,77 @@
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../common/constants.js';
+
+/**
+ * Token primitives (decisions.md "Product and accounts"):
+ * - access tokens are short-lived HS256 JWTs (15 min), claims `sub` = user id and `typ` = 'access';
+ * - refresh tokens and mail tokens are opaque random strings; only their SHA-256 is stored, so a database leak
+ *   does not hand out sessions or reset links.
+ */
+
+/** 32 random bytes, base64url (43 characters, no dots: never mistaken for a JWT). */
+export function generateOpaqueToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The stored form of an opaque token: hex SHA-256 (64 characters, fits the varchar(64) columns). */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** An id that groups one sign-in's chain of rotated refresh tokens. */
+export function generateFamilyId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** A JWT has three dot-separated parts; our opaque tokens never contain a dot. */
+export const looksLikeJwt = (token: string) => token.split('.').length === 3;
+
+const ISSUER = 'feeder';
+
+export type AccessTokenCheck = { ok: true; userId: number } | { ok: false };
+
+/**
+ * Signs and verifies access JWTs. The HMAC key is derived from the server secret with HKDF, so the secret itself
+ * is never used directly as a key and other purposes (encrypting stored secrets) get independent keys.
+ */
+export class AccessTokens {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly now: () => Date = () => new Date(),
+    private readonly ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
+  ) {
+    this.key = new Uint8Array(hkdfSync('sha256', secret, 'feeder', 'access-token-hs256-v1', 32));
+  }
+
+  async sign(userId: number): Promise<string> {
+    const iat = Math.floor(this.now().getTime() / 1000);
+    return new SignJWT({ typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(String(userId))
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** Never throws: any malformed, forged, expired or foreign token is `{ok: false}`. */
+  async verify(token: string): Promise<AccessTokenCheck> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        currentDate: this.now(),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      const userId = Number(payload.sub);
+      if (payload.typ !== 'access' || !Number.isSafeInteger(userId) || userId <= 0) return { ok: false };
+      return { ok: true, userId };
+    } catch {
+      // jose throws JOSEError subclasses for every malformed, forged or expired token.
+      return { ok: false };
+    }
+  }
+}
