@@ -6,7 +6,7 @@ import { usePageTitle } from '../pageTitle.js';
 /** Any unknown /dashboard path (dashboard.md §2): "not found", "page does not exist", a link to /dashboard. */
 export function NotFound() {
   const { t } = useTranslation();
-  usePageTitle(t('dashboard.notFound.title'));
+  usePageTitle(t('dashboard.notFound.pageTitle'));
   return (
     <section aria-labelledby="not-found-title" className="mx-auto flex max-w-md flex-col items-center py-12 text-center sm:py-20">
       <div aria-hidden className="mb-6 flex size-14 items-center justify-center rounded-2xl bg-surface-2 text-muted">

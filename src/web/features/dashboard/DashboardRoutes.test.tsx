@@ -1,0 +1,80 @@
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, renderAt, signedIn } from '../../test/dashboardHarness.js';
+import DashboardRoutes from './DashboardRoutes.js';
+
+beforeEach(async () => {
+  await signedIn();
+  fakeServer({});
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('dashboard routes (dashboard.md §2)', () => {
+  it('greets a user without feeds on /dashboard', async () => {
+    await renderAt('/dashboard', <DashboardRoutes />);
+    expect(screen.getByRole('heading', { level: 1, name: 'All articles' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Welcome, Dana Beispiel!' })).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).getByRole('link', { name: 'All articles' }).getAttribute('aria-current')).toBe('page');
+    expect(within(nav).getByText('No feeds yet')).toBeTruthy();
+    // No links to views that do not exist yet.
+    const hrefs = screen.getAllByRole('link').map((a) => a.getAttribute('href'));
+    expect(hrefs.every((h) => h === '/dashboard' || h === '/dashboard/settings')).toBe(true);
+  });
+
+  it('shows the settings page on /dashboard/settings', async () => {
+    await renderAt('/dashboard/settings', <DashboardRoutes />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Account' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Change password' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Appearance' })).toBeTruthy();
+  });
+
+  it.each(['/dashboard/nope', '/dashboard/reading-list/abc', '/dashboard/reading-list/12', '/dashboard/favorites/x'])(
+    'shows the not-found page on %s with a link back to /dashboard',
+    async (path) => {
+      await renderAt(path, <DashboardRoutes />);
+      expect(screen.getByRole('heading', { level: 1, name: 'Page not found' })).toBeTruthy();
+      expect(screen.getByRole('heading', { level: 2, name: 'Not found' })).toBeTruthy();
+      expect(screen.getByText('This page does not exist.')).toBeTruthy();
+      fireEvent.click(screen.getByRole('link', { name: 'Go to all articles' }));
+      expect(screen.getByTestId('location').textContent).toBe('/dashboard');
+      expect(screen.getByRole('heading', { name: 'Welcome, Dana Beispiel!' })).toBeTruthy();
+    },
+  );
+});
+
+describe('mobile sidebar', () => {
+  it('opens from the menu button with focus on "Sidebar schließen" and closes on Escape, backdrop and navigation', async () => {
+    await signedIn(undefined, 'de');
+    await renderAt('/dashboard', <DashboardRoutes />);
+    const menuButton = screen.getByRole('button', { name: 'Sidebar öffnen' });
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(menuButton);
+    const drawer = screen.getByRole('dialog', { name: 'Hauptnavigation' });
+    const close = within(drawer).getByRole('button', { name: 'Sidebar schließen' });
+    expect(document.activeElement).toBe(close);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('true');
+
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(menuButton);
+
+    fireEvent.click(menuButton);
+    fireEvent.click(screen.getByTestId('sidebar-backdrop'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    fireEvent.click(menuButton);
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('link', { name: 'Kontoeinstellungen' }));
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard/settings');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    fireEvent.click(menuButton);
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Sidebar schließen' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

@@ -1,0 +1,83 @@
+import { act, render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import type { User } from '../../common/api.js';
+import { AuthProvider } from '../app/auth.js';
+import { ThemeProvider } from '../app/theme.js';
+import i18n from '../i18n/index.js';
+import { storage } from '../lib/storage.js';
+
+/**
+ * Test helpers for the signed-in area: a stored session, a fake server answering by "METHOD path",
+ * and a render inside the app's providers and a memory router.
+ */
+export const testUser: User = {
+  id: 7,
+  name: 'Dana Beispiel',
+  email: 'dana@example.com',
+  is_verified: true,
+  language_preference: 'en',
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+
+export interface FakeCall {
+  key: string;
+  body: unknown;
+  auth?: string;
+}
+
+type Handler = (body: any) => [number, unknown];
+
+/** Stubs fetch; unknown routes answer 404. Returns the list of calls, in order. */
+export function fakeServer(routes: Record<string, Handler>): FakeCall[] {
+  const calls: FakeCall[] = [];
+  const all: Record<string, Handler> = { 'GET /auth/me': () => [200, { user: storage.getUser() }], ...routes };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (path: string, init: RequestInit = {}) => {
+      const key = `${init.method ?? 'GET'} ${path}`;
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+      calls.push({ key, body, auth: (init.headers as Record<string, string> | undefined)?.authorization });
+      const handler = all[key];
+      const [status, payload] = handler ? handler(body) : [404, { message: 'Not found.', code: 'NOT_FOUND' }];
+      return new Response(payload === undefined ? '' : JSON.stringify(payload), { status });
+    }),
+  );
+  return calls;
+}
+
+export async function signedIn(user: User = testUser, language: 'de' | 'en' = 'en') {
+  localStorage.clear();
+  storage.setTokens('access-1', 'refresh-1');
+  storage.setUser({ ...user, language_preference: language });
+  await i18n.changeLanguage(language);
+}
+
+/** Shows the current path so tests can see navigation. */
+function Location() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname}</output>;
+}
+
+/**
+ * Renders `element` at `path` and waits until the session start (GET /auth/me) has settled, so its answer
+ * cannot land after the test's own calls.
+ */
+export async function renderAt(path: string, element: ReactElement, routePath = '/dashboard/*') {
+  const result = render(
+    <ThemeProvider>
+      <AuthProvider>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path={routePath} element={element} />
+            <Route path="/" element={<p>Landing page</p>} />
+          </Routes>
+          <Location />
+        </MemoryRouter>
+      </AuthProvider>
+    </ThemeProvider>,
+  );
+  await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+  return result;
+}
