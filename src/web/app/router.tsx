@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { CookieBanner } from '../components/CookieBanner.js';
 import { on } from '../lib/events.js';
 import { storage } from '../lib/storage.js';
 import { useAuth } from './auth.js';
@@ -92,6 +93,7 @@ export function AppRouter() {
           <Route path="*" element={<UnknownRoute />} />
         </Routes>
       </Suspense>
+      <CookieBanner />
     </BrowserRouter>
   );
 }
