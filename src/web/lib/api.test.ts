@@ -42,7 +42,7 @@ describe('api client (public-area-and-api.md §4)', () => {
 
   it('reports a network failure as status 0', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-    const err = await api('/api/x').catch((e) => e);
+    const err = (await api('/api/x').catch((e) => e)) as ApiError;
     expect(err.isNetwork).toBe(true);
   });
 

@@ -27,7 +27,7 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
 
   return (
     <div className="flex h-full flex-col">
-      <div className="flex h-14 shrink-0 items-center justify-between gap-2 px-4">
+      <div className="flex h-14 shrink-0 items-center justify-between gap-2 pl-5 pr-3">
         <Link to="/dashboard" className="rounded-lg" aria-label={t('dashboard.sidebar.home')}>
           <Logo />
         </Link>

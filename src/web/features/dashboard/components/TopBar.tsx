@@ -2,7 +2,7 @@ import { Menu } from 'lucide-react';
 import { forwardRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserMenu } from '../../../components/UserMenu.js';
-import { ThemeToggle } from './ThemeToggle.js';
+import { ThemeToggle } from '../../../components/ThemeToggle.js';
 
 export interface TopBarProps {
   title: string;
