@@ -85,7 +85,7 @@ function SiteHeader({ solid }: { solid: boolean }) {
               <ButtonLink to="/login" variant="ghost" size="sm" className="ml-1">
                 {t('header.login')}
               </ButtonLink>
-              <ButtonLink to="/register" size="sm" className="hidden sm:inline-flex">
+              <ButtonLink to="/register" size="sm" className="max-sm:hidden">
                 {t('header.register')}
               </ButtonLink>
             </>
