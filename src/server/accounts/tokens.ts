@@ -54,6 +54,7 @@ export class AccessTokens {
       .setSubject(String(userId))
       .setIssuedAt(iat)
       .setExpirationTime(iat + this.ttlSeconds)
+      .setJti(randomBytes(9).toString('base64url')) // two tokens issued in one second still differ
       .sign(this.key);
   }
 
