@@ -64,6 +64,19 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   return raw;
 }
 
+function parseSmtpUrl(raw: string | undefined): string | null {
+  const url = raw?.trim();
+  if (!url) return null;
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    /* reported below */
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new ConfigError('SMTP_URL must look like smtp://user:pass@host:587 or smtps://user:pass@host:465');
+  return url;
+}
+
 /** Reads SECRET, or the secret kept in DATA_DIR, or generates and keeps a new one. */
 function loadSecret(raw: string | undefined, dataDir: string): string {
   if (raw && raw.trim()) {
@@ -93,7 +106,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir,
     database: parseDatabase(env.DATABASE_URL, dataDir),
     redisUrl: env.REDIS_URL?.trim() || null,
-    smtpUrl: env.SMTP_URL?.trim() || null,
+    smtpUrl: parseSmtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM?.trim() || 'Feeder <feeder@localhost>',
     publicUrl,
     registrationDomains: (env.REGISTRATION_EMAIL_DOMAINS ?? '')

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../test/test-app.js';
 import { createMailer, OutboxMailer, SmtpMailer } from './mailer.js';
 import { alreadyVerifiedMail, passwordResetMail, verificationMail } from './templates.js';
@@ -45,6 +45,7 @@ describe('outbox mailer (no SMTP_URL)', () => {
     expect(createMailer(t.config, () => {})).toBeInstanceOf(OutboxMailer);
     const smtpConfig = loadConfig({ DATA_DIR: t.dataDir, SMTP_URL: 'smtp://127.0.0.1:2525' });
     expect(createMailer(smtpConfig, () => {})).toBeInstanceOf(SmtpMailer);
+    expect(() => loadConfig({ DATA_DIR: t.dataDir, SMTP_URL: 'mail.example.com:25' })).toThrow(ConfigError);
   });
 
   it('writes each mail as an .eml file in DATA_DIR/outbox and logs its link', async () => {

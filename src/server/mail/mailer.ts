@@ -46,6 +46,20 @@ function toNodemailer(from: string, message: MailMessage): SendMailOptions {
   };
 }
 
+/**
+ * Nodemailer waits up to two minutes for an unresponsive server by default; registration waits for its mail, so
+ * shorter limits apply unless SMTP_URL sets its own (`?connectionTimeout=…`).
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+function withTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [key, value] of Object.entries(SMTP_TIMEOUTS)) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, String(value));
+  }
+  return url.toString();
+}
+
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
 
@@ -53,7 +67,7 @@ export class SmtpMailer implements Mailer {
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+    this.transport = nodemailer.createTransport(withTimeouts(smtpUrl));
   }
 
   async send(message: MailMessage): Promise<void> {
