@@ -92,8 +92,10 @@ for (const dialect of DIALECTS) {
         ['an unknown language', { name: 'A', email: 'fr@example.com', password: 'password123', language: 'fr' }, 'VALIDATION_ERROR'],
         ['an object for a string', { name: { first: 'A' }, email: 'obj@example.com', password: 'password123' }, 'VALIDATION_ERROR'],
         ['a list for a string', { name: 'A', email: ['x@example.com', 'y@example.com'], password: 'password123' }, 'VALIDATION_ERROR'],
-        // The app's Ajv coerces scalars (coerceTypes), so null arrives as '' and fails the address check.
-        ['a null field', { name: 'A', email: null, password: 'password123' }, 'INVALID_EMAIL'],
+        // Bodies are validated without type coercion (http/validation.ts): a wrong scalar type is a 400 too.
+        ['a null field', { name: 'A', email: null, password: 'password123' }, 'VALIDATION_ERROR'],
+        ['a number for a string', { name: 'A', email: 'num@example.com', password: 12345678 }, 'VALIDATION_ERROR'],
+        ['a boolean for a string', { name: true, email: 'bool@example.com', password: 'password123' }, 'VALIDATION_ERROR'],
       ])('refuses %s with 400', async (_label, body, code) => {
         const res = await register(body);
         expect(res.statusCode).toBe(400);

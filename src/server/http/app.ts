@@ -1,6 +1,6 @@
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import { registerAccountsRoutes, type AuthLimits } from '../accounts/accounts.routes.js';
 import { AccountsService } from '../accounts/accounts.service.js';
@@ -13,6 +13,7 @@ import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limit.js';
 import { registerSpa } from './spa.js';
+import { validatorCompiler } from './validation.js';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -45,11 +46,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: (deps.logger ?? { level: deps.config.logLevel }) as boolean,
     bodyLimit: BODY_LIMIT,
-    disableRequestLogging: true,
+    // Per-request access lines are noise at info level; errors are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
     // Fastify accepts a hop count too (proxy-addr), though its types list only boolean/string.
     trustProxy: deps.config.trustProxy as boolean | string,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
 
   registerErrorHandling(app);
   await app.register(helmet, {
