@@ -49,12 +49,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     let cancelled = false;
     const confirm = async () => {
+      const storedToken = storage.getToken();
       try {
         const { user: fresh } = await api<{ user: User }>('/auth/me', { noRefresh: true });
         return fresh;
       } catch (err) {
         if (err instanceof ApiError && err.isNetwork) throw err;
-        const token = await refreshAccessToken();
+        const token = await refreshAccessToken(storedToken);
         if (!token) return null;
         const { user: fresh } = await api<{ user: User }>('/auth/me', { noRefresh: true });
         return fresh;

@@ -101,3 +101,27 @@ describe('api client (public-area-and-api.md §4)', () => {
     expect(storage.getToken()).toBeNull();
   });
 });
+
+describe('api client across tabs', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('uses a token another tab stored meanwhile instead of spending the refresh token again', async () => {
+    localStorage.clear();
+    storage.setTokens('old-access', 'refresh-1');
+    const calls = fakeFetch({
+      'GET /api/x': (init) => {
+        const auth = (init.headers as Record<string, string>).authorization;
+        if (auth === 'Bearer old-access') {
+          // Another tab refreshes while this request is in flight.
+          storage.setTokens('other-tab-access', 'refresh-2');
+          return [401, {}];
+        }
+        return auth === 'Bearer other-tab-access' ? [200, { ok: true }] : [401, {}];
+      },
+      'POST /auth/refresh': () => [401, { code: 'INVALID_REFRESH_TOKEN', message: 'reused' }],
+    });
+    await expect(api('/api/x')).resolves.toEqual({ ok: true });
+    expect(calls.map((c) => c.key)).toEqual(['GET /api/x', 'GET /api/x']);
+    expect(storage.getRefreshToken()).toBe('refresh-2');
+  });
+});

@@ -72,10 +72,17 @@ async function parse<T>(res: Response): Promise<T> {
 
 let refreshing: Promise<string | null> | null = null;
 
-/** Exchanges the stored refresh token for a new pair; resolves null when that is not possible. */
-export function refreshAccessToken(): Promise<string | null> {
+/**
+ * Exchanges the stored refresh token for a new pair; resolves null when that is not possible.
+ * `failedToken` is the access token that just got a 401: when storage already holds a different one, another
+ * tab (or an earlier call) refreshed in the meantime and that token is used instead of spending the refresh
+ * token twice. Tabs serialise their refreshes with the Web Locks API where the browser has it.
+ */
+export function refreshAccessToken(failedToken?: string | null): Promise<string | null> {
   if (refreshing) return refreshing;
-  refreshing = (async () => {
+  const run = async (): Promise<string | null> => {
+    const current = storage.getToken();
+    if (failedToken !== undefined && current && current !== failedToken) return current;
     const refreshToken = storage.getRefreshToken();
     if (!refreshToken) return null;
     try {
@@ -88,10 +95,13 @@ export function refreshAccessToken(): Promise<string | null> {
       console.warn('Token refresh failed:', err instanceof Error ? err.message : err);
       return null;
     }
-  })().finally(() => {
+  };
+  const locks = globalThis.navigator?.locks;
+  const pending: Promise<string | null> = (locks ? (locks.request('feeder-token-refresh', run) as Promise<string | null>) : run()).finally(() => {
     refreshing = null;
   });
-  return refreshing;
+  refreshing = pending;
+  return pending;
 }
 
 /** Clears stored auth and tells the app (the router then goes to /). */
@@ -104,7 +114,7 @@ export async function api<T = unknown>(path: string, options: RequestOptions = {
   const token = options.token !== undefined ? options.token : storage.getToken();
   let res = await send(path, options, token);
   if (res.status === 401 && !options.noRefresh) {
-    const fresh = await refreshAccessToken();
+    const fresh = await refreshAccessToken(token);
     if (fresh) {
       res = await send(path, options, fresh);
     } else if (!path.includes('/api/feeds')) {
