@@ -124,7 +124,9 @@ function SiteFooter() {
           </ul>
         </nav>
       </div>
-      <div className="mx-auto max-w-6xl border-t border-border px-4 py-5 text-sm text-muted sm:px-6">{t('footer.copyright', { year: 2026 })}</div>
+      <div className="mx-auto max-w-6xl px-4 sm:px-6">
+        <p className="border-t border-border py-5 text-sm text-muted">{t('footer.copyright', { year: 2026 })}</p>
+      </div>
     </footer>
   );
 }

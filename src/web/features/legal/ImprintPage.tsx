@@ -3,25 +3,25 @@ import { LegalLayout } from './LegalLayout.js';
 import { OperatorAddress } from './OperatorAddress.js';
 import { OPERATOR } from './operator.js';
 
-/** /imprint: Impressum nach § 5 DDG und § 18 Abs. 2 MStV (German by design, public-area-and-api.md §2). */
+/** /imprint: Impressum nach § 5 DDG und § 18 Abs. 2 MStV (German by design, public-area-and-api.md §2). */
 export default function ImprintPage() {
   return (
     <LegalLayout title="Impressum">
-      <h2>Angaben gemäß § 5 DDG</h2>
+      <h2>Angaben gemäß § 5 DDG</h2>
       <OperatorAddress />
 
       <h2>Umsatzsteuer</h2>
       <p>
-        Der Anbieter ist Kleinunternehmer im Sinne von § 19 UStG (Kleinunternehmerregelung). Es wird daher keine Umsatzsteuer berechnet und
+        Der Anbieter ist Kleinunternehmer im Sinne von § 19 UStG (Kleinunternehmerregelung). Es wird daher keine Umsatzsteuer berechnet und
         ausgewiesen.
       </p>
 
-      <h2>Verantwortlich für den Inhalt nach § 18 Abs. 2 MStV</h2>
+      <h2>Verantwortlich für den Inhalt nach § 18 Abs. 2 MStV</h2>
       <OperatorAddress contact={false} />
 
       <h2>Verbraucherstreitbeilegung</h2>
       <p>
-        Wir sind nicht bereit und nicht verpflichtet, an Streitbeilegungsverfahren vor einer Verbraucherschlichtungsstelle teilzunehmen (§ 36 VSBG).
+        Wir sind nicht bereit und nicht verpflichtet, an Streitbeilegungsverfahren vor einer Verbraucherschlichtungsstelle teilzunehmen (§ 36 VSBG).
         Bei Fragen oder Beschwerden schreib uns einfach an <a href={`mailto:${OPERATOR.email}`}>{OPERATOR.email}</a> – wir kümmern uns darum.
       </p>
 

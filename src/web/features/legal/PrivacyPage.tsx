@@ -4,7 +4,7 @@ import { OperatorAddress } from './OperatorAddress.js';
 import { OPERATOR } from './operator.js';
 
 /**
- * /privacy: Datenschutzerklärung (Art. 13 DSGVO). Carries the statements of public-area-and-api.md §1
+ * /privacy: Datenschutzerklärung (Art. 13 DSGVO). Carries the statements of public-area-and-api.md §1
  * (stored data: e-mail and name, IP address, payment data via the payment provider) and lists every key the
  * app keeps in the browser (§3; the cookie banner lists the same).
  */
@@ -50,19 +50,19 @@ export default function PrivacyPage() {
       <h2>3. Zwecke und Rechtsgrundlagen</h2>
       <ul>
         <li>
-          Bereitstellung deines Kontos und der Funktionen von Feeder: Art. 6 Abs. 1 lit. b DSGVO (Vertrag bzw. vorvertragliche Maßnahmen).
+          Bereitstellung deines Kontos und der Funktionen von Feeder: Art. 6 Abs. 1 lit. b DSGVO (Vertrag bzw. vorvertragliche Maßnahmen).
         </li>
         <li>
-          Sicherheit, Missbrauchsabwehr und Fehleranalyse anhand von IP-Adressen und Server-Protokollen: Art. 6 Abs. 1 lit. f DSGVO. Unser
+          Sicherheit, Missbrauchsabwehr und Fehleranalyse anhand von IP-Adressen und Server-Protokollen: Art. 6 Abs. 1 lit. f DSGVO. Unser
           berechtigtes Interesse ist ein sicherer und stabiler Dienst.
         </li>
-        <li>Abrechnung und Aufbewahrung von Buchungsbelegen: Art. 6 Abs. 1 lit. b und lit. c DSGVO in Verbindung mit § 147 AO und § 257 HGB.</li>
+        <li>Abrechnung und Aufbewahrung von Buchungsbelegen: Art. 6 Abs. 1 lit. b und lit. c DSGVO in Verbindung mit § 147 AO und § 257 HGB.</li>
       </ul>
 
       <h2>4. Speicherung in deinem Browser</h2>
       <p>
         Feeder setzt keine Tracking-Cookies. Damit die Web-App funktioniert, legt sie wenige Einträge im lokalen Speicher (Local Storage) deines
-        Browsers ab. Sie sind technisch erforderlich (§ 25 Abs. 2 Nr. 2 TDDDG) und verlassen deinen Browser nur, soweit sie für die Anmeldung an
+        Browsers ab. Sie sind technisch erforderlich (§ 25 Abs. 2 Nr. 2 TDDDG) und verlassen deinen Browser nur, soweit sie für die Anmeldung an
         unseren Server geschickt werden:
       </p>
       <ul>
@@ -109,8 +109,8 @@ export default function PrivacyPage() {
       <h2>7. Empfänger</h2>
       <p>
         Wir verkaufen keine Daten und geben sie nicht zu Werbezwecken weiter. Empfänger sind nur Dienstleister, die wir für den Betrieb brauchen
-        und die in unserem Auftrag nach Art. 28 DSGVO handeln (Hosting, E-Mail-Versand), sowie der Zahlungsdienstleister für Zahlungen. Eine
-        Übermittlung in Länder außerhalb der EU bzw. des EWR findet nur statt, wenn dafür die Voraussetzungen der Art. 44 ff. DSGVO erfüllt sind.
+        und die in unserem Auftrag nach Art. 28 DSGVO handeln (Hosting, E-Mail-Versand), sowie der Zahlungsdienstleister für Zahlungen. Eine
+        Übermittlung in Länder außerhalb der EU bzw. des EWR findet nur statt, wenn dafür die Voraussetzungen der Art. 44 ff. DSGVO erfüllt sind.
       </p>
 
       <h2>8. Speicherdauer</h2>
@@ -126,22 +126,22 @@ export default function PrivacyPage() {
       <h2>9. Deine Rechte</h2>
       <p>Du hast jederzeit das Recht auf</p>
       <ul>
-        <li>Auskunft über deine bei uns gespeicherten Daten (Art. 15 DSGVO),</li>
-        <li>Berichtigung unrichtiger Daten (Art. 16 DSGVO),</li>
-        <li>Löschung (Art. 17 DSGVO) und Einschränkung der Verarbeitung (Art. 18 DSGVO),</li>
-        <li>Datenübertragbarkeit (Art. 20 DSGVO) – deine Feeds kannst du zum Beispiel jederzeit als OPML-Datei exportieren,</li>
-        <li>Widerspruch gegen Verarbeitungen, die auf unserem berechtigten Interesse beruhen (Art. 21 DSGVO),</li>
-        <li>Widerruf einer erteilten Einwilligung mit Wirkung für die Zukunft (Art. 7 Abs. 3 DSGVO).</li>
+        <li>Auskunft über deine bei uns gespeicherten Daten (Art. 15 DSGVO),</li>
+        <li>Berichtigung unrichtiger Daten (Art. 16 DSGVO),</li>
+        <li>Löschung (Art. 17 DSGVO) und Einschränkung der Verarbeitung (Art. 18 DSGVO),</li>
+        <li>Datenübertragbarkeit (Art. 20 DSGVO) – deine Feeds kannst du zum Beispiel jederzeit als OPML-Datei exportieren,</li>
+        <li>Widerspruch gegen Verarbeitungen, die auf unserem berechtigten Interesse beruhen (Art. 21 DSGVO),</li>
+        <li>Widerruf einer erteilten Einwilligung mit Wirkung für die Zukunft (Art. 7 Abs. 3 DSGVO).</li>
       </ul>
       <p>
         Schreib uns dafür einfach an <a href={`mailto:${OPERATOR.email}`}>{OPERATOR.email}</a>. Außerdem kannst du dich bei einer
-        Datenschutz-Aufsichtsbehörde beschweren (Art. 77 DSGVO), zum Beispiel bei {OPERATOR.authority}.
+        Datenschutz-Aufsichtsbehörde beschweren (Art. 77 DSGVO), zum Beispiel bei {OPERATOR.authority}.
       </p>
 
       <h2>10. Pflicht zur Bereitstellung, keine automatisierten Entscheidungen</h2>
       <p>
         Ohne E-Mail-Adresse, Name und Passwort können wir kein Konto für dich anlegen. Automatisierte Entscheidungen im Einzelfall einschließlich
-        Profiling (Art. 22 DSGVO) finden nicht statt.
+        Profiling (Art. 22 DSGVO) finden nicht statt.
       </p>
 
       <h2>11. Sicherheit</h2>
