@@ -97,7 +97,7 @@ export function refreshAccessToken(failedToken?: string | null): Promise<string 
     }
   };
   const locks = globalThis.navigator?.locks;
-  const pending: Promise<string | null> = (locks ? (locks.request('feeder-token-refresh', run) as Promise<string | null>) : run()).finally(() => {
+  const pending: Promise<string | null> = (locks ? (locks.request('feeder-token-refresh', run) as unknown as Promise<string | null>) : run()).finally(() => {
     refreshing = null;
   });
   refreshing = pending;
