@@ -61,7 +61,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
 
   return (
     <PageTitleContext.Provider value={setTitle}>
-      <div className="min-h-screen bg-bg text-text">
+      <div className="min-h-screen bg-bg text-text lg:flex">
         {/* Backdrop of the mobile drawer. */}
         <div
           aria-hidden
@@ -77,14 +77,17 @@ export function DashboardShell({ children }: { children: ReactNode }) {
           role={open ? 'dialog' : undefined}
           aria-modal={open || undefined}
           aria-label={open ? t('dashboard.sidebar.label') : undefined}
-          className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl transition-[transform,visibility] duration-200 ease-out lg:visible lg:w-64 lg:translate-x-0 lg:shadow-none ${
+          className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl transition-[transform,visibility] duration-200 ease-out lg:visible lg:static lg:z-auto lg:w-64 lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:shadow-none ${
             open ? 'visible translate-x-0' : 'invisible -translate-x-full'
           }`}
         >
-          <Sidebar ref={closeButtonRef} onClose={close} />
+          {/* On wide screens the column runs the page's full height while its content stays in view. */}
+          <div className="h-full lg:sticky lg:top-0 lg:h-screen">
+            <Sidebar ref={closeButtonRef} onClose={close} />
+          </div>
         </aside>
 
-        <div className="flex min-h-screen flex-col lg:pl-64" inert={open || undefined}>
+        <div className="flex min-h-screen min-w-0 flex-1 flex-col" inert={open || undefined}>
           <TopBar
             ref={menuButtonRef}
             title={title}
