@@ -25,6 +25,10 @@ export function DashboardShell({ children }: { children: ReactNode }) {
 
   const close = useCallback(() => setOpen(false), []);
 
+  // Leaving the dashboard (e.g. logout) gives the browser tab its plain name back.
+  const appName = t('common.appName');
+  useEffect(() => () => void (document.title = appName), [appName]);
+
   // Any navigation closes the drawer.
   useEffect(() => {
     setOpen(false);
