@@ -66,8 +66,22 @@ export function Hero() {
         </button>
       </div>
 
-      <Modal open={zoomed} onClose={() => setZoomed(false)} title={t('landing.screenshot.dialogTitle')} hideTitle className="w-[min(100vw-2rem,96rem)]! max-w-none!">
-        <img src={DASHBOARD_SCREENSHOT.src} width={DASHBOARD_SCREENSHOT.width} height={DASHBOARD_SCREENSHOT.height} alt={alt} className="block h-auto w-full" />
+      {/* As wide as fits both the window's width and its height (the picture is 16:10), so it never scrolls. */}
+      <Modal
+        open={zoomed}
+        onClose={() => setZoomed(false)}
+        title={t('landing.screenshot.dialogTitle')}
+        className="w-[min(calc(100vw-2rem),calc((100dvh-6.5rem)*1.6))]! max-w-none!"
+      >
+        <div className="px-3 pb-3 sm:px-5 sm:pb-5">
+          <img
+            src={DASHBOARD_SCREENSHOT.src}
+            width={DASHBOARD_SCREENSHOT.width}
+            height={DASHBOARD_SCREENSHOT.height}
+            alt={alt}
+            className="block h-auto w-full rounded-lg border border-border"
+          />
+        </div>
       </Modal>
     </section>
   );
