@@ -1,0 +1,67 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { AuthProvider } from '../app/auth.js';
+import { ThemeProvider } from '../app/theme.js';
+import i18n from '../i18n/index.js';
+
+/**
+ * Test helpers for the public area: a fake server answering by "METHOD path" (query string included), and
+ * a render inside the app's providers and a memory router that shows the current path.
+ */
+export interface Call {
+  key: string;
+  body: unknown;
+}
+
+export type Reply = [status: number, body?: unknown];
+
+export function fakeServer(routes: Record<string, (body: any) => Reply>): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (path: string, init: RequestInit = {}) => {
+      const key = `${init.method ?? 'GET'} ${path}`;
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+      calls.push({ key, body });
+      const handler = routes[key];
+      const [status, payload] = handler ? handler(body) : [404, { message: 'Not found.', code: 'NOT_FOUND' }];
+      return new Response(payload === undefined ? '' : JSON.stringify(payload), { status });
+    }),
+  );
+  return calls;
+}
+
+function Location() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+export async function resetBrowser(language: 'de' | 'en' = 'en') {
+  localStorage.clear();
+  sessionStorage.clear();
+  await i18n.changeLanguage(language);
+}
+
+export function renderPublic(path: string, routes: Record<string, ReactElement>) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <ThemeProvider>
+        <AuthProvider>
+          <MemoryRouter initialEntries={[path]}>
+            <Routes>
+              {Object.entries(routes).map(([p, el]) => (
+                <Route key={p} path={p} element={el} />
+              ))}
+              <Route path="*" element={<p>elsewhere</p>} />
+            </Routes>
+            <Location />
+          </MemoryRouter>
+        </AuthProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
+  );
+}
