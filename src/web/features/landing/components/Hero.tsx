@@ -15,7 +15,7 @@ export function Hero() {
   return (
     <section aria-labelledby="hero-title" className="px-4 pt-14 pb-16 sm:px-6 sm:pt-20 sm:pb-24">
       <div className="mx-auto max-w-3xl text-center">
-        <p className="inline-flex items-center gap-2 rounded-full border border-border bg-surface/70 px-3 py-1 text-sm text-muted">
+        <p className="inline-flex items-center gap-2 rounded-full border border-border bg-surface/70 px-3 py-1 text-xs text-muted sm:text-sm">
           <span aria-hidden className="size-1.5 rounded-full bg-accent" />
           {t('landing.hero.eyebrow')}
         </p>
