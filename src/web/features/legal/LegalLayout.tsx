@@ -1,8 +1,9 @@
 import { ArrowLeft } from 'lucide-react';
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PublicLayout } from '../../app/layouts/PublicLayout.js';
+import { useDocumentTitle } from '../../app/layouts/useDocumentTitle.js';
 import { LEGAL_UPDATED } from './operator.js';
 
 /**
@@ -24,13 +25,7 @@ const prose = [
 export function LegalLayout({ title, children }: { title: string; children: ReactNode }) {
   const { t, i18n } = useTranslation();
 
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${title} · Feeder`;
-    return () => {
-      document.title = previous;
-    };
-  }, [title]);
+  useDocumentTitle(title);
 
   const back = (
     <Link to="/" className="inline-flex items-center gap-1.5 rounded text-sm font-medium text-muted underline-offset-4 hover:text-text hover:underline">

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PublicLayout } from '../../../app/layouts/PublicLayout.js';
+import { useDocumentTitle } from '../../../app/layouts/useDocumentTitle.js';
 import { Card } from '../../../components/ui/Card.js';
 
 export const textLinkClass = 'rounded font-medium text-accent underline-offset-4 hover:underline';
@@ -22,6 +23,7 @@ export interface AuthLayoutProps {
 /** The one frame of the six account screens: public header and footer, a centred card, links below it. */
 export function AuthLayout({ title, subtitle, icon, children, footer, onLinkClick }: AuthLayoutProps) {
   const { t } = useTranslation();
+  useDocumentTitle(title);
   return (
     <PublicLayout onLinkClick={onLinkClick} mainClassName="px-4 py-10 sm:py-16">
       <div className="mx-auto w-full max-w-md">
