@@ -54,9 +54,9 @@ describe('reset-password screen (public-area-and-api.md §2, §4, §5, §8)', ()
     await submit();
     expect(calls[0].body).toEqual({ token: 't1', password: 'a-new-password' });
     expect(screen.getByText('Your password has been changed. You can sign in with it now.')).toBeTruthy();
-    expect(screen.getByText('Taking you to sign in in 5 seconds …')).toBeTruthy();
+    expect(screen.getByText('Going to the sign-in page in 5 seconds …')).toBeTruthy();
     await act(() => vi.advanceTimersByTimeAsync(2000));
-    expect(screen.getByText('Taking you to sign in in 3 seconds …')).toBeTruthy();
+    expect(screen.getByText('Going to the sign-in page in 3 seconds …')).toBeTruthy();
     await act(() => vi.advanceTimersByTimeAsync(3000));
     expect(screen.getByTestId('location').textContent).toBe('/login');
   });
