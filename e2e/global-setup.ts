@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -46,12 +46,15 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
       REGISTRATION_EMAIL_DOMAINS: 'example.com,feeder.test',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => output.push(String(d)));
-  child.stderr?.on('data', (d) => output.push(String(d)));
+  // The server's output goes to a log file beside the test data, for when a browser test fails.
+  const log = createWriteStream(join(tmpdir(), 'feeder-e2e-server.log'));
+  child.stdout?.on('data', (d) => (output.push(String(d)), log.write(d)));
+  child.stderr?.on('data', (d) => (output.push(String(d)), log.write(d)));
+  child.on('exit', (code, signal) => log.write(`\n[e2e] server exited with ${code ?? signal}\n`));
   try {
     await waitForHealth(baseUrl, child);
   } catch (err) {

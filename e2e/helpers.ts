@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -56,4 +57,38 @@ export async function linkFromMail(to: string, pathPart: string, timeoutMs = 10_
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`No mail to ${to} with a link containing ${pathPart}`);
+}
+
+type Dict = { [key: string]: string | Dict };
+const dictionaries: Record<'de' | 'en', Dict> = {
+  de: JSON.parse(readFileSync('src/web/i18n/de.json', 'utf8')),
+  en: JSON.parse(readFileSync('src/web/i18n/en.json', 'utf8')),
+};
+
+/**
+ * The UI text of a translation key, so tests find elements by what a person reads (and follow text changes).
+ * Interpolations are filled from `values`.
+ */
+export function t(key: string, values: Record<string, string | number> = {}, lng: 'de' | 'en' = 'en'): string {
+  let node: string | Dict | undefined = dictionaries[lng];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`No ${lng} text for ${key}`);
+  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ''));
+}
+
+/** Creates an account directly (as an operator would with `feeder user create`), sharing the server's data. */
+export function createUser(email: string, password: string, name: string, verified = true): void {
+  const args = ['bin/feeder.js', 'user', 'create', '--email', email, '--password', password, '--name', name, '--language', 'en'];
+  if (verified) args.push('--verified');
+  const r = spawnSync(process.execPath, args, { env: { PATH: process.env.PATH, DATA_DIR: inject('dataDir'), LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`user create failed: ${r.stderr}${r.stdout}`);
+}
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel(t('auth.email'), { exact: true }).fill(email);
+  await page.getByLabel(t('auth.password'), { exact: true }).fill(password);
+  await page.getByRole('button', { name: t('auth.login.submit'), exact: true }).click();
+  await page.waitForURL('**/dashboard', { timeout: 10_000 });
 }
