@@ -31,6 +31,7 @@ describe('account lifecycle', () => {
     await page.getByText(t('auth.register.successTitle')).waitFor();
     expect(await page.getByRole('button', { name: t('auth.register.submit'), exact: true }).count()).toBe(0);
     await page.waitForURL('**/login', { timeout: 8_000 });
+    await page.getByRole('heading', { name: t('auth.login.title') }).waitFor();
 
     // Not yet confirmed: the login error says so and offers the resend link, with the address remembered.
     await page.getByLabel(t('auth.email'), { exact: true }).fill(email);
@@ -39,6 +40,7 @@ describe('account lifecycle', () => {
     await page.getByText(t('auth.errorCodes.AUTH_403_1')).waitFor();
     await page.getByRole('link', { name: t('auth.login.resendLink') }).click();
     await page.waitForURL('**/resend-verification');
+    await page.getByRole('heading', { name: t('auth.resend.title') }).waitFor();
     expect(await page.getByLabel(t('auth.email'), { exact: true }).inputValue()).toBe(email);
 
     // Confirm from the mail: confirmation, then /login after 5 s.
@@ -55,6 +57,7 @@ describe('account lifecycle', () => {
     await page.getByRole('button', { name: t('userMenu.button') }).click();
     await page.getByRole('menuitem', { name: t('userMenu.settings') }).click();
     await page.waitForURL('**/dashboard/settings');
+    await page.getByRole('heading', { name: t('settings.account.title') }).waitFor();
     expect(await page.getByLabel(t('settings.account.email'), { exact: true }).inputValue()).toBe(email);
 
     // Name: blank is refused, a new name is saved and shown in the user menu.
@@ -132,6 +135,8 @@ describe('forgotten password', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: t('auth.login.forgotPassword') }).click();
     await page.waitForURL('**/forgot-password');
+    // The router keeps the old page on screen while the new page's code loads: wait for the new page.
+    await page.getByRole('heading', { name: t('auth.forgot.title') }).waitFor();
     await page.getByLabel(t('auth.email'), { exact: true }).fill(email);
     await page.getByRole('button', { name: t('auth.forgot.submit') }).click();
     await page.getByText(t('auth.errorCodes.PASSWORD_RESET_MAIL_SENT')).waitFor();

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -30,12 +31,24 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 30_00
   throw new Error('Feeder did not become healthy in time');
 }
 
+/** A port nobody listens on right now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export default async function setup(project: TestProject) {
   if (!existsSync('dist/server/main.js') || !existsSync('dist/web/index.html')) {
     throw new Error('Browser tests need a build: run `npm run build` first (npm test does).');
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'feeder-e2e-'));
-  const port = 3900 + Math.floor(Math.random() * 500);
+  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
   const child = spawn(process.execPath, ['bin/feeder.js', 'all'], {

@@ -6,7 +6,7 @@ import type { Reporter, TestModule } from 'vitest/node';
  * A run with errors outside tests (a failing setup, an unhandled rejection) counts those as failures.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>, reason: 'passed' | 'interrupted' | 'failed'): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
@@ -24,6 +24,8 @@ export default class SummaryReporter implements Reporter {
       else if (mod.errors().length > 0 && mod.state() === 'failed' && failed === 0) failed++;
     }
     failed += unhandledErrors.length;
+    // A run that failed outside any test (a global setup that threw, say) must not read as green.
+    if (reason !== 'passed' && failed === 0) failed = 1;
     process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
