@@ -5,11 +5,11 @@ import { Link } from 'react-router';
 import type { RegisterResponse } from '../../../common/api.js';
 import { MIN_PASSWORD_LENGTH, REDIRECT_AFTER_REGISTER_MS } from '../../../common/constants.js';
 import { Alert } from '../../components/ui/Alert.js';
-import { ButtonLink } from '../../components/ui/Button.js';
 import { TextField } from '../../components/ui/TextField.js';
 import { api, ApiError } from '../../lib/api.js';
 import { AuthLayout, textLinkClass } from './components/AuthLayout.js';
 import { PasswordField } from './components/PasswordField.js';
+import { RedirectNotice } from './components/RedirectNotice.js';
 import { SubmitButton } from './components/SubmitButton.js';
 import { registerError } from './errors.js';
 import { pendingEmail } from './pendingEmail.js';
@@ -75,17 +75,11 @@ export default function RegisterPage() {
   if (result) {
     return (
       <AuthLayout icon={<MailCheck />} title={t('auth.register.successTitle')}>
-        <div className="flex flex-col gap-5">
-          <Alert tone={!result.email_sent ? 'warning' : 'success'}>
-            {!result.email_sent ? t('auth.register.successNoMail') : t('auth.register.success', { email: values.email.trim() })}
-          </Alert>
-          <p className="text-sm text-muted" aria-live="polite">
-            {t('auth.redirectingToLogin', { count: secondsLeft })}
-          </p>
-          <ButtonLink to="/login" replace className="min-h-11 w-full">
-            {t('auth.goToLogin')}
-          </ButtonLink>
-        </div>
+        <RedirectNotice
+          tone={!result.email_sent ? 'warning' : 'success'}
+          message={!result.email_sent ? t('auth.register.successNoMail') : t('auth.register.success', { email: values.email.trim() })}
+          secondsLeft={secondsLeft}
+        />
       </AuthLayout>
     );
   }

@@ -9,6 +9,7 @@ import { api } from '../../lib/api.js';
 import { AuthLayout } from './components/AuthLayout.js';
 import { BackToLogin } from './components/BackToLogin.js';
 import { PasswordField } from './components/PasswordField.js';
+import { RedirectNotice } from './components/RedirectNotice.js';
 import { SubmitButton } from './components/SubmitButton.js';
 import { resetErrorKey, statusResultKey } from './errors.js';
 import { useRedirectCountdown } from './useCountdown.js';
@@ -57,15 +58,7 @@ export default function ResetPasswordPage() {
   if (outcome?.ok) {
     return (
       <AuthLayout title={t('auth.reset.successTitle')}>
-        <div className="flex flex-col gap-5">
-          <Alert tone="success">{t(outcome.key)}</Alert>
-          <p className="text-sm text-muted" aria-live="polite" id="reset-countdown">
-            {t('auth.redirectingToLogin', { count: secondsLeft })}
-          </p>
-          <ButtonLink to="/login" replace className="min-h-11 w-full">
-            {t('auth.goToLogin')}
-          </ButtonLink>
-        </div>
+        <RedirectNotice tone="success" message={t(outcome.key)} secondsLeft={secondsLeft} />
       </AuthLayout>
     );
   }

@@ -11,6 +11,7 @@ import { Skeleton } from '../../components/ui/Skeleton.js';
 import { api } from '../../lib/api.js';
 import { AuthLayout } from './components/AuthLayout.js';
 import { BackToLogin } from './components/BackToLogin.js';
+import { RedirectNotice } from './components/RedirectNotice.js';
 import { statusResultKey, verifyErrorKey } from './errors.js';
 import { useRedirectCountdown } from './useCountdown.js';
 
@@ -83,15 +84,7 @@ export default function VerifyEmailPage() {
   if (outcome.ok) {
     return (
       <AuthLayout icon={<CircleCheck />} title={t('auth.verify.successTitle')}>
-        <div className="flex flex-col gap-5">
-          <Alert tone="success">{t(outcome.key)}</Alert>
-          <p className="text-sm text-muted" aria-live="polite">
-            {t('auth.redirectingToLogin', { count: secondsLeft })}
-          </p>
-          <ButtonLink to="/login" replace className="min-h-11 w-full">
-            {t('auth.goToLogin')}
-          </ButtonLink>
-        </div>
+        <RedirectNotice tone="success" message={t(outcome.key)} secondsLeft={secondsLeft} />
       </AuthLayout>
     );
   }
