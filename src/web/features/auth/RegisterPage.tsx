@@ -3,12 +3,12 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { RegisterResponse } from '../../../common/api.js';
-import { MIN_PASSWORD_LENGTH, REDIRECT_AFTER_REGISTER_MS } from '../../../common/constants.js';
+import { REDIRECT_AFTER_REGISTER_MS } from '../../../common/constants.js';
 import { Alert } from '../../components/ui/Alert.js';
 import { TextField } from '../../components/ui/TextField.js';
 import { api, ApiError } from '../../lib/api.js';
 import { AuthLayout, textLinkClass } from './components/AuthLayout.js';
-import { PasswordField } from './components/PasswordField.js';
+import { NewPasswordFields } from './components/NewPasswordFields.js';
 import { RedirectNotice } from './components/RedirectNotice.js';
 import { SubmitButton } from './components/SubmitButton.js';
 import { registerError } from './errors.js';
@@ -130,26 +130,12 @@ export default function RegisterPage() {
           hint={domains.length > 0 ? t('auth.register.domainHint', { domains: domains.join(', ') }) : undefined}
           onChange={update('email')}
         />
-        <PasswordField
-          id="register-password"
-          label={t('auth.password')}
-          name="password"
-          autoComplete="new-password"
-          required
-          value={values.password}
-          error={errors.password ? t(errors.password) : null}
-          hint={t('auth.passwordHint', { count: MIN_PASSWORD_LENGTH })}
-          onChange={update('password')}
-        />
-        <PasswordField
-          id="register-confirm"
-          label={t('auth.confirmPassword')}
-          name="confirm"
-          autoComplete="new-password"
-          required
-          value={values.confirm}
-          error={errors.confirm ? t(errors.confirm) : null}
-          onChange={update('confirm')}
+        <NewPasswordFields
+          ids={{ password: 'register-password', confirm: 'register-confirm' }}
+          passwordLabel={t('auth.password')}
+          values={values}
+          errors={errors}
+          onChange={update}
         />
         <SubmitButton busy={busy} busyLabel={t('auth.register.submitting')}>
           {t('auth.register.submit')}

@@ -1,14 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { StatusResponse } from '../../../common/api.js';
-import { MIN_PASSWORD_LENGTH, REDIRECT_AFTER_RESET_MS } from '../../../common/constants.js';
+import { REDIRECT_AFTER_RESET_MS } from '../../../common/constants.js';
 import { Alert } from '../../components/ui/Alert.js';
 import { ButtonLink } from '../../components/ui/Button.js';
 import { api } from '../../lib/api.js';
 import { AuthLayout } from './components/AuthLayout.js';
 import { BackToLogin } from './components/BackToLogin.js';
-import { PasswordField } from './components/PasswordField.js';
+import { NewPasswordFields } from './components/NewPasswordFields.js';
 import { RedirectNotice } from './components/RedirectNotice.js';
 import { SubmitButton } from './components/SubmitButton.js';
 import { resetErrorKey, statusResultKey } from './errors.js';
@@ -31,6 +31,11 @@ export default function ResetPasswordPage() {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; key: string } | null>(token ? null : { ok: false, key: 'auth.invalidToken' });
   const secondsLeft = useRedirectCountdown(outcome?.ok === true, REDIRECT_AFTER_RESET_MS, '/login');
+
+  const update = (field: 'password' | 'confirm') => (e: ChangeEvent<HTMLInputElement>) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    setErrors((er) => ({ ...er, [field]: undefined }));
+  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -89,32 +94,12 @@ export default function ResetPasswordPage() {
               )}
             </Alert>
           )}
-          <PasswordField
-            id="reset-password"
-            label={t('auth.reset.newPassword')}
-            name="password"
-            autoComplete="new-password"
-            required
-            value={values.password}
-            error={errors.password ? t(errors.password) : null}
-            hint={t('auth.passwordHint', { count: MIN_PASSWORD_LENGTH })}
-            onChange={(e) => {
-              setValues((v) => ({ ...v, password: e.target.value }));
-              setErrors((er) => ({ ...er, password: undefined }));
-            }}
-          />
-          <PasswordField
-            id="reset-confirm"
-            label={t('auth.confirmPassword')}
-            name="confirm"
-            autoComplete="new-password"
-            required
-            value={values.confirm}
-            error={errors.confirm ? t(errors.confirm) : null}
-            onChange={(e) => {
-              setValues((v) => ({ ...v, confirm: e.target.value }));
-              setErrors((er) => ({ ...er, confirm: undefined }));
-            }}
+          <NewPasswordFields
+            ids={{ password: 'reset-password', confirm: 'reset-confirm' }}
+            passwordLabel={t('auth.reset.newPassword')}
+            values={values}
+            errors={errors}
+            onChange={update}
           />
           <SubmitButton busy={busy} busyLabel={t('auth.reset.saving')}>
             {t('auth.reset.submit')}
