@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { AuthProvider } from '../app/auth.js';
 import { ThemeProvider } from '../app/theme.js';
 import i18n from '../i18n/index.js';
@@ -44,6 +44,25 @@ export async function resetBrowser(language: 'de' | 'en' = 'en') {
   sessionStorage.clear();
   await i18n.changeLanguage(language);
 }
+
+/**
+ * The usual frame of a public-screen test file: before each test fake timers and a clean browser in `language`;
+ * after it unmount, real timers and the real fetch again. Call it inside the `describe` it applies to.
+ */
+export function usePublicTestEnv(language: 'de' | 'en' = 'en') {
+  beforeEach(async () => {
+    vi.useFakeTimers();
+    await resetBrowser(language);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+}
+
+/** Under fake timers: lets pending promises (fake fetch answers) settle and React render the result. */
+export const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 export function renderPublic(path: string, routes: Record<string, ReactElement>) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

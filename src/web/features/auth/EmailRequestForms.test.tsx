@@ -1,11 +1,10 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderPublic, resetBrowser } from '../../test/publicHarness.js';
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeServer, flush, renderPublic, usePublicTestEnv } from '../../test/publicHarness.js';
 import ForgotPasswordPage from './ForgotPasswordPage.js';
 import ResendVerificationPage from './ResendVerificationPage.js';
 
 const routes = { '/forgot-password': <ForgotPasswordPage />, '/resend-verification': <ResendVerificationPage /> };
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const send = async (name: string, email: string) => {
   fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: email } });
   fireEvent.click(screen.getByRole('button', { name }));
@@ -13,15 +12,7 @@ const send = async (name: string, email: string) => {
 };
 
 describe('forgot password and resend verification (public-area-and-api.md §5, §8)', () => {
-  beforeEach(async () => {
-    vi.useFakeTimers();
-    await resetBrowser('en');
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  usePublicTestEnv('en');
 
   it('forgot password: title, required e-mail, sending state, the code’s text, a way back', async () => {
     let release!: () => void;

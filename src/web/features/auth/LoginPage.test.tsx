@@ -1,14 +1,13 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../common/api.js';
-import { fakeServer, renderPublic, resetBrowser } from '../../test/publicHarness.js';
+import { fakeServer, flush, renderPublic, usePublicTestEnv } from '../../test/publicHarness.js';
 import LoginPage from './LoginPage.js';
 import ResendVerificationPage from './ResendVerificationPage.js';
 
 const user: User = { id: 1, name: 'Erika', email: 'erika@feeder.test', is_verified: true, language_preference: 'en', created_at: '2026-01-01T00:00:00Z' };
 const routes = { '/login': <LoginPage />, '/resend-verification': <ResendVerificationPage />, '/dashboard': <p>dashboard</p> };
 const location = () => screen.getByTestId('location').textContent;
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 function fill(email: string, password: string) {
   fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: email } });
@@ -20,15 +19,7 @@ const submit = async () => {
 };
 
 describe('login screen (public-area-and-api.md §2, §4, §5, §8)', () => {
-  beforeEach(async () => {
-    vi.useFakeTimers();
-    await resetBrowser('en');
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  usePublicTestEnv('en');
 
   it('requires both fields and sends nothing without them', async () => {
     const calls = fakeServer({});

@@ -1,10 +1,9 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderPublic, resetBrowser, type Reply } from '../../test/publicHarness.js';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeServer, flush, renderPublic, type Reply, usePublicTestEnv } from '../../test/publicHarness.js';
 import RegisterPage from './RegisterPage.js';
 
 const routes = { '/register': <RegisterPage />, '/login': <p>login</p> };
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 const config = (domains: string[]): Reply => [200, { registration_email_domains: domains, registration_restricted: domains.length > 0 }];
 
 function fill(values: { name?: string; email?: string; password?: string; confirm?: string }) {
@@ -19,15 +18,7 @@ const submit = async () => {
 };
 
 describe('registration screen (public-area-and-api.md §2, §5, §8)', () => {
-  beforeEach(async () => {
-    vi.useFakeTimers();
-    await resetBrowser('en');
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  usePublicTestEnv('en');
 
   it('checks the fields before sending', async () => {
     const calls = fakeServer({ 'GET /api/config': () => config([]) });

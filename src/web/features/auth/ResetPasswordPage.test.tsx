@@ -1,10 +1,9 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderPublic, resetBrowser } from '../../test/publicHarness.js';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeServer, flush, renderPublic, usePublicTestEnv } from '../../test/publicHarness.js';
 import ResetPasswordPage from './ResetPasswordPage.js';
 
 const routes = { '/reset-password': <ResetPasswordPage />, '/login': <p>login</p> };
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 function fill(password: string, confirm: string) {
   fireEvent.change(screen.getByLabelText('New password'), { target: { value: password } });
@@ -16,15 +15,7 @@ const submit = async () => {
 };
 
 describe('reset-password screen (public-area-and-api.md §2, §4, §5, §8)', () => {
-  beforeEach(async () => {
-    vi.useFakeTimers();
-    await resetBrowser('en');
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  usePublicTestEnv('en');
 
   it('without a token: auth.invalidToken, no form, a way to a new link', () => {
     renderPublic('/reset-password', routes);

@@ -1,21 +1,12 @@
-import { act, cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderPublic, resetBrowser } from '../../test/publicHarness.js';
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeServer, flush, renderPublic, usePublicTestEnv } from '../../test/publicHarness.js';
 import VerifyEmailPage from './VerifyEmailPage.js';
 
 const routes = { '/verify-email': <VerifyEmailPage />, '/login': <p>login</p> };
-const flush = () => act(() => vi.advanceTimersByTimeAsync(0));
 
 describe('verify-email screen (public-area-and-api.md §2, §8)', () => {
-  beforeEach(async () => {
-    vi.useFakeTimers();
-    await resetBrowser('en');
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  usePublicTestEnv('en');
 
   it('without a token says a mail was sent and offers another', () => {
     renderPublic('/verify-email', routes);
