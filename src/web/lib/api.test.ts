@@ -1,23 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer } from '../test/fakeServer.js';
 import { api, ApiError } from './api.js';
 import { on } from './events.js';
 import { storage } from './storage.js';
-
-/** A fake server: routes by "METHOD path" to a handler returning [status, body]. */
-function fakeFetch(routes: Record<string, (init: RequestInit) => [number, unknown]>) {
-  const calls: { key: string; auth?: string }[] = [];
-  const fn = vi.fn(async (path: string, init: RequestInit = {}) => {
-    const key = `${init.method ?? 'GET'} ${path}`;
-    const auth = (init.headers as Record<string, string> | undefined)?.authorization;
-    calls.push({ key, auth });
-    const handler = routes[key];
-    if (!handler) return new Response(JSON.stringify({ message: 'nope', code: 'NOT_FOUND' }), { status: 404 });
-    const [status, body] = handler(init);
-    return new Response(body === undefined ? '' : JSON.stringify(body), { status });
-  });
-  vi.stubGlobal('fetch', fn);
-  return calls;
-}
 
 describe('api client (public-area-and-api.md §4)', () => {
   beforeEach(() => {
@@ -28,13 +13,13 @@ describe('api client (public-area-and-api.md §4)', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('sends JSON with the stored bearer token and returns the parsed body', async () => {
-    const calls = fakeFetch({ 'POST /api/x': (init) => [200, { echo: JSON.parse(String(init.body)) }] });
+    const calls = fakeServer({ 'POST /api/x': (body) => [200, { echo: body }] });
     await expect(api('/api/x', { method: 'POST', body: { a: 1 } })).resolves.toEqual({ echo: { a: 1 } });
     expect(calls[0].auth).toBe('Bearer old-access');
   });
 
   it('turns error bodies into ApiError with status, code and message', async () => {
-    fakeFetch({ 'GET /api/x': () => [409, { message: 'taken', code: 'EMAIL_ALREADY_REGISTERED' }] });
+    fakeServer({ 'GET /api/x': () => [409, { message: 'taken', code: 'EMAIL_ALREADY_REGISTERED' }] });
     const err = await api('/api/x').catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 409, code: 'EMAIL_ALREADY_REGISTERED', message: 'taken' });
@@ -47,8 +32,8 @@ describe('api client (public-area-and-api.md §4)', () => {
   });
 
   it('on 401 refreshes once with the refresh token, stores the new pair and retries', async () => {
-    const calls = fakeFetch({
-      'GET /api/x': (init) => ((init.headers as Record<string, string>).authorization === 'Bearer new-access' ? [200, { ok: true }] : [401, { code: 'TOKEN_INVALID', message: 'x' }]),
+    const calls = fakeServer({
+      'GET /api/x': (_body, init) => ((init.headers as Record<string, string>).authorization === 'Bearer new-access' ? [200, { ok: true }] : [401, { code: 'TOKEN_INVALID', message: 'x' }]),
       'POST /auth/refresh': () => [200, { access_token: 'new-access', refresh_token: 'refresh-2' }],
     });
     await expect(api('/api/x')).resolves.toEqual({ ok: true });
@@ -60,9 +45,9 @@ describe('api client (public-area-and-api.md §4)', () => {
 
   it('shares one refresh between concurrent 401s (a rotated refresh token must not be reused)', async () => {
     let refreshes = 0;
-    fakeFetch({
-      'GET /api/a': (init) => ((init.headers as Record<string, string>).authorization === 'Bearer new' ? [200, 'a'] : [401, {}]),
-      'GET /api/b': (init) => ((init.headers as Record<string, string>).authorization === 'Bearer new' ? [200, 'b'] : [401, {}]),
+    fakeServer({
+      'GET /api/a': (_body, init) => ((init.headers as Record<string, string>).authorization === 'Bearer new' ? [200, 'a'] : [401, {}]),
+      'GET /api/b': (_body, init) => ((init.headers as Record<string, string>).authorization === 'Bearer new' ? [200, 'b'] : [401, {}]),
       'POST /auth/refresh': () => {
         refreshes++;
         return [200, { access_token: 'new', refresh_token: 'r2' }];
@@ -73,7 +58,7 @@ describe('api client (public-area-and-api.md §4)', () => {
   });
 
   it('clears the session and emits logout when the refresh fails', async () => {
-    fakeFetch({ 'GET /api/x': () => [401, {}], 'POST /auth/refresh': () => [401, { code: 'INVALID_REFRESH_TOKEN', message: 'x' }] });
+    fakeServer({ 'GET /api/x': () => [401, {}], 'POST /auth/refresh': () => [401, { code: 'INVALID_REFRESH_TOKEN', message: 'x' }] });
     const logout = vi.fn();
     const off = on('logout', logout);
     await expect(api('/api/x')).rejects.toMatchObject({ status: 401 });
@@ -84,7 +69,7 @@ describe('api client (public-area-and-api.md §4)', () => {
   });
 
   it('exempts /api/feeds requests from clearing and redirect', async () => {
-    fakeFetch({ 'GET /api/feeds': () => [401, {}], 'POST /auth/refresh': () => [401, {}] });
+    fakeServer({ 'GET /api/feeds': () => [401, {}], 'POST /auth/refresh': () => [401, {}] });
     const logout = vi.fn();
     const off = on('logout', logout);
     await expect(api('/api/feeds')).rejects.toMatchObject({ status: 401 });
@@ -95,7 +80,7 @@ describe('api client (public-area-and-api.md §4)', () => {
 
   it('without a refresh token a 401 ends the session without calling refresh', async () => {
     localStorage.removeItem('refresh_token');
-    const calls = fakeFetch({ 'GET /api/x': () => [401, {}] });
+    const calls = fakeServer({ 'GET /api/x': () => [401, {}] });
     await expect(api('/api/x')).rejects.toMatchObject({ status: 401 });
     expect(calls.map((c) => c.key)).toEqual(['GET /api/x']);
     expect(storage.getToken()).toBeNull();
@@ -108,8 +93,8 @@ describe('api client across tabs', () => {
   it('uses a token another tab stored meanwhile instead of spending the refresh token again', async () => {
     localStorage.clear();
     storage.setTokens('old-access', 'refresh-1');
-    const calls = fakeFetch({
-      'GET /api/x': (init) => {
+    const calls = fakeServer({
+      'GET /api/x': (_body, init) => {
         const auth = (init.headers as Record<string, string>).authorization;
         if (auth === 'Bearer old-access') {
           // Another tab refreshes while this request is in flight.

@@ -1,12 +1,12 @@
 import { act, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
 import type { User } from '../../common/api.js';
 import { AuthProvider } from '../app/auth.js';
 import { ThemeProvider } from '../app/theme.js';
 import i18n from '../i18n/index.js';
 import { storage } from '../lib/storage.js';
+import { fakeServer as baseFakeServer, type Call, type Handler } from './fakeServer.js';
 
 /**
  * Test helpers for the signed-in area: a stored session, a fake server answering by "METHOD path",
@@ -21,30 +21,9 @@ export const testUser: User = {
   created_at: '2026-01-01T00:00:00.000Z',
 };
 
-export interface FakeCall {
-  key: string;
-  body: unknown;
-  auth?: string;
-}
-
-type Handler = (body: any) => [number, unknown];
-
-/** Stubs fetch; unknown routes answer 404. Returns the list of calls, in order. */
-export function fakeServer(routes: Record<string, Handler>): FakeCall[] {
-  const calls: FakeCall[] = [];
-  const all: Record<string, Handler> = { 'GET /auth/me': () => [200, { user: storage.getUser() }], ...routes };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (path: string, init: RequestInit = {}) => {
-      const key = `${init.method ?? 'GET'} ${path}`;
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      calls.push({ key, body, auth: (init.headers as Record<string, string> | undefined)?.authorization });
-      const handler = all[key];
-      const [status, payload] = handler ? handler(body) : [404, { message: 'Not found.', code: 'NOT_FOUND' }];
-      return new Response(payload === undefined ? '' : JSON.stringify(payload), { status });
-    }),
-  );
-  return calls;
+/** The shared fake server (unknown routes answer 404), which also answers the session start (GET /auth/me) with the stored user. */
+export function fakeServer(routes: Record<string, Handler>): Call[] {
+  return baseFakeServer({ 'GET /auth/me': () => [200, { user: storage.getUser() }], ...routes });
 }
 
 export async function signedIn(user: User = testUser, language: 'de' | 'en' = 'en') {

@@ -11,28 +11,7 @@ import i18n from '../i18n/index.js';
  * Test helpers for the public area: a fake server answering by "METHOD path" (query string included), and
  * a render inside the app's providers and a memory router that shows the current path.
  */
-export interface Call {
-  key: string;
-  body: unknown;
-}
-
-export type Reply = [status: number, body?: unknown];
-
-export function fakeServer(routes: Record<string, (body: any) => Reply>): Call[] {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (path: string, init: RequestInit = {}) => {
-      const key = `${init.method ?? 'GET'} ${path}`;
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      calls.push({ key, body });
-      const handler = routes[key];
-      const [status, payload] = handler ? handler(body) : [404, { message: 'Not found.', code: 'NOT_FOUND' }];
-      return new Response(payload === undefined ? '' : JSON.stringify(payload), { status });
-    }),
-  );
-  return calls;
-}
+export { fakeServer, type Call, type Reply } from './fakeServer.js';
 
 function Location() {
   const location = useLocation();
