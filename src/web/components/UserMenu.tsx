@@ -1,10 +1,22 @@
 import { Languages, LogOut, Settings, UserRound } from 'lucide-react';
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Language } from '../../common/constants.js';
 import { useAuth } from '../app/auth.js';
 import { isLanguage } from '../i18n/index.js';
+
+const itemClass =
+  'flex min-h-10 w-full items-center gap-3 rounded-lg px-3 text-left text-sm text-text hover:bg-surface-2 focus:bg-surface-2 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-accent';
+
+/** One entry of the menu: out of the tab order, reached with the arrow keys (roving focus over role="menuitem"). */
+function MenuItem({ onClick, children, 'aria-label': ariaLabel }: { onClick: () => void; children: ReactNode; 'aria-label'?: string }) {
+  return (
+    <button type="button" role="menuitem" tabIndex={-1} className={itemClass} aria-label={ariaLabel} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
 
 /**
  * The signed-in user's menu (public-area-and-api.md §2 "User menu"): an account icon opens a dropdown with the
@@ -92,9 +104,6 @@ export function UserMenu({ className = '' }: { className?: string }) {
     }
   };
 
-  const itemClass =
-    'flex min-h-10 w-full items-center gap-3 rounded-lg px-3 text-left text-sm text-text hover:bg-surface-2 focus:bg-surface-2 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-accent';
-
   return (
     <div ref={rootRef} className={`relative ${className}`}>
       <button
@@ -127,11 +136,7 @@ export function UserMenu({ className = '' }: { className?: string }) {
             {user?.email && <p className="truncate text-xs text-muted">{user.email}</p>}
           </div>
           <div className="pt-1.5" role="none">
-            <button
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              className={itemClass}
+            <MenuItem
               onClick={() => {
                 close(false);
                 navigate('/dashboard/settings');
@@ -139,12 +144,8 @@ export function UserMenu({ className = '' }: { className?: string }) {
             >
               <Settings aria-hidden className="size-4 text-muted" />
               {t('userMenu.settings')}
-            </button>
-            <button
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              className={itemClass}
+            </MenuItem>
+            <MenuItem
               aria-label={t('userMenu.languageLabel', { current: current.toUpperCase(), next: next.toUpperCase() })}
               onClick={() => {
                 close(true);
@@ -156,12 +157,8 @@ export function UserMenu({ className = '' }: { className?: string }) {
               <span className="rounded-md border border-border px-1.5 py-0.5 text-xs font-semibold tracking-wide text-muted">
                 {current.toUpperCase()}
               </span>
-            </button>
-            <button
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              className={itemClass}
+            </MenuItem>
+            <MenuItem
               onClick={() => {
                 close(false);
                 // signOut revokes the session and emits the logout event, which sends the user to /.
@@ -170,7 +167,7 @@ export function UserMenu({ className = '' }: { className?: string }) {
             >
               <LogOut aria-hidden className="size-4 text-muted" />
               {t('userMenu.logout')}
-            </button>
+            </MenuItem>
           </div>
         </div>
       )}
