@@ -5,10 +5,10 @@ import type { LoginResponse } from '../../../common/api.js';
 import { REDIRECT_AFTER_LOGIN_MS } from '../../../common/constants.js';
 import { useAuth } from '../../app/auth.js';
 import { Alert } from '../../components/ui/Alert.js';
-import { TextField } from '../../components/ui/TextField.js';
 import { api } from '../../lib/api.js';
 import { storage } from '../../lib/storage.js';
 import { AuthLayout, textLinkClass } from './components/AuthLayout.js';
+import { EmailField } from './components/EmailField.js';
 import { PasswordField } from './components/PasswordField.js';
 import { SubmitButton } from './components/SubmitButton.js';
 import { loginErrorKey, NOT_VERIFIED_KEY, storedMessage } from './errors.js';
@@ -136,16 +136,9 @@ export default function LoginPage() {
             )}
           </Alert>
         )}
-        <TextField
+        <EmailField
           id="login-email"
-          label={t('auth.email')}
-          type="email"
-          name="email"
           autoComplete="username"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
           value={email}
           error={fieldErrors.email ? t(fieldErrors.email) : null}
           onChange={(e) => {

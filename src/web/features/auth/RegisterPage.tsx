@@ -8,6 +8,7 @@ import { Alert } from '../../components/ui/Alert.js';
 import { TextField } from '../../components/ui/TextField.js';
 import { api, ApiError } from '../../lib/api.js';
 import { AuthLayout, textLinkClass } from './components/AuthLayout.js';
+import { EmailField } from './components/EmailField.js';
 import { NewPasswordFields } from './components/NewPasswordFields.js';
 import { RedirectNotice } from './components/RedirectNotice.js';
 import { SubmitButton } from './components/SubmitButton.js';
@@ -115,16 +116,8 @@ export default function RegisterPage() {
           error={errors.name ? t(errors.name) : null}
           onChange={update('name')}
         />
-        <TextField
+        <EmailField
           id="register-email"
-          label={t('auth.email')}
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
           value={values.email}
           error={errors.email ? t(errors.email) : null}
           hint={domains.length > 0 ? t('auth.register.domainHint', { domains: domains.join(', ') }) : undefined}

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { StatusResponse } from '../../../../common/api.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { ButtonLink } from '../../../components/ui/Button.js';
-import { TextField } from '../../../components/ui/TextField.js';
 import { api } from '../../../lib/api.js';
 import { validateEmailOnly } from '../validation.js';
+import { EmailField } from './EmailField.js';
 import { SubmitButton } from './SubmitButton.js';
 
 export interface EmailRequestFormProps {
@@ -69,16 +69,8 @@ export function EmailRequestForm({ id, endpoint, initialEmail = '', submitLabel,
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
       {result && <Alert tone="error">{t(result.key)}</Alert>}
-      <TextField
+      <EmailField
         id={id}
-        label={t('auth.email')}
-        type="email"
-        name="email"
-        autoComplete="email"
-        inputMode="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
         value={email}
         error={fieldError ? t(fieldError) : null}
         onChange={(e) => {
