@@ -1,5 +1,6 @@
 // Account API under load on SQLite: GET /auth/me (token check + one query) and POST /auth/login (argon2id-bound),
-// over real HTTP against `feeder all`, with a fixed number of requests and concurrency.
+// over real HTTP against `feeder all`. GET /auth/me is driven by wrk (-t2 -c4, as design.md §5 measures APIs) when
+// it is installed (apt-get install wrk), else by a fetch loop in this process (which costs the server CPU).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,12 +47,28 @@ async function measure(name, total, concurrency, request) {
   console.log(JSON.stringify({ bench: name, requests: total, concurrency, req_per_s: Math.round(total / seconds), p50_ms: pct(0.5), p95_ms: pct(0.95), p99_ms: pct(0.99) }));
 }
 
+function measureWrk(name, path, headers) {
+  const args = ['-t2', '-c4', '-d8s', '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), `${base}${path}`];
+  const r = spawnSync('wrk', args, { encoding: 'utf8' });
+  if (r.status !== 0) return false;
+  const num = (re) => Number((r.stdout.match(re) ?? [])[1]);
+  const ms = (re) => {
+    const m = r.stdout.match(re);
+    if (!m) return null;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? +(v / 1000).toFixed(2) : m[2] === 's' ? v * 1000 : v;
+  };
+  console.log(JSON.stringify({ bench: name, tool: 'wrk -t2 -c4 -d8s', req_per_s: Math.round(num(/Requests\/sec:\s+([\d.]+)/)), p50_ms: ms(/50%\s+([\d.]+)(us|ms|s)/), p99_ms: ms(/99%\s+([\d.]+)(us|ms|s)/) }));
+  return true;
+}
+
 try {
   await waitUp();
   const login = () => fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password' }) });
   const first = await (await login()).json();
   const auth = { authorization: `Bearer ${first.access_token}` };
-  await measure('auth-me', 5000, 8, () => fetch(`${base}/auth/me`, { headers: auth }));
+  if (!measureWrk('auth-me', '/auth/me', auth)) await measure('auth-me', 5000, 8, () => fetch(`${base}/auth/me`, { headers: auth }));
+  measureWrk('healthz', '/healthz', {});
   await measure('auth-login', 8, 2, login);
 } finally {
   server.kill('SIGTERM');
