@@ -37,12 +37,12 @@ function render(kind: MailKind, subject: string, link: string, parts: Parts): Ma
   const href = escapeHtml(link);
   const html = `<!doctype html>
 <html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f5f5f4;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1c1917;line-height:1.5">
+<body style="margin:0;padding:24px;background:#f7f6f3;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1c1917;line-height:1.5">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
 <p style="margin:0 0 24px;font-size:20px;font-weight:600">${PRODUCT}</p>
 ${p(parts.greeting)}
 ${parts.paragraphs.map(p).join('\n')}
-<p style="margin:24px 0"><a href="${href}" style="display:inline-block;background:#2563eb;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:6px">${escapeHtml(parts.action)}</a></p>
+<p style="margin:24px 0"><a href="${href}" style="display:inline-block;background:#c2410c;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:6px">${escapeHtml(parts.action)}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#57534e;word-break:break-all">${href}</p>
 ${parts.after.map(p).join('\n')}
 </div>
