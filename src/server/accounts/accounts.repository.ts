@@ -17,8 +17,10 @@ export function findUserById(db: Executor, userId: number): Promise<UserRow | un
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }
 
-export async function userExists(db: Executor, userId: number): Promise<boolean> {
-  return (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
+/** The user's current session epoch, or undefined when the account does not exist. */
+export async function userSessionEpoch(db: Executor, userId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('session_epoch').where('id', '=', userId).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.session_epoch);
 }
 
 /** `email` must already be normalised (trimmed, lower case): addresses are stored that way. */
@@ -87,7 +89,16 @@ export async function revokeRefreshFamily(db: Executor, userId: number, familyId
   return Number(r.numUpdatedRows);
 }
 
+/**
+ * Ends every sign-in of the user: revokes all refresh tokens and moves the session epoch on, so access tokens
+ * issued before are refused too. Returns how many refresh tokens were revoked.
+ */
 export async function revokeAllRefreshTokens(db: Executor, userId: number, now: string): Promise<number> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+    .where('id', '=', userId)
+    .execute();
   const r = await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })

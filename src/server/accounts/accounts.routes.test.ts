@@ -434,6 +434,13 @@ for (const dialect of DIALECTS) {
           expect((await post('/auth/refresh', undefined, t.bearer(old))).statusCode).toBe(401);
         }
         expect((await post('/auth/refresh', undefined, t.bearer(body.refresh_token))).statusCode).toBe(200);
+        // Access tokens issued before the change are void at once; the fresh one works.
+        for (const old of [s.access_token, other.access_token]) {
+          const me = await t.app.inject({ method: 'GET', url: '/auth/me', headers: t.bearer(old) });
+          expect(me.statusCode).toBe(401);
+          expect(me.json().code).toBe('TOKEN_INVALID');
+        }
+        expect((await t.app.inject({ method: 'GET', url: '/auth/me', headers: t.bearer(body.access_token) })).statusCode).toBe(200);
         expect((await post('/auth/login', { email: s.email, password: s.password })).statusCode).toBe(401);
         expect((await post('/auth/login', { email: s.email, password: 'brand new password' })).statusCode).toBe(200);
       });
@@ -488,6 +495,8 @@ for (const dialect of DIALECTS) {
         expect(login.json().user.is_verified).toBe(true);
         expect((await post('/auth/login', { email, password })).statusCode).toBe(401);
         expect((await post('/auth/refresh', undefined, t.bearer(session.refresh_token))).statusCode).toBe(401);
+        expect((await t.app.inject({ method: 'GET', url: '/auth/me', headers: t.bearer(session.access_token) })).json().code).toBe('TOKEN_INVALID');
+        expect((await t.app.inject({ method: 'GET', url: '/auth/me', headers: t.bearer(login.json().access_token) })).statusCode).toBe(200);
 
         const again = await reset(token, 'another password');
         expect(again.statusCode).toBe(400);

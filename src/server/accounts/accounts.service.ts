@@ -196,7 +196,8 @@ export class AccountsService {
       createdAt: this.nowIso(),
       expiresAt: this.inFuture(REFRESH_TOKEN_TTL_DAYS * DAY_MS),
     });
-    return { access_token: await this.deps.accessTokens.sign(userId), refresh_token: refresh };
+    const epoch = (await repo.userSessionEpoch(trx, userId)) ?? 0;
+    return { access_token: await this.deps.accessTokens.sign(userId, epoch), refresh_token: refresh };
   }
 
   private async requireUserRow(userId: number): Promise<repo.UserRow> {

@@ -9,11 +9,11 @@ describe('access tokens', () => {
   it('round-trips the user id and expires after 15 minutes', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const tokens = new AccessTokens(SECRET, () => now);
-    const jwt = await tokens.sign(42);
+    const jwt = await tokens.sign(42, 3);
     expect(looksLikeJwt(jwt)).toBe(true);
-    expect(await tokens.verify(jwt)).toEqual({ ok: true, userId: 42 });
+    expect(await tokens.verify(jwt)).toEqual({ ok: true, userId: 42, epoch: 3 });
     const payload = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
-    expect(payload).toMatchObject({ sub: '42', typ: 'access', iss: 'feeder' });
+    expect(payload).toMatchObject({ sub: '42', typ: 'access', iss: 'feeder', sep: 3 });
     expect(payload.exp - payload.iat).toBe(15 * 60);
     now = new Date(now.getTime() + 15 * 60_000 - 1000);
     expect((await tokens.verify(jwt)).ok).toBe(true);
@@ -24,7 +24,7 @@ describe('access tokens', () => {
   it('refuses tokens of another secret, unsigned tokens, other token types and junk', async () => {
     const tokens = new AccessTokens(SECRET);
     const other = new AccessTokens('another-secret-of-enough-length');
-    expect((await tokens.verify(await other.sign(1))).ok).toBe(false);
+    expect((await tokens.verify(await other.sign(1, 0))).ok).toBe(false);
     const unsigned = new UnsecuredJWT({ typ: 'access' }).setSubject('1').setIssuer('feeder').setIssuedAt().setExpirationTime('5m').encode();
     expect((await tokens.verify(unsigned)).ok).toBe(false);
     // Signed with the raw secret rather than the derived key: refused.

@@ -4,7 +4,8 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../../common/constants.js';
 
 /**
  * Token primitives (decisions.md "Product and accounts"):
- * - access tokens are short-lived HS256 JWTs (15 min), claims `sub` = user id and `typ` = 'access';
+ * - access tokens are short-lived HS256 JWTs (15 min), claims `sub` = user id, `typ` = 'access' and `sep` = the
+ *   user's session epoch (see auth.ts: ending every sign-in voids older access tokens at once);
  * - refresh tokens and mail tokens are opaque random strings; only their SHA-256 is stored, so a database leak
  *   does not hand out sessions or reset links.
  */
@@ -29,7 +30,7 @@ export const looksLikeJwt = (token: string) => token.split('.').length === 3;
 
 const ISSUER = 'feeder';
 
-export type AccessTokenCheck = { ok: true; userId: number } | { ok: false };
+export type AccessTokenCheck = { ok: true; userId: number; epoch: number } | { ok: false };
 
 /**
  * Signs and verifies access JWTs. The HMAC key is derived from the server secret with HKDF, so the secret itself
@@ -46,9 +47,10 @@ export class AccessTokens {
     this.key = new Uint8Array(hkdfSync('sha256', secret, 'feeder', 'access-token-hs256-v1', 32));
   }
 
-  async sign(userId: number): Promise<string> {
+  /** `epoch` is the user's session epoch now (users.session_epoch); a later epoch makes the token void. */
+  async sign(userId: number, epoch: number): Promise<string> {
     const iat = Math.floor(this.now().getTime() / 1000);
-    return new SignJWT({ typ: 'access' })
+    return new SignJWT({ typ: 'access', sep: epoch })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(String(userId))
@@ -68,8 +70,10 @@ export class AccessTokens {
         requiredClaims: ['sub', 'exp', 'iat'],
       });
       const userId = Number(payload.sub);
+      const epoch = payload.sep;
       if (payload.typ !== 'access' || !Number.isSafeInteger(userId) || userId <= 0) return { ok: false };
-      return { ok: true, userId };
+      if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch) || epoch < 0) return { ok: false };
+      return { ok: true, userId, epoch };
     } catch {
       // jose throws JOSEError subclasses for every malformed, forged or expired token.
       return { ok: false };

@@ -10,6 +10,8 @@ export interface UsersTable {
   password_hash: string;
   is_verified: number;
   language_preference: string;
+  /** Incremented when every sign-in ends (password change, reset); access tokens of older epochs are refused. */
+  session_epoch: Generated<number>;
   created_at: string;
   updated_at: string;
 }

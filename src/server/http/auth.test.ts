@@ -39,7 +39,7 @@ for (const dialect of DIALECTS) {
 
     it('sets request.userId for a valid access token', async () => {
       const user = await createUserFromCli(database.db, { email: 'scope@example.com', password: 'password123', name: 'S', verified: true, language: 'en' }, { hashing: TEST_PASSWORD_HASHING });
-      const token = await tokens.sign(user.id);
+      const token = await tokens.sign(user.id, 0);
       const res = await app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${token}` } });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ userId: user.id });
@@ -59,7 +59,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 401 USER_NOT_FOUND for a valid token of a deleted account', async () => {
-      const token = await tokens.sign(987654);
+      const token = await tokens.sign(987654, 0);
       const res = await app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${token}` } });
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('USER_NOT_FOUND');

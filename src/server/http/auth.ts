@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CODES } from '../../common/codes.js';
-import { userExists } from '../accounts/accounts.repository.js';
+import { userSessionEpoch } from '../accounts/accounts.repository.js';
 import type { AccessTokens } from '../accounts/tokens.js';
 import type { Db } from '../db/database.js';
 import { unauthorized } from '../errors.js';
@@ -17,7 +17,7 @@ import { unauthorized } from '../errors.js';
  *
  * It works as onRequest or preHandler; onRequest answers 401 before a body is even read.
  * Failures: no bearer token → 401 UNAUTHORIZED; bad, forged or expired token → 401 TOKEN_INVALID;
- * the account was deleted → 401 USER_NOT_FOUND. On success `request.userId` is the signed-in user's id.
+ * the account was deleted → 401 USER_NOT_FOUND; issued before a password change or reset → 401 TOKEN_INVALID. On success `request.userId` is the signed-in user's id.
  */
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,7 +50,11 @@ export function registerAuth(app: FastifyInstance<any, any, any, any, any>, opti
     if (!token) throw unauthorized('UNAUTHORIZED', CODES.UNAUTHORIZED);
     const check = await options.accessTokens.verify(token);
     if (!check.ok) throw unauthorized('TOKEN_INVALID', CODES.TOKEN_INVALID);
-    if (!(await userExists(options.db, check.userId))) throw unauthorized('USER_NOT_FOUND', CODES.USER_NOT_FOUND);
+    // One indexed read per request: the account must exist, and the token must be of its current session epoch
+    // (a password change or reset since it was issued makes it void).
+    const epoch = await userSessionEpoch(options.db, check.userId);
+    if (epoch === undefined) throw unauthorized('USER_NOT_FOUND', CODES.USER_NOT_FOUND);
+    if (epoch !== check.epoch) throw unauthorized('TOKEN_INVALID', CODES.TOKEN_INVALID);
     request.userId = check.userId;
   });
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts.js';
+import * as m0002 from './0002_session_epoch.js';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) works the same from
@@ -7,4 +8,5 @@ import * as m0001 from './0001_accounts.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
+  '0002_session_epoch': m0002,
 };
