@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, createUser, launchBrowser, signIn, uniqueEmail } from './helpers.js';
+import { baseUrl, createUser, launchBrowser, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
  * Accessibility of every screen in both themes (design.md §6: WCAG AA contrast, accessible names, keyboard use),
@@ -78,3 +78,44 @@ for (const theme of ['light', 'dark'] as const) {
     });
   });
 }
+
+describe('keyboard use', () => {
+  it('signs in with the keyboard alone and reaches the user menu', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl(), locale: 'en-US' });
+    await context.addInitScript(() => localStorage.setItem('cookiesAccepted', 'true'));
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.locator('#login-email').focus();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(password);
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/dashboard');
+    const menuButton = page.getByRole('button', { name: t('userMenu.button') });
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await menuButton.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  });
+
+  it('opens and closes the phone sidebar with focus moving in and back', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl(), locale: 'de-DE', viewport: { width: 390, height: 844 } });
+    await context.addInitScript(() => localStorage.setItem('cookiesAccepted', 'true'));
+    const page = await context.newPage();
+    const germanEmail = uniqueEmail('a11y-de');
+    createUser(germanEmail, password, 'Dora Deutsch', true, 'de');
+    await signIn(page, germanEmail, password);
+    const open = page.getByRole('button', { name: t('dashboard.sidebar.open', {}, 'de') });
+    await open.click();
+    const close = page.getByRole('button', { name: 'Sidebar schließen' });
+    await close.waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Sidebar schließen');
+    await page.keyboard.press('Escape');
+    await close.waitFor({ state: 'hidden' });
+    expect(await open.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  });
+});

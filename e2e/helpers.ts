@@ -77,8 +77,8 @@ export function t(key: string, values: Record<string, string | number> = {}, lng
 }
 
 /** Creates an account directly (as an operator would with `feeder user create`), sharing the server's data. */
-export function createUser(email: string, password: string, name: string, verified = true): void {
-  const args = ['bin/feeder.js', 'user', 'create', '--email', email, '--password', password, '--name', name, '--language', 'en'];
+export function createUser(email: string, password: string, name: string, verified = true, language: 'de' | 'en' = 'en'): void {
+  const args = ['bin/feeder.js', 'user', 'create', '--email', email, '--password', password, '--name', name, '--language', language];
   if (verified) args.push('--verified');
   const r = spawnSync(process.execPath, args, { env: { PATH: process.env.PATH, DATA_DIR: inject('dataDir'), LOG_LEVEL: 'silent' }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`user create failed: ${r.stderr}${r.stdout}`);
@@ -87,8 +87,9 @@ export function createUser(email: string, password: string, name: string, verifi
 /** Signs in through the login form and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel(t('auth.email'), { exact: true }).fill(email);
-  await page.getByLabel(t('auth.password'), { exact: true }).fill(password);
-  await page.getByRole('button', { name: t('auth.login.submit'), exact: true }).click();
+  // By id, so it works in either interface language.
+  await page.locator('#login-email').fill(email);
+  await page.locator('#login-password').fill(password);
+  await page.locator('#login-password').press('Enter');
   await page.waitForURL('**/dashboard', { timeout: 10_000 });
 }

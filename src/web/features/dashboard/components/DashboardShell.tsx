@@ -81,8 +81,12 @@ export function DashboardShell({ children }: { children: ReactNode }) {
           role={open ? 'dialog' : undefined}
           aria-modal={open || undefined}
           aria-label={open ? t('dashboard.sidebar.label') : undefined}
-          className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl transition-[transform,visibility] duration-200 ease-out lg:visible lg:static lg:z-auto lg:w-64 lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:shadow-none ${
-            open ? 'visible translate-x-0' : 'invisible -translate-x-full'
+          className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl lg:visible lg:static lg:z-auto lg:w-64 lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:shadow-none ${
+            // Visibility flips at once on opening (so focus can move in right away) and only after the slide-out
+            // on closing (so the drawer stays visible while it leaves).
+            open
+              ? 'visible translate-x-0 [transition:transform_200ms_ease-out,visibility_0s]'
+              : 'invisible -translate-x-full [transition:transform_200ms_ease-out,visibility_0s_linear_200ms]'
           }`}
         >
           {/* On wide screens the column runs the page's full height while its content stays in view. */}
