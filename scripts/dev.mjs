@@ -2,7 +2,11 @@
 import { spawn } from 'node:child_process';
 
 const procs = [
-  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server/dev-entry.ts'], { stdio: 'inherit', env: { ...process.env, PORT: process.env.API_PORT ?? '3000' } }),
+  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server/dev-entry.ts'], {
+    stdio: 'inherit',
+    // Links in mails point at Vite's server, where the app runs during development.
+    env: { PUBLIC_URL: 'http://localhost:5173', ...process.env, PORT: process.env.API_PORT ?? '3000' },
+  }),
   spawn('npx', ['vite'], { stdio: 'inherit' }),
 ];
 const stop = () => procs.forEach((p) => p.kill('SIGTERM'));
