@@ -186,6 +186,23 @@ export class AccountsService {
     return token;
   }
 
+  /**
+   * The stored mail token of `kind` that `token` names, when it can still be used; else the 400 the token
+   * screens expect (INVALID_TOKEN for unknown or spent, TOKEN_EXPIRED for expired).
+   */
+  private async usableEmailToken(kind: repo.EmailTokenKind, token: string | undefined): Promise<repo.EmailTokenRow> {
+    if (!token) throw statusError('INVALID_TOKEN');
+    const row = await repo.findEmailToken(this.db, kind, hashToken(token));
+    if (!row || row.used_at !== null) throw statusError('INVALID_TOKEN');
+    if (row.expires_at <= this.nowIso()) throw statusError('TOKEN_EXPIRED');
+    return row;
+  }
+
+  /** Spends a mail token inside the caller's transaction; a concurrent use that got there first makes it invalid. */
+  private async spendEmailToken(trx: repo.Executor, row: repo.EmailTokenRow, now: string): Promise<void> {
+    if (!(await repo.markEmailTokenUsed(trx, row.user_id, row.id, now))) throw statusError('INVALID_TOKEN');
+  }
+
   /** A new refresh token (in `familyId`, or a new family = a new sign-in) and a fresh access token. */
   private async newSession(trx: repo.Executor, userId: number, familyId = generateFamilyId()): Promise<RefreshResponse> {
     const refresh = generateOpaqueToken();
@@ -236,13 +253,10 @@ export class AccountsService {
   }
 
   async verifyEmail(token: string | undefined): Promise<StatusResponse> {
-    if (!token) throw statusError('INVALID_TOKEN');
-    const row = await repo.findEmailToken(this.db, 'verify', hashToken(token));
-    if (!row || row.used_at !== null) throw statusError('INVALID_TOKEN');
+    const row = await this.usableEmailToken('verify', token);
     const now = this.nowIso();
-    if (row.expires_at <= now) throw statusError('TOKEN_EXPIRED');
     await this.db.transaction().execute(async (trx) => {
-      if (!(await repo.markEmailTokenUsed(trx, row.user_id, row.id, now))) throw statusError('INVALID_TOKEN');
+      await this.spendEmailToken(trx, row, now);
       await repo.updateUser(trx, row.user_id, { is_verified: 1, updated_at: now });
     });
     return success('EMAIL_VERIFIED');
@@ -369,15 +383,12 @@ export class AccountsService {
 
   /** Sets a new password with a reset token; also confirms the address (the mail proved it) and ends every sign-in. */
   async resetPassword(token: string | undefined, password: string): Promise<StatusResponse> {
-    if (!token) throw statusError('INVALID_TOKEN');
-    const row = await repo.findEmailToken(this.db, 'reset', hashToken(token));
-    if (!row || row.used_at !== null) throw statusError('INVALID_TOKEN');
-    if (row.expires_at <= this.nowIso()) throw statusError('TOKEN_EXPIRED');
+    const row = await this.usableEmailToken('reset', token);
     checkNewPassword(password, { status: 'error' });
     const password_hash = await this.deps.hasher.hash(password);
     const now = this.nowIso();
     await this.db.transaction().execute(async (trx) => {
-      if (!(await repo.markEmailTokenUsed(trx, row.user_id, row.id, now))) throw statusError('INVALID_TOKEN');
+      await this.spendEmailToken(trx, row, now);
       await repo.updateUser(trx, row.user_id, { password_hash, is_verified: 1, updated_at: now });
       await repo.revokeAllRefreshTokens(trx, row.user_id, now);
     });
