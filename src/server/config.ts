@@ -31,6 +31,26 @@ export interface Config {
   logLevel: string;
   /** TRUST_PROXY: set to 1/true (or a hop count / address list) when Feeder runs behind a reverse proxy. */
   trustProxy: boolean | number | string;
+  /** Feed engine (issue 3); see README "Configuration". */
+  feeds: FeedEngineConfig;
+}
+
+export interface FeedEngineConfig {
+  /** ALLOW_PRIVATE_FEED_HOSTS: fetch from loopback/private/link-local addresses (home networks, tests). Default false. */
+  allowPrivateHosts: boolean;
+  /** FEED_FETCH_TIMEOUT: seconds for one fetch, redirects and body included (default 30). */
+  fetchTimeoutMs: number;
+  /** FEED_MAX_BYTES: body cap per fetch in bytes (default 10 MB). */
+  maxBytes: number;
+  /** REFRESH_MIN_INTERVAL / REFRESH_MAX_INTERVAL: bounds of the next check in minutes (default 15 and 1440). */
+  minIntervalMinutes: number;
+  maxIntervalMinutes: number;
+  /** REFRESH_CONCURRENCY: feeds fetched at once per process (default 16). */
+  concurrency: number;
+  /** REFRESH_PER_HOST: requests at once to one host per process (default 2). */
+  perHost: number;
+  /** ARTICLE_RETENTION_DAYS: read, unkept articles older than this are removed (default 180). */
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -54,6 +74,33 @@ function parseDatabase(raw: string | undefined, dataDir: string): Config['databa
     return { dialect: 'sqlite', file: file === ':memory:' ? file : resolve(file) };
   }
   throw new ConfigError('DATABASE_URL must start with postgres:// or sqlite:');
+}
+
+function parseNumber(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function parseBoolean(raw: string | undefined): boolean {
+  return /^(1|true|yes|on)$/i.test(raw?.trim() ?? '');
+}
+
+function parseFeedEngine(env: Env): FeedEngineConfig {
+  const minIntervalMinutes = parseNumber('REFRESH_MIN_INTERVAL', env.REFRESH_MIN_INTERVAL, 15, 1, 7 * 24 * 60);
+  const maxIntervalMinutes = parseNumber('REFRESH_MAX_INTERVAL', env.REFRESH_MAX_INTERVAL, 24 * 60, 1, 30 * 24 * 60);
+  if (maxIntervalMinutes < minIntervalMinutes) throw new ConfigError('REFRESH_MAX_INTERVAL must not be below REFRESH_MIN_INTERVAL');
+  return {
+    allowPrivateHosts: parseBoolean(env.ALLOW_PRIVATE_FEED_HOSTS),
+    fetchTimeoutMs: parseNumber('FEED_FETCH_TIMEOUT', env.FEED_FETCH_TIMEOUT, 30, 1, 600) * 1000,
+    maxBytes: Math.floor(parseNumber('FEED_MAX_BYTES', env.FEED_MAX_BYTES, 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024)),
+    minIntervalMinutes,
+    maxIntervalMinutes,
+    concurrency: Math.floor(parseNumber('REFRESH_CONCURRENCY', env.REFRESH_CONCURRENCY, 16, 1, 256)),
+    perHost: Math.floor(parseNumber('REFRESH_PER_HOST', env.REFRESH_PER_HOST, 2, 1, 64)),
+    retentionDays: parseNumber('ARTICLE_RETENTION_DAYS', env.ARTICLE_RETENTION_DAYS, 180, 1, 36500),
+  };
 }
 
 function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
@@ -116,6 +163,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     secret: loadSecret(env.SECRET, dataDir),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY?.trim()),
+    feeds: Object.freeze(parseFeedEngine(env)),
   };
   return Object.freeze(config);
 }
