@@ -5,6 +5,7 @@ import { buildApp } from './http/app.js';
 import { createRateLimitStore } from './http/rate-limit.js';
 import { createMailer } from './mail/mailer.js';
 import { startMaintenance } from './maintenance.js';
+import { createRefreshEngine, type EngineRole, type RefreshEngine, type RefreshLog } from './refresh/engine.js';
 
 /**
  * Composition root and the `feeder` command (design.md §3):
@@ -25,11 +26,11 @@ async function openMigrated(config: Readonly<Config>): Promise<Database> {
   return database;
 }
 
-async function startWeb(config: Readonly<Config>, database: Database): Promise<Stop> {
+async function startWeb(config: Readonly<Config>, database: Database, refresh: RefreshEngine): Promise<Stop> {
   // Outbox link lines go to stdout as plain text whatever LOG_LEVEL says: they are how `npm start` users sign up.
   const mailer = createMailer(config, (line) => console.log(line));
   const rateLimitStore = createRateLimitStore(config);
-  const app = await buildApp({ config, database, mailer, rateLimitStore });
+  const app = await buildApp({ config, database, mailer, rateLimitStore, refresh });
   if (config.registrationDomains.length === 0) {
     app.log.warn('REGISTRATION_EMAIL_DOMAINS is not set: registration is open to every e-mail domain');
   }
@@ -40,6 +41,19 @@ async function startWeb(config: Readonly<Config>, database: Database): Promise<S
     await app.close();
     await mailer.close();
     await rateLimitStore.close(); // closes the Redis connection when there is one
+  };
+}
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+
+/** The refresh engine's log lines, on stdout like the rest of the worker's, filtered by LOG_LEVEL. */
+function engineLog(logLevel: string): RefreshLog {
+  const min = logLevel === 'silent' ? Infinity : Math.max(0, LEVELS.indexOf(logLevel));
+  return (level, msg, extra) => {
+    if (LEVELS.indexOf(level) < min) return;
+    const line = `[refresh] ${msg}${extra ? ' ' + JSON.stringify(extra) : ''}`;
+    if (level === 'error') console.error(line);
+    else console.log(line);
   };
 }
 
@@ -73,8 +87,15 @@ async function run(argv: string[]): Promise<number> {
     case 'worker': {
       const database = await openMigrated(config);
       const stops: Stop[] = [];
-      if (command !== 'worker') stops.push(await startWeb(config, database));
-      if (command !== 'web') stops.push(startMaintenance(database, (msg) => console.log(`[worker] ${msg}`)));
+      const refresh = createRefreshEngine({ config, database, role: command as EngineRole, log: engineLog(config.logLevel) });
+      // Stopped last (stops run in reverse): the web server stops taking requests before the engine's queue closes.
+      stops.push(() => refresh.stop());
+      if (command !== 'worker') stops.push(await startWeb(config, database, refresh));
+      if (command !== 'web') {
+        stops.push(startMaintenance(database, (msg) => console.log(`[worker] ${msg}`), { retentionDays: config.feeds.retentionDays }));
+        refresh.start();
+        console.log(`[worker] feed refresh started (${refresh.queue.kind} queue, ${config.feeds.concurrency} at once)`);
+      }
       if (command === 'worker') console.log(`[worker] started (database: ${config.database.dialect})`);
       onSignals(stops, database);
       return -1; // keep running

@@ -1,5 +1,6 @@
 import type { Database } from './db/database.js';
 import { nowIso } from './db/database.js';
+import { cleanupArticles } from './refresh/cleanup.js';
 
 /** How often background maintenance runs. */
 export const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
@@ -17,13 +18,19 @@ export async function purgeExpiredTokens(database: Database, now = nowIso()): Pr
   return Number(a.numDeletedRows) + Number(b.numDeletedRows);
 }
 
-/** Background work of `feeder all` and `feeder worker`; the feed refresh engine joins it later. */
-export function startMaintenance(database: Database, log: (msg: string) => void): () => Promise<void> {
+/**
+ * Hourly background work of `feeder all` and `feeder worker`: expired tokens, and old articles nobody keeps
+ * (decisions.md "Old articles"). The feed refresh itself is the refresh engine's (src/server/refresh).
+ */
+export function startMaintenance(database: Database, log: (msg: string) => void, options: { retentionDays: number }): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = purgeExpiredTokens(database)
-      .then((n) => n > 0 && log(`purged ${n} expired tokens`))
-      .catch((err) => log(`maintenance failed: ${err instanceof Error ? err.message : err}`));
+    running = (async () => {
+      const tokens = await purgeExpiredTokens(database);
+      if (tokens > 0) log(`purged ${tokens} expired tokens`);
+      const removed = await cleanupArticles(database, { retentionDays: options.retentionDays });
+      if (removed.articles > 0 || removed.feeds > 0) log(`removed ${removed.articles} old articles and ${removed.feeds} unsubscribed feeds`);
+    })().catch((err) => log(`maintenance failed: ${err instanceof Error ? err.message : err}`));
   };
   tick();
   const timer = setInterval(tick, MAINTENANCE_INTERVAL_MS);

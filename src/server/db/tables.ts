@@ -40,8 +40,90 @@ export interface EmailTokensTable {
   used_at: string | null;
 }
 
+/** One row per normalised feed URL, shared by all its subscribers, with its refresh state. */
+export interface FeedsTable {
+  id: Generated<number>;
+  url: string;
+  title: string;
+  site_url: string | null;
+  description: string | null;
+  language: string | null;
+  /** rss | rdf | atom | json, from the last successful parse. */
+  format: string | null;
+  /** Site icon, base64, and its MIME type. */
+  icon_data: string | null;
+  icon_type: string | null;
+  icon_checked_at: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  /** The feed's own hint (RSS ttl, sy:updatePeriod) in minutes. */
+  ttl_minutes: number | null;
+  last_fetched_at: string | null;
+  last_success_at: string | null;
+  next_check_at: string;
+  error_count: number;
+  /** English text of the last error; last_error_code is what the web app translates (reader/types.ts). */
+  last_error: string | null;
+  last_error_code: string | null;
+  /** While set in the future, one worker is refreshing this feed and no other may start. */
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ArticlesTable {
+  id: Generated<number>;
+  feed_id: number;
+  /** sha256 hex of guid: the identity of the item within its feed. */
+  guid_hash: string;
+  guid: string;
+  url: string | null;
+  title: string;
+  author: string | null;
+  /** Sanitised HTML. */
+  content: string | null;
+  summary: string | null;
+  image_url: string | null;
+  /** JSON array of reader/types Enclosure, or null when there are none. */
+  enclosures: string | null;
+  /** sha256 of what a reader sees (title, url, author, content, summary, image, enclosures): tells an edit apart. */
+  content_hash: string;
+  /** The feed's date, or the first-seen time when it gave none. */
+  published_at: string;
+  updated_at: string | null;
+  created_at: string;
+  /** When the item was last present in the feed's document; the clean-up keeps what is still in the feed. */
+  last_seen_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  feed_id: number;
+  custom_title: string | null;
+  sort_order: number;
+  muted_until: string | null;
+  created_at: string;
+}
+
+/** One row per subscriber and article: read and favourite state. */
+export interface UserArticlesTable {
+  user_id: number;
+  article_id: number;
+  feed_id: number;
+  published_at: string;
+  is_read: number;
+  is_favorite: number;
+  read_at: string | null;
+  favorited_at: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;
+  feeds: FeedsTable;
+  articles: ArticlesTable;
+  subscriptions: SubscriptionsTable;
+  user_articles: UserArticlesTable;
 }

@@ -13,6 +13,7 @@ import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limit.js';
 import { registerSpa } from './spa.js';
+import type { RefreshEngine } from '../refresh/engine.js';
 import { validatorCompiler } from './validation.js';
 
 export interface AppDeps {
@@ -32,6 +33,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Overrides of the account endpoints' rate limits (tests). */
   authLimits?: Partial<AuthLimits>;
+  /** The feed refresh engine: routes queue feeds through it (new subscriptions, refresh now). */
+  refresh?: RefreshEngine;
 }
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web', import.meta.url));

@@ -1,27 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAVE_REDIS, TEST_REDIS_URL } from '../test/redis.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../test/test-app.js';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore, type RateLimitStore } from './rate-limit.js';
-
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-const redisRequired = process.env.CI === 'true' || process.env.REQUIRE_REDIS === '1';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch (err) {
-    if (redisRequired) throw new Error(`Redis is required for the tests but not reachable at ${TEST_REDIS_URL}: ${err}`);
-    console.warn(`[tests] Redis not reachable at ${TEST_REDIS_URL}; Redis rate-limit tests are skipped`);
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-const HAVE_REDIS = await redisReachable();
 
 /** A unique key prefix per run, removed afterwards, so runs never share counters. */
 const prefix = () => `feeder-test:${randomBytes(6).toString('hex')}:`;

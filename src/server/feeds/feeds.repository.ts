@@ -1,0 +1,183 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db, Dialect } from '../db/database.js';
+import type { FeedsTable } from '../db/tables.js';
+
+/**
+ * Feeds and their refresh state (issue 3). Feeds are shared by every subscriber, so these functions are not
+ * user-scoped; user-facing reads go through subscriptions (design.md §4 rule 2) in the reading issue's code.
+ */
+export type FeedRow = Selectable<FeedsTable>;
+
+/** The feed with this (normalised) URL, created when new. New feeds are due at once. */
+export async function ensureFeed(db: Db, url: string, now: string): Promise<{ feed: FeedRow; created: boolean }> {
+  const inserted = await db
+    .insertInto('feeds')
+    .values({ url, title: '', next_check_at: now, error_count: 0, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('url').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { feed: inserted, created: true };
+  const feed = await db.selectFrom('feeds').selectAll().where('url', '=', url).executeTakeFirstOrThrow();
+  return { feed, created: false };
+}
+
+export async function findFeed(db: Db, feedId: number): Promise<FeedRow | undefined> {
+  return db.selectFrom('feeds').selectAll().where('id', '=', feedId).executeTakeFirst();
+}
+
+/**
+ * Subscribes a user to a feed and gives them its articles already stored (all of them unread), in one
+ * transaction. Returns false when the user was subscribed already.
+ */
+export async function subscribe(db: Db, userId: number, feedId: number, now: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const last = await trx
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.max('sort_order').as('max'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    const inserted = await trx
+      .insertInto('subscriptions')
+      .values({ user_id: userId, feed_id: feedId, sort_order: Number(last?.max ?? -1) + 1, created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'feed_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    await trx
+      .insertInto('user_articles')
+      .columns(['user_id', 'article_id', 'feed_id', 'published_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('articles')
+          .select([sql.lit(userId).as('user_id'), 'id', 'feed_id', 'published_at'])
+          .where('feed_id', '=', feedId),
+      )
+      .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
+      .execute();
+    return true;
+  });
+}
+
+/**
+ * The scheduler's step: marks up to `limit` due feeds (with at least one subscriber, not leased) as queued by
+ * moving their next check to `requeueAt`, and returns their ids. A feed whose job is lost (a worker died)
+ * becomes due again at `requeueAt`. Atomic on both dialects: SQLite has one writer; on PostgreSQL the
+ * candidate rows are locked with SKIP LOCKED and the due condition is checked again by the UPDATE, so two
+ * schedulers running at once never both take a feed.
+ */
+export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, requeueAt: string, limit: number): Promise<number[]> {
+  const candidates = db
+    .selectFrom('feeds')
+    .select('feeds.id')
+    .where('feeds.next_check_at', '<=', now)
+    .where((eb) => eb.or([eb('feeds.lease_until', 'is', null), eb('feeds.lease_until', '<', now)]))
+    .where((eb) => eb.exists(eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id')))
+    .orderBy('feeds.next_check_at')
+    .limit(limit);
+  const rows = await db
+    .updateTable('feeds')
+    .set({ next_check_at: requeueAt })
+    .where('id', 'in', dialect === 'postgres' ? candidates.forUpdate().skipLocked() : candidates)
+    .where('next_check_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Makes feeds due now (the scheduler takes them at its next step). */
+export async function markFeedsDue(db: Db, feedIds: number[], now: string): Promise<void> {
+  if (feedIds.length === 0) return;
+  await db.updateTable('feeds').set({ next_check_at: now }).where('id', 'in', feedIds).execute();
+}
+
+/**
+ * Takes the refresh lease of one feed: at most one worker refreshes a feed at a time, whichever way the job
+ * arrived (scheduler, "refresh now", a retried job). Returns the feed, or undefined when another worker holds
+ * the lease or the feed is gone.
+ */
+export async function acquireLease(db: Db, feedId: number, now: string, leaseUntil: string): Promise<FeedRow | undefined> {
+  return db
+    .updateTable('feeds')
+    .set({ lease_until: leaseUntil })
+    .where('id', '=', feedId)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Gives a lease back without recording anything (shutdown returned the job): the feed is due again at `nextCheckAt`. */
+export async function releaseLease(db: Db, feedId: number, nextCheckAt: string): Promise<void> {
+  await db.updateTable('feeds').set({ lease_until: null, next_check_at: nextCheckAt }).where('id', '=', feedId).execute();
+}
+
+/** What a finished refresh writes back to the feed row; the lease is always released. */
+export type FeedRefreshUpdate = Partial<
+  Pick<
+    FeedRow,
+    | 'url'
+    | 'title'
+    | 'site_url'
+    | 'description'
+    | 'language'
+    | 'format'
+    | 'etag'
+    | 'last_modified'
+    | 'ttl_minutes'
+    | 'last_fetched_at'
+    | 'last_success_at'
+    | 'next_check_at'
+    | 'error_count'
+    | 'last_error'
+    | 'last_error_code'
+    | 'icon_data'
+    | 'icon_type'
+    | 'icon_checked_at'
+  >
+> & { updated_at: string };
+
+export async function updateFeedAfterRefresh(db: Db, feedId: number, update: FeedRefreshUpdate): Promise<void> {
+  await db
+    .updateTable('feeds')
+    .set({ ...update, lease_until: null })
+    .where('id', '=', feedId)
+    .execute();
+}
+
+/** True when another feed row already has this URL (a permanent redirect onto a feed we store already). */
+export async function feedUrlTaken(db: Db, url: string, exceptFeedId: number): Promise<boolean> {
+  const row = await db.selectFrom('feeds').select('id').where('url', '=', url).where('id', '!=', exceptFeedId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Publication times of the feed's newest articles (newest first): the posting frequency the scheduler uses. */
+export async function recentPublicationTimes(db: Db, feedId: number, count: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('articles')
+    .select('published_at')
+    .where('feed_id', '=', feedId)
+    .orderBy('published_at', 'desc')
+    .limit(count)
+    .execute();
+  return rows.map((r) => r.published_at);
+}
+
+/** Feeds nobody subscribes to any more and that hold nothing anybody keeps (favourites): for the clean-up. */
+export async function deleteOrphanFeeds(db: Db, createdBefore: string): Promise<number> {
+  const result = await db
+    .deleteFrom('feeds')
+    .where('created_at', '<', createdBefore)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('user_articles')
+            .select('user_articles.article_id')
+            .whereRef('user_articles.feed_id', '=', 'feeds.id')
+            .where('user_articles.is_favorite', '=', 1),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

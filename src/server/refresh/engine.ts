@@ -1,0 +1,137 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { claimDueFeeds, markFeedsDue } from '../feeds/feeds.repository.js';
+import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
+import { HostLimiter } from './host-limiter.js';
+import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
+import { refreshFeed, type RefreshContext, type RefreshOutcome } from './refresh-feed.js';
+
+/**
+ * The refresh engine (design.md §1, issue 3): a scheduler that finds due feeds, a queue, and consumers that
+ * refresh them through the reader pipeline.
+ *
+ *   role  | scheduler | consumer | queue
+ *   all   | yes       | yes      | in-process, or BullMQ when REDIS_URL is set
+ *   web   | no        | no       | enqueue only (refresh-now, new subscriptions); BullMQ when REDIS_URL is set
+ *   worker| yes       | yes      | BullMQ when REDIS_URL is set (several workers share it), else in-process
+ *
+ * Several schedulers may run (one per worker): claiming due feeds is atomic in the database, and every refresh
+ * takes the feed's lease first, so a feed is fetched once per round however many processes run.
+ */
+export type EngineRole = 'all' | 'web' | 'worker';
+export type RefreshLog = RefreshContext['log'];
+
+export interface RefreshEngine {
+  readonly queue: RefreshQueue;
+  /** Starts the scheduler and consumers of this role. */
+  start(): void;
+  /** Queues feeds for a refresh as soon as possible (new subscription, "refresh now"). */
+  enqueue(feedIds: number[]): Promise<void>;
+  /** Refreshes one feed now in this process and says how it went (refresh-now that waits, tests, benchmark). */
+  refreshFeed(feedId: number): Promise<RefreshOutcome>;
+  /** One scheduler step: claims due feeds and queues them; returns how many. */
+  schedule(): Promise<number>;
+  /** Stops the scheduler, lets running refreshes finish (or hand their feed back after the grace period). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface RefreshEngineDeps {
+  config: Readonly<Config>;
+  database: Database;
+  role: EngineRole;
+  log?: RefreshLog;
+  now?: () => Date;
+  /** Tests pass their own fetcher (e.g. one that allows 127.0.0.1) or queue. */
+  fetcher?: Fetcher;
+  queue?: RefreshQueue;
+  /** Scheduler period in ms (default 30 s). */
+  tickMs?: number;
+}
+
+/** The User-Agent of every feed request: what we are and where we run, so publishers can tell (polite crawling). */
+export const userAgent = (publicUrl: string) => `Feeder/0.1 (feed reader; +${publicUrl})`;
+/** Feeds claimed per scheduler step; more wait for the next step (30 s later) or the step after a drained queue. */
+export const SCHEDULE_BATCH = 500;
+/** How long a claimed feed may wait in the queue before the scheduler considers its job lost. */
+export const QUEUED_GRACE_MS = 15 * 60_000;
+
+export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
+  const { config, database, role } = deps;
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? (() => {});
+  const fetcher =
+    deps.fetcher ??
+    createFetcher({
+      timeoutMs: config.feeds.fetchTimeoutMs,
+      maxBytes: config.feeds.maxBytes,
+      allowPrivateHosts: config.feeds.allowPrivateHosts,
+      userAgent: userAgent(config.publicUrl),
+    });
+  const queue: RefreshQueue = deps.queue ?? (config.redisUrl ? new BullmqQueue(config.redisUrl) : new EmbeddedQueue());
+  const ctx: RefreshContext = {
+    database,
+    fetcher,
+    hostLimiter: new HostLimiter(config.feeds.perHost),
+    config: config.feeds,
+    now,
+    log,
+  };
+
+  let timer: NodeJS.Timeout | null = null;
+  let ticking: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+
+  const schedule = async (): Promise<number> => {
+    const at = now();
+    let total = 0;
+    // Keep claiming while whole batches come back, but never queue more than the consumers can start on soon:
+    // the rest stays due in the database, where it costs nothing.
+    for (;;) {
+      const ids = await claimDueFeeds(
+        database.db,
+        database.dialect,
+        at.toISOString(),
+        new Date(at.getTime() + QUEUED_GRACE_MS).toISOString(),
+        SCHEDULE_BATCH,
+      );
+      await queue.enqueue(ids);
+      total += ids.length;
+      if (ids.length < SCHEDULE_BATCH || (await queue.pending()) >= SCHEDULE_BATCH * 4) break;
+    }
+    return total;
+  };
+
+  const tick = () => {
+    ticking = schedule().catch((err) => log('error', 'refresh scheduler step failed', { err: String(err) }));
+  };
+
+  return {
+    queue,
+    start() {
+      if (role === 'web') return;
+      queue.consume(async (feedId, signal) => {
+        const outcome = await refreshFeed(ctx, feedId, signal);
+        if (outcome.status === 'error') log('info', 'feed refresh failed', { feedId, code: outcome.code, message: outcome.message });
+      }, config.feeds.concurrency);
+      tick();
+      timer = setInterval(tick, deps.tickMs ?? 30_000);
+      timer.unref();
+    },
+    async enqueue(feedIds) {
+      // A lone `feeder web` without Redis has nobody consuming its in-process queue: it makes the feeds due
+      // instead, and the worker's scheduler takes them within one step.
+      if (role === 'web' && queue.kind === 'embedded') await markFeedsDue(database.db, feedIds, now().toISOString());
+      else await queue.enqueue(feedIds, { urgent: true });
+    },
+    refreshFeed: (feedId) => refreshFeed(ctx, feedId),
+    schedule,
+    async stop(graceMs = 10_000) {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await ticking;
+      await queue.close(graceMs);
+      await fetcher.close();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFeed } from '../feeds/feeds.repository.js';
+import { DIALECTS } from '../test/dialects.js';
+import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { createRefreshEnv } from '../test/refresh-env.js';
+import { EmbeddedQueue } from './queue.js';
+
+describe('EmbeddedQueue', () => {
+  it('runs each queued feed once, urgent ones first, never more than the concurrency at once', async () => {
+    const queue = new EmbeddedQueue();
+    const order: number[] = [];
+    let running = 0;
+    let peak = 0;
+    await queue.enqueue([1, 2, 3, 1, 2]);
+    await queue.enqueue([9], { urgent: true });
+    queue.consume(async (id) => {
+      running++;
+      peak = Math.max(peak, running);
+      order.push(id);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+    }, 2);
+    await queue.idle();
+    expect(order).toEqual([9, 1, 2, 3]);
+    expect(peak).toBe(2);
+    await queue.close();
+  });
+
+  it('on close waits for running work, then aborts it after the grace period', async () => {
+    const queue = new EmbeddedQueue();
+    let sawAbort = false;
+    queue.consume(
+      (_id, signal) =>
+        new Promise<void>((resolve) => {
+          signal.addEventListener('abort', () => {
+            sawAbort = true;
+            resolve();
+          });
+        }),
+      1,
+    );
+    await queue.enqueue([1, 2]);
+    await queue.close(50);
+    expect(sawAbort).toBe(true);
+    expect(await queue.pending()).toBe(0);
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`graceful shutdown (${dialect})`, () => {
+    let server: TestFeedServer;
+    beforeAll(async () => {
+      server = await startTestFeedServer();
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    it('hands a feed that is still being fetched back, due at once, when the grace period runs out', async () => {
+      const env = await createRefreshEnv(dialect);
+      try {
+        server.set('/slow.xml', { body: rss('Slow', [item(1)]), delayMs: 3000 });
+        const feedId = await env.subscribe(await env.user(), server.url('/slow.xml'));
+        env.engine.start();
+        await env.engine.enqueue([feedId]);
+        while (server.hits('/slow.xml') === 0) await new Promise((r) => setTimeout(r, 10));
+        await env.engine.stop(100);
+        const feed = (await findFeed(env.database.db, feedId))!;
+        expect(feed.lease_until).toBeNull();
+        expect(feed.error_count).toBe(0);
+        expect(Date.parse(feed.next_check_at)).toBeLessThanOrEqual(env.clock.now().getTime());
+      } finally {
+        await env.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,165 @@
+import { Queue, Worker } from 'bullmq';
+
+/**
+ * The refresh queue (design.md §1): feed ids go in, a consumer refreshes them. Two implementations behind one
+ * interface: in-process for the embedded shape (`feeder all` without REDIS_URL), BullMQ on Redis when scaled out
+ * (`feeder web` only enqueues, `feeder worker` processes consume). Either way a feed waiting in the queue is
+ * there once (deduplicated by feed id), and the refresh lease (feeds.repository acquireLease) makes sure two
+ * consumers never fetch the same feed at once.
+ */
+export interface RefreshQueue {
+  readonly kind: 'embedded' | 'bullmq';
+  /** Adds feeds to the queue; a feed already waiting is not added twice. `urgent` goes before scheduled work. */
+  enqueue(feedIds: number[], options?: { urgent?: boolean }): Promise<void>;
+  /** Starts consuming with at most `concurrency` handlers at once. */
+  consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number): void;
+  /** How many feeds wait or run (embedded: exact; BullMQ: waiting + active across all workers). */
+  pending(): Promise<number>;
+  /**
+   * Stops taking work and waits for the running handlers. After `graceMs` their signal is aborted, so a handler
+   * returns its feed (gives the lease back) instead of holding shutdown up.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+export const BULLMQ_QUEUE_NAME = 'feeder-refresh';
+
+/** The in-process queue: a FIFO (urgent ones first) with a set of waiting ids, drained by a bounded pool. */
+export class EmbeddedQueue implements RefreshQueue {
+  readonly kind = 'embedded' as const;
+  private readonly waiting: number[] = [];
+  private readonly queued = new Set<number>();
+  private readonly running = new Map<number, Promise<void>>();
+  private handler: ((feedId: number, signal: AbortSignal) => Promise<void>) | null = null;
+  private concurrency = 1;
+  private closed = false;
+  private readonly abort = new AbortController();
+  private idleWaiters: Array<() => void> = [];
+
+  async enqueue(feedIds: number[], options: { urgent?: boolean } = {}): Promise<void> {
+    if (this.closed) return;
+    const fresh = feedIds.filter((id) => !this.queued.has(id));
+    for (const id of fresh) this.queued.add(id);
+    if (options.urgent) this.waiting.unshift(...fresh);
+    else this.waiting.push(...fresh);
+    this.pump();
+  }
+
+  consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number): void {
+    this.handler = handler;
+    this.concurrency = Math.max(1, concurrency);
+    this.pump();
+  }
+
+  async pending(): Promise<number> {
+    return this.waiting.length + this.running.size;
+  }
+
+  /** Resolves when nothing waits or runs (tests and the benchmark). */
+  idle(): Promise<void> {
+    if (this.waiting.length === 0 && this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private pump(): void {
+    while (!this.closed && this.handler && this.running.size < this.concurrency && this.waiting.length > 0) {
+      const id = this.waiting.shift()!;
+      this.queued.delete(id);
+      const run = this.handler(id, this.abort.signal)
+        .catch(() => {
+          /* handlers record their own errors on the feed */
+        })
+        .finally(() => {
+          this.running.delete(id);
+          this.pump();
+        });
+      this.running.set(id, run);
+    }
+    if (this.waiting.length === 0 && this.running.size === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  async close(graceMs = 10_000): Promise<void> {
+    this.closed = true;
+    this.waiting.length = 0;
+    this.queued.clear();
+    const timer = setTimeout(() => this.abort.abort(), graceMs);
+    try {
+      await Promise.all(this.running.values());
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
+ * BullMQ on Redis. The job id is the feed id, so a feed that already waits is not queued twice; finished jobs are
+ * removed at once so the feed can be queued again for its next check. Jobs carry no payload beyond the id: the
+ * consumer reads the current state from the database.
+ */
+export class BullmqQueue implements RefreshQueue {
+  readonly kind = 'bullmq' as const;
+  private readonly queue: Queue;
+  private worker: Worker | null = null;
+  private readonly abort = new AbortController();
+
+  constructor(private readonly redisUrl: string, private readonly name = BULLMQ_QUEUE_NAME) {
+    this.queue = new Queue(name, {
+      connection: { url: redisUrl, maxRetriesPerRequest: null },
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
+    });
+  }
+
+  async enqueue(feedIds: number[], options: { urgent?: boolean } = {}): Promise<void> {
+    if (feedIds.length === 0) return;
+    await this.queue.addBulk(
+      feedIds.map((id) => ({
+        name: 'refresh',
+        data: { feedId: id },
+        opts: { jobId: `feed-${id}`, ...(options.urgent ? { priority: 1 } : {}) },
+      })),
+    );
+  }
+
+  consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number): void {
+    this.worker = new Worker(
+      this.name,
+      async (job) => {
+        const feedId = Number((job.data as { feedId?: unknown }).feedId);
+        if (Number.isInteger(feedId) && feedId > 0) await handler(feedId, this.abort.signal);
+      },
+      {
+        connection: { url: this.redisUrl, maxRetriesPerRequest: null },
+        concurrency: Math.max(1, concurrency),
+        // A job whose worker died is handed to another worker after the lock expires; the feed lease decides.
+        lockDuration: 60_000,
+      },
+    );
+    // Connection hiccups are retried by ioredis; an 'error' event without a listener would crash the process.
+    this.worker.on('error', () => {});
+  }
+
+  async pending(): Promise<number> {
+    const counts = await this.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+
+  async close(graceMs = 10_000): Promise<void> {
+    const timer = setTimeout(() => this.abort.abort(), graceMs);
+    try {
+      // close() waits for active jobs; the abort makes them return their feed after the grace period.
+      if (this.worker) await this.worker.close();
+    } finally {
+      clearTimeout(timer);
+      await this.queue.close();
+    }
+  }
+
+  /** Removes every job of this queue (tests use their own queue name). */
+  async obliterate(): Promise<void> {
+    await this.queue.obliterate({ force: true });
+  }
+}

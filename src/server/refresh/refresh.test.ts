@@ -1,0 +1,229 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { countUnread, listFeedArticles } from '../articles/articles.repository.js';
+import { findFeed } from '../feeds/feeds.repository.js';
+import { DIALECTS } from '../test/dialects.js';
+import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { createRefreshEnv, type RefreshEnv } from '../test/refresh-env.js';
+import { cleanupArticles } from './cleanup.js';
+
+const HOUR = 3_600_000;
+
+for (const dialect of DIALECTS) {
+  describe(`feed refresh (${dialect})`, () => {
+    let server: TestFeedServer;
+    let env: RefreshEnv;
+    let path: string;
+    let n = 0;
+
+    beforeAll(async () => {
+      server = await startTestFeedServer();
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+    beforeEach(async () => {
+      env = await createRefreshEnv(dialect);
+      path = `/feed-${++n}.xml`;
+    });
+    afterEach(async () => {
+      await env.close();
+    });
+
+    it('stores a new feed once for every subscriber, and a re-fetch is a conditional 304', async () => {
+      server.set(path, { body: rss('News <&> Views', [item(3), item(2), item(1)]) });
+      const [alice, bob] = [await env.user(), await env.user()];
+      const feedId = await env.subscribe(alice, server.url(path));
+      expect(await env.subscribe(bob, server.url(path))).toBe(feedId);
+
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 3, updatedArticles: 0 });
+      const feed = (await findFeed(env.database.db, feedId))!;
+      expect(feed.title).toBe('News <&> Views');
+      expect(feed.format).toBe('rss');
+      expect(feed.etag).toMatch(/^"/);
+      expect(feed.error_count).toBe(0);
+      expect(feed.lease_until).toBeNull();
+      expect(Date.parse(feed.next_check_at)).toBeGreaterThan(env.clock.now().getTime());
+      const articles = await listFeedArticles(env.database.db, feedId);
+      expect(articles.map((a) => a.title)).toEqual(['Item 3', 'Item 2', 'Item 1']);
+      expect(articles[0].content).toContain('About Item 3');
+      expect(await countUnread(env.database.db, alice)).toBe(3);
+      expect(await countUnread(env.database.db, bob)).toBe(3);
+
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'not-modified' });
+      const second = server.requests(path)[1];
+      expect(second['if-none-match']).toBe(feed.etag);
+      expect(second['if-modified-since']).toBe(feed.last_modified);
+      expect(second['user-agent']).toMatch(/^Feeder\//);
+      expect(await listFeedArticles(env.database.db, feedId)).toHaveLength(3);
+    });
+
+    it('adds only new items, updates an edited item in place and keeps its read state', async () => {
+      const user = await env.user();
+      const feedId = await env.subscribe(user, server.url(path));
+      server.set(path, { body: rss('Blog', [item(2), item(1)]) });
+      await env.engine.refreshFeed(feedId);
+      const before = await listFeedArticles(env.database.db, feedId);
+      const edited = before.find((a) => a.title === 'Item 1')!;
+      await env.database.db.updateTable('user_articles').set({ is_read: 1 }).where('article_id', '=', edited.id).execute();
+
+      server.set(path, { body: rss('Blog', [item(3), item(2), item(1, { title: 'Item 1 (corrected)' })]) });
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 1, updatedArticles: 1 });
+      const after = await listFeedArticles(env.database.db, feedId);
+      expect(after).toHaveLength(3);
+      const updated = after.find((a) => a.id === edited.id)!;
+      expect(updated.title).toBe('Item 1 (corrected)');
+      expect(updated.updated_at).not.toBeNull();
+      const state = await env.database.db.selectFrom('user_articles').selectAll().where('article_id', '=', edited.id).executeTakeFirstOrThrow();
+      expect(state.is_read).toBe(1);
+      expect(await countUnread(env.database.db, user)).toBe(2);
+    });
+
+    it('gives a later subscriber the stored articles at once', async () => {
+      server.set(path, { body: rss('Blog', [item(2), item(1)]) });
+      const first = await env.user();
+      const feedId = await env.subscribe(first, server.url(path));
+      await env.engine.refreshFeed(feedId);
+      const later = await env.user();
+      await env.subscribe(later, server.url(path));
+      expect(await countUnread(env.database.db, later)).toBe(2);
+      expect(server.hits(path)).toBe(1);
+    });
+
+    it('dates an undated item with the time it was first seen, keeping the document order', async () => {
+      server.set(path, { body: rss('Undated', [item(2, { pubDate: undefined }), item(1, { pubDate: undefined })]) });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      await env.engine.refreshFeed(feedId);
+      const [newest, older] = await listFeedArticles(env.database.db, feedId);
+      expect(newest.title).toBe('Item 2');
+      expect(older.title).toBe('Item 1');
+      expect(Math.abs(Date.parse(newest.published_at) - env.clock.now().getTime())).toBeLessThan(60_000);
+    });
+
+    it('records a failure with a translatable code and backs off exponentially', async () => {
+      server.set(path, { status: 500, body: 'oops', contentType: 'text/plain' });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      const outcome = await env.engine.refreshFeed(feedId);
+      expect(outcome).toMatchObject({ status: 'error', code: 'FETCH_HTTP_ERROR' });
+      let feed = (await findFeed(env.database.db, feedId))!;
+      expect(feed.error_count).toBe(1);
+      expect(feed.last_error_code).toBe('FETCH_HTTP_ERROR');
+      expect(feed.last_error).toMatch(/500/);
+      const firstDelay = Date.parse(feed.next_check_at) - env.clock.now().getTime();
+      expect(firstDelay).toBeGreaterThan(13 * 60_000); // 15 min ± 10 %
+      expect(firstDelay).toBeLessThan(17 * 60_000);
+
+      await env.engine.refreshFeed(feedId);
+      await env.engine.refreshFeed(feedId);
+      feed = (await findFeed(env.database.db, feedId))!;
+      expect(feed.error_count).toBe(3);
+      const thirdDelay = Date.parse(feed.next_check_at) - env.clock.now().getTime();
+      expect(thirdDelay).toBeGreaterThan(50 * 60_000); // 60 min ± 10 %
+
+      server.set(path, { body: rss('Back', [item(1)]) });
+      expect(await env.engine.refreshFeed(feedId)).toMatchObject({ status: 'ok' });
+      feed = (await findFeed(env.database.db, feedId))!;
+      expect(feed).toMatchObject({ error_count: 0, last_error: null, last_error_code: null, title: 'Back' });
+    });
+
+    it('honours Retry-After on 429', async () => {
+      server.set(path, { status: 429, body: '', headers: { 'retry-after': '7200' } });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      expect(await env.engine.refreshFeed(feedId)).toMatchObject({ status: 'error', code: 'FETCH_RATE_LIMITED' });
+      const feed = (await findFeed(env.database.db, feedId))!;
+      expect(Date.parse(feed.next_check_at) - env.clock.now().getTime()).toBeGreaterThanOrEqual(2 * HOUR - 1000);
+    });
+
+    it('records a document that is not a feed as a parse error and keeps the stored articles', async () => {
+      server.set(path, { body: rss('Blog', [item(1)]) });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      await env.engine.refreshFeed(feedId);
+      server.set(path, { body: '<!doctype html><html><body><h1>Maintenance</h1></body></html>', contentType: 'text/html' });
+      const outcome = await env.engine.refreshFeed(feedId);
+      expect(outcome).toMatchObject({ status: 'error' });
+      expect((outcome as { code: string }).code).toMatch(/^PARSE_/);
+      expect(await listFeedArticles(env.database.db, feedId)).toHaveLength(1);
+    });
+
+    it('moves the feed to its new address after a permanent redirect', async () => {
+      const target = `${path}.moved`;
+      server.set(target, { body: rss('Moved', [item(1)]) });
+      server.set(path, { status: 301, headers: { location: target } });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      expect(await env.engine.refreshFeed(feedId)).toMatchObject({ status: 'ok', newArticles: 1 });
+      expect((await findFeed(env.database.db, feedId))!.url).toBe(server.url(target));
+    });
+
+    it('keeps the old address after a temporary redirect', async () => {
+      const target = `${path}.tmp`;
+      server.set(target, { body: rss('Temp', [item(1)]) });
+      server.set(path, { status: 302, headers: { location: target } });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      await env.engine.refreshFeed(feedId);
+      expect((await findFeed(env.database.db, feedId))!.url).toBe(server.url(path));
+    });
+
+    it('sanitises what a hostile feed sends before it is stored', async () => {
+      server.set(path, {
+        body: rss('Evil', [
+          item(1, {
+            title: 'Hi <script>alert(1)</script>',
+            description: '<p onclick="steal()">x</p><script>alert(2)</script><a href="javascript:alert(3)">y</a><img src="https://t.example/p.gif" width="1" height="1">',
+          }),
+        ]),
+      });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      await env.engine.refreshFeed(feedId);
+      const [a] = await listFeedArticles(env.database.db, feedId);
+      expect(a.title).not.toContain('<script');
+      const html = `${a.content ?? ''}${a.summary ?? ''}`;
+      expect(html).not.toMatch(/<script|onclick|javascript:|p\.gif/i);
+    });
+
+    it('skips a feed whose lease another worker holds', async () => {
+      server.set(path, { body: rss('Blog', [item(1)]) });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      const until = new Date(env.clock.now().getTime() + 60_000).toISOString();
+      await env.database.db.updateTable('feeds').set({ lease_until: until }).where('id', '=', feedId).execute();
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'skipped' });
+      expect(server.hits(path)).toBe(0);
+    });
+
+    it('schedules only due feeds that somebody reads, each once', async () => {
+      server.set(path, { body: rss('Blog', [item(1)]) });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      const { ensureFeed } = await import('../feeds/feeds.repository.js');
+      await ensureFeed(env.database.db, server.url(`${path}.orphan`), env.clock.now().toISOString());
+      expect(await env.engine.schedule()).toBe(1);
+      expect(await env.engine.schedule()).toBe(0); // queued: not due again until its job is done or lost
+      await env.engine.refreshFeed(feedId);
+      expect(await env.engine.schedule()).toBe(0);
+      env.clock.advance(27 * HOUR);
+      expect(await env.engine.schedule()).toBe(1);
+    });
+
+    it('cleans up old read articles nobody kept, but never favourites, unread ones or what is still in the feed', async () => {
+      const user = await env.user();
+      const feedId = await env.subscribe(user, server.url(path));
+      const old = (n: number) => item(n, { pubDate: new Date(Date.UTC(2020, 0, n)).toUTCString() });
+      server.set(path, { body: rss('Old', [old(4), old(3), old(2), old(1)]) });
+      await env.engine.refreshFeed(feedId);
+      const byTitle = new Map((await listFeedArticles(env.database.db, feedId)).map((a) => [a.title, a.id]));
+      const setState = (title: string, state: { is_read?: number; is_favorite?: number }) =>
+        env.database.db.updateTable('user_articles').set(state).where('article_id', '=', byTitle.get(title)!).execute();
+      await setState('Item 1', { is_read: 1 });
+      await setState('Item 2', { is_read: 1, is_favorite: 1 });
+      await setState('Item 4', { is_read: 1 });
+      // Item 3 stays unread. Everything is still in the feed: nothing may go yet.
+      expect((await cleanupArticles(env.database, { retentionDays: 180, now: env.clock.now() })).articles).toBe(0);
+
+      // The feed moves on: only Item 4 is still in it.
+      env.clock.advance(HOUR);
+      server.set(path, { body: rss('Old', [old(4)]) });
+      await env.engine.refreshFeed(feedId);
+      const removed = await cleanupArticles(env.database, { retentionDays: 180, now: env.clock.now() });
+      expect(removed.articles).toBe(1);
+      const left = (await listFeedArticles(env.database.db, feedId)).map((a) => a.title).sort();
+      expect(left).toEqual(['Item 2', 'Item 3', 'Item 4']);
+    });
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * When to check a feed next (issue 3 "Refresh"): from its posting frequency, within configured bounds
+ * (default 15 min to 24 h), exponentially later after errors, and never sooner than the server asked
+ * (Retry-After, RFC 9110 §10.2.3) or the feed allows (RSS ttl, sy:updatePeriod).
+ */
+export interface ScheduleBounds {
+  minIntervalMinutes: number;
+  maxIntervalMinutes: number;
+}
+
+const MINUTE = 60_000;
+/** How many recent articles define the posting frequency. */
+export const FREQUENCY_SAMPLE = 10;
+
+/**
+ * The interval after a successful check. `publishedTimes` are the feed's newest publication times (any order).
+ * The average gap between recent posts is the interval: a feed posting hourly is checked hourly, a daily one
+ * daily. A feed that has gone quiet is checked less often the longer it has been quiet (a quarter of its silence:
+ * a news feed quiet overnight is still checked every two hours, a dormant blog once a day). Without dates (or with one article) the feed is checked every hour, bounded.
+ */
+export function successIntervalMinutes(publishedTimes: string[], now: Date, bounds: ScheduleBounds, ttlMinutes: number | null): number {
+  const times = publishedTimes
+    .map((t) => Date.parse(t))
+    .filter((t) => Number.isFinite(t) && t <= now.getTime())
+    .sort((a, b) => b - a)
+    .slice(0, FREQUENCY_SAMPLE);
+  let minutes = 60;
+  if (times.length >= 2) {
+    const averageGap = (times[0] - times[times.length - 1]) / (times.length - 1) / MINUTE;
+    const silence = (now.getTime() - times[0]) / MINUTE;
+    minutes = Math.max(averageGap, silence / 4);
+  }
+  if (ttlMinutes && ttlMinutes > 0) minutes = Math.max(minutes, ttlMinutes);
+  return clamp(minutes, bounds);
+}
+
+/** The interval after the n-th error in a row (n ≥ 1): min × 2^(n-1), at most max; at least Retry-After. */
+export function errorIntervalMinutes(errorCount: number, bounds: ScheduleBounds, retryAfterSeconds?: number): number {
+  const backoff = bounds.minIntervalMinutes * 2 ** Math.min(Math.max(errorCount, 1) - 1, 20);
+  const minutes = clamp(backoff, bounds);
+  return retryAfterSeconds ? Math.max(minutes, retryAfterSeconds / 60) : minutes;
+}
+
+/** now + minutes, spread by ±10 % so feeds added together do not stay in lock-step. */
+export function nextCheckAt(now: Date, minutes: number, random: () => number = Math.random): string {
+  const jitter = 1 + (random() - 0.5) * 0.2;
+  return new Date(now.getTime() + minutes * jitter * MINUTE).toISOString();
+}
+
+function clamp(minutes: number, bounds: ScheduleBounds): number {
+  return Math.min(Math.max(minutes, bounds.minIntervalMinutes), bounds.maxIntervalMinutes);
+}

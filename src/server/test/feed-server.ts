@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local HTTP server that serves feeds for refresh tests (127.0.0.1, a port the OS picks). Each path has a
+ * route the test can change at any time; documents get a strong ETag and a Last-Modified, and a matching
+ * conditional request is answered 304, as well-behaved feed servers do. Requests are counted per path.
+ *
+ *   const server = await startTestFeedServer();
+ *   server.set('/a.xml', { body: rss('A', [item(1)]) });
+ *   server.url('/a.xml')  // http://127.0.0.1:PORT/a.xml
+ */
+export interface Route {
+  body?: string | Buffer;
+  status?: number;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Answer 304 to a matching If-None-Match (default true). */
+  conditional?: boolean;
+  /** Wait this long before answering (ms). */
+  delayMs?: number;
+}
+
+export interface TestFeedServer {
+  port: number;
+  url(path: string): string;
+  set(path: string, route: Route): void;
+  /** Requests per path, and each request's headers in order. */
+  hits(path: string): number;
+  requests(path: string): IncomingMessage['headers'][];
+  totalHits(): number;
+  close(): Promise<void>;
+}
+
+const LAST_MODIFIED = 'Sat, 21 Nov 2026 10:00:00 GMT';
+
+export async function startTestFeedServer(): Promise<TestFeedServer> {
+  const routes = new Map<string, Route>();
+  const log = new Map<string, IncomingMessage['headers'][]>();
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const list = log.get(path) ?? [];
+    list.push(req.headers);
+    log.set(path, list);
+    const route = routes.get(path);
+    const answer = () => {
+      if (!route) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      const body = typeof route.body === 'string' ? Buffer.from(route.body) : (route.body ?? Buffer.alloc(0));
+      const etag = `"${createHash('sha1').update(body).digest('hex')}"`;
+      const status = route.status ?? 200;
+      if (status === 200 && route.conditional !== false && req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { etag, ...route.headers }).end();
+        return;
+      }
+      res
+        .writeHead(status, {
+          'content-type': route.contentType ?? 'application/rss+xml; charset=utf-8',
+          ...(status === 200 ? { etag, 'last-modified': LAST_MODIFIED } : {}),
+          ...route.headers,
+        })
+        .end(body);
+    };
+    if (route?.delayMs) setTimeout(answer, route.delayMs);
+    else answer();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    set: (path, route) => void routes.set(path, route),
+    hits: (path) => log.get(path)?.length ?? 0,
+    requests: (path) => log.get(path) ?? [],
+    totalHits: () => [...log.values()].reduce((n, l) => n + l.length, 0),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface TestItem {
+  guid: string;
+  title: string;
+  link?: string;
+  description?: string;
+  pubDate?: string;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A small RSS 2.0 document. */
+export function rss(title: string, items: TestItem[], extra = ''): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>${esc(title)}</title><link>https://example.com/</link><description>Test feed</description>${extra}
+${items
+  .map(
+    (i) => `<item><guid isPermaLink="false">${esc(i.guid)}</guid><title>${esc(i.title)}</title>` +
+      `<link>${esc(i.link ?? `https://example.com/${encodeURIComponent(i.guid)}`)}</link>` +
+      `<description>${esc(i.description ?? `<p>About ${i.title}</p>`)}</description>` +
+      (i.pubDate ? `<pubDate>${i.pubDate}</pubDate>` : '') +
+      `</item>`,
+  )
+  .join('\n')}
+</channel></rss>`;
+}
+
+/** Item n, published n hours after a fixed start, so newer items have larger n. */
+export function item(n: number, overrides: Partial<TestItem> = {}): TestItem {
+  return {
+    guid: `item-${n}`,
+    title: `Item ${n}`,
+    pubDate: new Date(Date.UTC(2026, 10, 1) + n * 3_600_000).toUTCString(),
+    ...overrides,
+  };
+}
