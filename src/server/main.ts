@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
+import { FEED_USAGE, runFeedCommand } from './feeds/feeds.cli.js';
 import { buildApp } from './http/app.js';
 import { createRateLimitStore } from './http/rate-limit.js';
 import { createMailer } from './mail/mailer.js';
@@ -14,9 +15,11 @@ import { createRefreshEngine, type EngineRole, type RefreshEngine, type RefreshL
  *   feeder worker         background work only (scaled out)
  *   feeder migrate        apply database migrations and exit
  *   feeder user create --email E --password P --name N [--verified]
+ *   feeder feed add|list|refresh   the feed engine from the command line (feeds/feeds.cli.ts)
  */
 const USAGE = `Usage: feeder [all|web|worker|migrate]
-       feeder user create --email <e-mail> --password <password> --name <name> [--verified] [--language de|en]`;
+       feeder user create --email <e-mail> --password <password> --name <name> [--verified] [--language de|en]
+${FEED_USAGE}`;
 
 type Stop = () => Promise<void>;
 
@@ -145,6 +148,14 @@ async function run(argv: string[]): Promise<number> {
         await database.destroy();
       }
       return 0;
+    }
+    case 'feed': {
+      const database = await openMigrated(config);
+      try {
+        return await runFeedCommand(rest, config, database);
+      } finally {
+        await database.destroy();
+      }
     }
     default:
       console.error(`Unknown command "${command}".\n${USAGE}`);

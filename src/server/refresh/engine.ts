@@ -23,6 +23,8 @@ export type RefreshLog = RefreshContext['log'];
 
 export interface RefreshEngine {
   readonly queue: RefreshQueue;
+  /** The process's HTTP client for feeds (SSRF-guarded); discovery and article extraction use it too. */
+  readonly fetcher: Fetcher;
   /** Starts the scheduler and consumers of this role. */
   start(): void;
   /** Queues feeds for a refresh as soon as possible (new subscription, "refresh now"). */
@@ -107,6 +109,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
 
   return {
     queue,
+    fetcher,
     start() {
       if (role === 'web') return;
       queue.consume(async (feedId, signal) => {
