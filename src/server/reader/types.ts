@@ -1,3 +1,5 @@
+import type { FeedErrorCode } from '../../common/feed-errors.js';
+
 /**
  * The types the reader pipeline (design.md §1: fetch → parse → normalise → sanitise) hands from stage to stage.
  * Everything under src/server/reader is pure: no database, no HTTP routes. src/server/refresh drives it.
@@ -61,28 +63,10 @@ export interface ParsedFeed {
 }
 
 /**
- * Error codes of the reader pipeline. They are stored on the feed (`last_error_code`) together with an English
- * message, and the web app translates the code. Keep this list in step with the i18n keys `feedErrors.<CODE>`.
+ * Error codes of the reader pipeline, with their English texts in src/common/feed-errors.ts. They are stored on
+ * the feed (`last_error_code`) together with a detailed English message, and the web app translates the code.
  */
-export const READER_ERROR_CODES = [
-  // fetch
-  'FETCH_INVALID_URL', // not an absolute http(s) URL
-  'FETCH_BLOCKED_ADDRESS', // resolves to loopback/private/link-local/metadata and private hosts are not allowed
-  'FETCH_DNS', // host name does not resolve
-  'FETCH_CONNECTION', // refused, reset, TLS failure
-  'FETCH_TIMEOUT', // connect or overall time limit exceeded
-  'FETCH_TOO_LARGE', // body exceeded the size cap
-  'FETCH_TOO_MANY_REDIRECTS', // more than 5 redirects, or a redirect loop
-  'FETCH_HTTP_ERROR', // a 4xx/5xx answer (status in FetchError.status)
-  'FETCH_RATE_LIMITED', // 429 or 503 (retryAfterSeconds set when the server said so)
-  // parse
-  'PARSE_NOT_A_FEED', // the document is HTML or something else, not RSS/Atom/RDF/JSON Feed
-  'PARSE_INVALID', // malformed XML/JSON that could not be read at all
-  'PARSE_ENTITY_LIMIT', // a DTD/entity declaration or too much entity expansion (billion laughs)
-  // discover
-  'DISCOVER_NO_FEED', // nothing that looks like a feed was found at or around the URL
-] as const;
-export type ReaderErrorCode = (typeof READER_ERROR_CODES)[number];
+export type ReaderErrorCode = Exclude<FeedErrorCode, 'REFRESH_FAILED'>;
 
 /** Every error the reader pipeline throws on purpose. `message` is English and readable; `code` is for translation. */
 export class ReaderError extends Error {

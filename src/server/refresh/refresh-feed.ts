@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { FEED_ERROR_CODES, type FeedErrorCode } from '../../common/feed-errors.js';
 import { storedContentHashes, writeFeedItems, type StoredItem } from '../articles/articles.repository.js';
 import type { FeedEngineConfig } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -44,7 +45,7 @@ export const MAX_ITEMS_PER_FETCH = 1000;
 /** Site icons are looked for again after this long (issue 3: "refreshed rarely"). */
 export const ICON_REFRESH_DAYS = 7;
 /** Error code of failures that are not the feed's fault (database trouble, a bug): logged, shown generically. */
-export const REFRESH_FAILED = 'REFRESH_FAILED';
+export const REFRESH_FAILED: FeedErrorCode = 'REFRESH_FAILED';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -205,7 +206,7 @@ async function recordError(ctx: RefreshContext, feed: FeedRow, err: unknown): Pr
   const now = ctx.now();
   const errorCount = feed.error_count + 1;
   let code: string = REFRESH_FAILED;
-  let message = 'The feed could not be refreshed because of an internal error.';
+  let message: string = FEED_ERROR_CODES.REFRESH_FAILED;
   let retryAfterSeconds: number | undefined;
   if (err instanceof ReaderError) {
     code = err.code;

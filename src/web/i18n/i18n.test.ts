@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CODES } from '../../common/codes.js';
+import { FEED_ERROR_CODES } from '../../common/feed-errors.js';
 import de from './de.json';
 import en from './en.json';
 import i18n, { readableKey } from './index.js';
@@ -48,5 +49,14 @@ describe('translations of the public area', () => {
       expect(i18n.exists(`auth.${key}`, { lng: 'de' }), key).toBe(true);
       expect(i18n.exists(`auth.${key}`, { lng: 'en' }), key).toBe(true);
     }
+  });
+});
+
+describe('translations of feed errors', () => {
+  it('translate every code a feed refresh can record, in both languages', () => {
+    for (const lng of ['de', 'en']) {
+      for (const code of Object.keys(FEED_ERROR_CODES)) expect(i18n.exists(`feedErrors.${code}`, { lng }), `${lng} ${code}`).toBe(true);
+    }
+    expect(leaves(de.feedErrors).sort()).toEqual(leaves(en.feedErrors).sort());
   });
 });
