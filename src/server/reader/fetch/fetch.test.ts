@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +91,14 @@ describe('fetch: ordinary answers', () => {
     }
   });
 
+  it('leaves no listener behind on a long-lived caller signal', async () => {
+    const shutdown = new AbortController();
+    const f = fetcher();
+    for (let i = 0; i < 5; i++) await f.fetch(server.url('/plain.xml'), { signal: shutdown.signal });
+    await f.fetch(server.url('/status-none'), { signal: shutdown.signal }).catch(() => {});
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+  });
+
   it('throws the caller’s abort reason when the caller aborts', async () => {
     server.on('/hang', () => {});
     const controller = new AbortController();
@@ -149,7 +158,7 @@ describe('fetch: hostile servers', () => {
     clearInterval(timer);
     expect(err.code).toBe('FETCH_TIMEOUT');
     expect(err.message).toMatch(/within 1.5 seconds/);
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('times out a server that never answers', async () => {
@@ -173,7 +182,7 @@ describe('fetch: hostile servers', () => {
     const err = await readerError(fetcher({ maxBytes: 1024 * 1024 }).fetch(server.url('/endless')));
     expect(err.code).toBe('FETCH_TOO_LARGE');
     expect(err.message).toBe('The feed is larger than 1 MB');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
     // The connection was dropped: the server could not push much more than the cap plus socket buffers.
     expect(sent).toBeLessThan(32 * 1024 * 1024);
   });
@@ -216,8 +225,9 @@ describe('fetch: hostile servers', () => {
     const started = Date.now();
     const err = await readerError(fetcher({ maxBytes: 2 * 1024 * 1024 }).fetch(server.url(`/bomb-${coding}`)));
     expect(err.code).toBe('FETCH_TOO_LARGE');
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(fed).toBeLessThan(1024 ** 3);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The server stopped compressing when we hung up: far short of the 1 GB it meant to send.
+    expect(fed).toBeLessThan(256 * 1024 * 1024);
   });
 });
 
@@ -340,6 +350,17 @@ describe('fetch: error answers', () => {
     server.on('/503-garbage', (_req, res) => res.writeHead(503, { 'retry-after': 'soon-ish' }).end());
     expect((await readerError(fetcher().fetch(server.url('/429-long')))).details.retryAfterSeconds).toBe(7 * 24 * 3600);
     expect((await readerError(fetcher().fetch(server.url('/503-garbage')))).details).toEqual({ status: 503 });
+  });
+
+  it('a connection dropped mid-body → FETCH_CONNECTION', async () => {
+    server.on('/cut', (_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write('<rss>');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const err = await readerError(fetcher().fetch(server.url('/cut')));
+    expect(err.code).toBe('FETCH_CONNECTION');
+    expect(err.message).toMatch(/^The connection to 127\.0\.0\.1:\d+ was interrupted$/);
   });
 
   it('connection refused → FETCH_CONNECTION', async () => {

@@ -58,10 +58,21 @@ export function createFetcher(options: FetcherOptions): Fetcher {
 
   async function fetchOnce(url: string, fetchOptions: FetchOptions): Promise<FetchResult> {
     const maxBytes = fetchOptions.maxBytes ?? options.maxBytes;
-    const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(), options.timeoutMs);
-    const signal = fetchOptions.signal ? AbortSignal.any([fetchOptions.signal, timer.signal]) : timer.signal;
     let current = parseTarget(url);
+    const callerSignal = fetchOptions.signal;
+    callerSignal?.throwIfAborted();
+    // One controller per fetch, fed by the overall timer and the caller's signal. Linked by hand rather than with
+    // AbortSignal.any(): the caller's signal may live as long as the process (a shutdown signal shared by every
+    // refresh), and listeners are removed again below so nothing accumulates on it.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timeout = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs);
+    const onCallerAbort = () => controller.abort(callerSignal?.reason);
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    const signal = controller.signal;
     try {
       let redirects = 0;
       let allPermanent = true;
@@ -147,8 +158,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         };
       }
     } catch (err) {
-      if (fetchOptions.signal?.aborted) throw fetchOptions.signal.reason;
-      if (timer.signal.aborted) {
+      if (callerSignal?.aborted) throw callerSignal.reason;
+      if (timedOut) {
         throw new ReaderError(
           'FETCH_TIMEOUT',
           `${current.host} did not send the whole answer within ${formatSeconds(options.timeoutMs)}`,
@@ -157,6 +168,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       throw toReaderError(err, current.host, maxBytes);
     } finally {
       clearTimeout(timeout);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
     }
   }
 
@@ -284,7 +296,8 @@ function toReaderError(err: unknown, host: string, maxBytes: number): ReaderErro
   }
   const tls = codes.find((c) => /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/.test(c) || c === 'ERR_TLS_CERT_ALTNAME_INVALID');
   if (tls) return new ReaderError('FETCH_CONNECTION', `The secure connection to ${host} failed (${tls})`);
-  if (has((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET' || c === 'ECONNABORTED')) {
+  const interrupted = ['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'];
+  if (has((c) => interrupted.includes(c))) {
     return new ReaderError('FETCH_CONNECTION', `The connection to ${host} was interrupted`);
   }
   const message = err instanceof Error ? err.message : String(err);
