@@ -269,6 +269,9 @@ export function sanitizeContent(html: string, options: SanitizeContentOptions): 
   // NUL never belongs in text: PostgreSQL refuses it in text columns, and removing it before parsing turns
   // "<scr\0ipt>" (OWASP "Null breaks up JavaScript directive") into a plain <script> that the allowlist drops.
   const input = html.includes('\0') ? html.replaceAll('\0', '') : html;
+  // Text without "<" or "&" has no markup and no character references: it is already safe HTML as it is, and
+  // plain-text summaries are common enough to skip the parser for them.
+  if (!/[<&]/.test(input)) return input;
   currentBase = options.baseUrl;
   try {
     return sanitizeHtml(input, OPTIONS);

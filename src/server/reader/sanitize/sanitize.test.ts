@@ -398,6 +398,11 @@ describe('sanitizeContent: behaviour', () => {
     expect(clean('<p>a\0b<scr\0ipt>alert(1)</script></p>')).toBe('<p>ab</p>');
   });
 
+  it('returns plain text unchanged', () => {
+    expect(clean('Just text: javascript:alert(1) "quoted" > fine')).toBe('Just text: javascript:alert(1) "quoted" > fine');
+    expect(viaBrowserParser(clean('a > b'))).toEqual([]);
+  });
+
   it('returns an empty string for empty input', () => {
     expect(clean('')).toBe('');
   });
