@@ -1,0 +1,199 @@
+/**
+ * Feed dates → ISO 8601 UTC ("2024-01-05T10:20:30.000Z", via toISOString), or null.
+ *
+ * Accepted forms, tried in this order (each one is a single anchored regex, linear in the input):
+ *   - Unix timestamps: 9–10 digits are seconds, 12–13 digits milliseconds.
+ *   - ISO 8601 / RFC 3339 (RFC 4287 §3.3, JSON Feed, dc:date): date only ("2024-01-05" = midnight UTC), with or
+ *     without seconds, fractional seconds, "T" or a space between date and time, "/" as date separator, basic
+ *     format ("20240105T102030Z"); missing zone = UTC.
+ *   - RFC 822 / RFC 2822 §3.3 (RSS 2.0 pubDate) and what publishers make of it: optional or wrong weekday (ignored),
+ *     one-digit days, two-digit years (RFC 2822 §4.3: < 50 → 20xx), seconds optional, "AM/PM", month names in
+ *     English, German, French, Spanish, Italian and Dutch, zones as "+0200", "+02:00", "GMT+2", "UTC-05:00",
+ *     "Z", the RFC 822 names (UT, GMT, EST, EDT, CST, CDT, MST, MDT, PST, PDT), common others (CET, CEST, BST,
+ *     JST, AEST, …), military letters (RFC 2822 §4.3: treated as UTC), a trailing "(comment)"; missing zone = UTC.
+ *   - "January 5, 2024 10:20 AM" and JavaScript's Date.toString() form ("Mon Jan 05 2024 10:20:30 GMT+0100").
+ * An unknown alphabetic zone is read as UTC: a date off by a few hours sorts better than the first-seen time.
+ *
+ * Plausibility (decision): a date before 1990-01-01 or more than 2 days after `now` yields null. Epoch-zero and
+ * 1900 placeholders are common in broken feeds, and far-future dates would otherwise pin an item to the top of
+ * the unread list for years; null makes the store fall back to the time the item was first seen (types.ts).
+ */
+
+const MIN_TIME = Date.UTC(1990, 0, 1);
+const MAX_FUTURE_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** Month names and abbreviations (lower case, without a trailing dot) → 0-based month. */
+const MONTHS: Record<string, number> = Object.create(null);
+const MONTH_NAMES: string[][] = [
+  ['jan', 'january', 'januar', 'jänner', 'jän', 'janv', 'janvier', 'ene', 'enero', 'gen', 'gennaio', 'januari'],
+  ['feb', 'february', 'februar', 'fév', 'févr', 'fev', 'fevr', 'février', 'fevrier', 'febrero', 'febbraio', 'februari'],
+  ['mar', 'march', 'märz', 'mär', 'maerz', 'mrz', 'mars', 'marzo', 'mrt', 'maart'],
+  ['apr', 'april', 'avr', 'avril', 'abr', 'abril', 'aprile'],
+  ['may', 'mai', 'mayo', 'mag', 'maggio', 'mei'],
+  ['jun', 'june', 'juni', 'juin', 'junio', 'giu', 'giugno'],
+  ['jul', 'july', 'juli', 'juil', 'juillet', 'julio', 'lug', 'luglio'],
+  ['aug', 'august', 'août', 'aout', 'aoû', 'ago', 'agosto', 'augustus'],
+  ['sep', 'sept', 'september', 'septembre', 'septiembre', 'set', 'settembre'],
+  ['oct', 'october', 'okt', 'oktober', 'octobre', 'octubre', 'ott', 'ottobre'],
+  ['nov', 'november', 'novembre', 'noviembre'],
+  ['dec', 'december', 'dez', 'dezember', 'déc', 'dec', 'décembre', 'decembre', 'diciembre', 'dic', 'dicembre'],
+];
+MONTH_NAMES.forEach((names, month) => {
+  for (const name of names) MONTHS[name] = month;
+});
+
+/** Zone abbreviations → offset from UTC in minutes. RFC 822 §5.1 names first, then common ones seen in feeds. */
+const ZONES: Record<string, number> = {
+  z: 0, ut: 0, utc: 0, gmt: 0, wet: 0,
+  est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420,
+  akst: -540, akdt: -480, hst: -600, ast: -240, adt: -180, nst: -210, ndt: -150,
+  bst: 60, ist: 60, cet: 60, cest: 120, met: 60, mest: 120, mez: 60, mesz: 120, west: 60,
+  eet: 120, eest: 180, msk: 180,
+  jst: 540, kst: 540, hkt: 480, sgt: 480, awst: 480, acst: 570, acdt: 630, aest: 600, aedt: 660,
+  nzst: 720, nzdt: 780,
+};
+
+const WEEKDAYS = new Set([
+  'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
+  'mo', 'di', 'mi', 'do', 'fr', 'sa', 'so', 'montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag',
+  'sonntag', 'lun', 'mar', 'mer', 'jeu', 'ven', 'sam', 'dim', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi',
+  'samedi', 'dimanche',
+]);
+
+const UNIX = /^\d{9,10}$|^\d{12,13}$/;
+const ISO =
+  /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\s*|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(.*)$/i;
+const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(?:[.,](\d{1,9}))?)?\s*(.*)$/i;
+// "5 Jan 2024 10:20:30 +0000" after the weekday is removed.
+const DAY_MONTH_YEAR =
+  /^(\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*([^\s\d\-/.,]+)\.?,?[\s\-/]+(\d{4}|\d{2})(?:(?:,?\s+|T|\s*-\s*)(\d{1,2})[:.](\d{2})(?:[:.](\d{2})(?:[.,]\d{1,9})?)?\s*([ap]\.?m\.?)?)?\s*(.*)$/i;
+// "January 5, 2024 10:20 AM" / "Jan 05 2024 10:20:30 GMT+0100" / asctime "Jan  5 10:20:30 2024".
+const MONTH_DAY_YEAR =
+  /^([^\s\d\-/.,]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?)?\s*(.*)$/i;
+const ASCTIME = /^([^\s\d\-/.,]+)\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:([a-z]{1,5})\s+)?(\d{4})$/i;
+const NUMERIC_ZONE = /^(?:(?:gmt|utc|ut)\s*)?([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i;
+const LEADING_WORD = /^([^\s\d,.]+)\.?(,?)\s*/;
+const DAY_THEN_WORD = /^\d{1,2}\.?[\s-]+[^\s\d]/;
+const TRAILING_COMMENT = /\s*\([^)]*\)\s*$/;
+
+/** Offset in minutes for a zone string; 0 for an empty or unknown alphabetic zone; null when malformed. */
+function zoneOffset(zone: string): number | null {
+  const z = zone.trim().replace(TRAILING_COMMENT, '');
+  if (z === '') return 0;
+  const numeric = NUMERIC_ZONE.exec(z);
+  if (numeric) {
+    const hours = Number(numeric[2]);
+    const minutes = numeric[3] ? Number(numeric[3]) : 0;
+    if (hours > 14 || minutes > 59) return null;
+    return (numeric[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+  }
+  if (/^[a-z]{1,5}$/i.test(z)) {
+    const known = ZONES[z.toLowerCase()];
+    // Military single letters (RFC 2822 §4.3) and unknown names: UTC.
+    return known ?? 0;
+  }
+  return null;
+}
+
+function twoDigitYear(y: string): number {
+  const n = Number(y);
+  if (y.length !== 2) return n;
+  return n < 50 ? 2000 + n : 1900 + n;
+}
+
+function build(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  fraction: string | undefined,
+  ampm: string | undefined,
+  zone: string,
+): number | null {
+  if (month < 0 || month > 11 || day < 1 || day > 31) return null;
+  if (ampm) {
+    if (hour < 1 || hour > 12) return null;
+    const pm = ampm[0].toLowerCase() === 'p';
+    hour = (hour % 12) + (pm ? 12 : 0);
+  }
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  const offset = zoneOffset(zone);
+  if (offset === null) return null;
+  const ms = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
+  const time = Date.UTC(year, month, day, hour, minute, Math.min(second, 59), ms);
+  // Date.UTC rolls 31 February over into March; such a date is not a date.
+  if (new Date(time).getUTCDate() !== day) return null;
+  return time - offset * 60_000;
+}
+
+function monthOf(name: string): number {
+  return MONTHS[name.toLowerCase()] ?? -1;
+}
+
+/** Milliseconds since the epoch for a feed date string, or null when it is not a date this module knows. */
+export function parseDateMs(input: string): number | null {
+  let s = input.trim();
+  if (s === '' || s.length > 100) return null;
+
+  if (UNIX.test(s)) return s.length <= 10 ? Number(s) * 1000 : Number(s);
+
+  let m = ISO.exec(s) ?? ISO_BASIC.exec(s);
+  if (m) {
+    return build(
+      Number(m[1]), Number(m[2]) - 1, Number(m[3]),
+      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7], undefined, m[8],
+    );
+  }
+
+  // Drop a leading weekday ("Mon," / "Montag," / "Mon ") — RFC 2822 §3.3 makes it optional, and a wrong one is
+  // common; it never decides the date.
+  const lead = LEADING_WORD.exec(s);
+  if (lead) {
+    const word = lead[1].toLowerCase();
+    const rest = s.slice(lead[0].length);
+    // "mar" is both a French weekday and a month: a month name is only dropped when a day and another month follow.
+    const isMonth = monthOf(word) !== -1;
+    if (isMonth ? lead[2] === ',' && DAY_THEN_WORD.test(rest) : lead[2] === ',' || WEEKDAYS.has(word)) s = rest;
+  }
+
+  m = DAY_MONTH_YEAR.exec(s);
+  if (m) {
+    const month = monthOf(m[2]);
+    if (month === -1) return null;
+    return build(
+      twoDigitYear(m[3]), month, Number(m[1]),
+      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8],
+    );
+  }
+  m = MONTH_DAY_YEAR.exec(s);
+  if (m) {
+    const month = monthOf(m[1]);
+    if (month === -1) return null;
+    return build(
+      Number(m[3]), month, Number(m[2]),
+      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8],
+    );
+  }
+  m = ASCTIME.exec(s);
+  if (m) {
+    const month = monthOf(m[1]);
+    if (month === -1) return null;
+    return build(Number(m[7]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), undefined, undefined, m[6] ?? '');
+  }
+  return null;
+}
+
+/**
+ * A feed date as ISO 8601 UTC with Z, or null when it is missing, unparseable or implausible (see file comment).
+ * `now` is injectable for tests.
+ */
+export function parseDate(input: string | null | undefined, now: number = Date.now()): string | null {
+  if (typeof input !== 'string') return null;
+  const time = parseDateMs(input);
+  if (time === null || !Number.isFinite(time)) return null;
+  if (time < MIN_TIME || time > now + MAX_FUTURE_MS) return null;
+  return new Date(time).toISOString();
+}

@@ -1,0 +1,70 @@
+/**
+ * Bytes → string for feed and HTML bodies.
+ *
+ * The charset is chosen in this order (RFC 7303 §3 / WHATWG Encoding "decode" + HTML "encoding sniffing"):
+ *   1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE);
+ *   2. the `charset` parameter of the HTTP Content-Type;
+ *   3. the XML declaration (`<?xml … encoding="…"?>`), a UTF-16 `<?xml` prefix without BOM, or an HTML
+ *      `<meta charset>` / `<meta http-equiv="Content-Type">` in the first 2 KB;
+ *   4. UTF-8.
+ * Labels are mapped with the WHATWG label table (encoding-sniffer), so aliases such as `latin1`, `cp1252`,
+ * `x-sjis` or `utf8` work, and ISO-8859-1 / US-ASCII are decoded as windows-1252, as browsers do: real-world
+ * "ISO-8859-1" feeds routinely contain windows-1252 quotes and dashes in 0x80–0x9F.
+ *
+ * One deliberate exception to step 2: servers often send a default `charset=ISO-8859-1` for every file while the
+ * feed itself says UTF-8 and is UTF-8. When the header names windows-1252, the document declares UTF-8 and the
+ * bytes are valid UTF-8, UTF-8 wins; decoding such a feed as windows-1252 would turn every "é" into "Ã©".
+ */
+import { isUtf8 } from 'node:buffer';
+import { getEncoding } from 'encoding-sniffer';
+import iconv from 'iconv-lite';
+
+/** How many bytes are inspected for a BOM, XML declaration or meta charset. */
+const SNIFF_BYTES = 2048;
+
+const utf8Decoder = new TextDecoder('utf-8');
+
+/** The `charset` parameter of a Content-Type header (RFC 9110 §8.3), or null. */
+export function charsetFromContentType(contentType: string | null | undefined): string | null {
+  if (!contentType) return null;
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(contentType);
+  const label = (match?.[1] ?? match?.[2] ?? '').trim();
+  return label === '' ? null : label;
+}
+
+function toBuffer(body: Buffer | Uint8Array): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+/** The WHATWG name of the encoding `decodeBody` would use for these bytes. */
+export function detectEncoding(body: Buffer | Uint8Array, contentType?: string | null): string {
+  const buf = toBuffer(body);
+  const transport = charsetFromContentType(contentType);
+  const options = { defaultEncoding: 'UTF-8', maxBytes: SNIFF_BYTES };
+  if (!transport) return getEncoding(buf, options);
+  const chosen = getEncoding(buf, { ...options, transportLayerEncodingLabel: transport });
+  if (chosen === 'windows-1252' && getEncoding(buf, options) === 'UTF-8' && declaresUtf8(buf) && isUtf8(buf)) {
+    return 'UTF-8';
+  }
+  return chosen;
+}
+
+/** True when the document itself names UTF-8 (not merely defaults to it). */
+function declaresUtf8(buf: Buffer): boolean {
+  const head = buf.subarray(0, SNIFF_BYTES).toString('latin1');
+  return /encoding\s*=\s*["']\s*utf-?8\s*["']|charset\s*=\s*["']?\s*utf-?8/i.test(head);
+}
+
+/** Decodes a response body to a string (BOM removed); see the file comment for the charset rules. */
+export function decodeBody(body: Buffer | Uint8Array, contentType?: string | null): string {
+  const buf = toBuffer(body);
+  const encoding = detectEncoding(buf, contentType);
+  if (encoding === 'UTF-8') return utf8Decoder.decode(buf);
+  if (iconv.encodingExists(encoding)) return iconv.decode(buf, encoding);
+  // A few WHATWG encodings (ISO-2022-JP, x-mac-cyrillic, …) are not in iconv-lite; Node's ICU has them.
+  try {
+    return new TextDecoder(encoding).decode(buf);
+  } catch {
+    return utf8Decoder.decode(buf);
+  }
+}
