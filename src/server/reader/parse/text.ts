@@ -21,7 +21,6 @@ const HIDDEN_TAGS = new Set(['script', 'style', 'template']);
 
 // C0/C1 control characters other than tab, LF and CR are not allowed in XML 1.0 text (§2.2) and never meant
 // anything in a title; they appear when a feed was produced from mis-decoded bytes.
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const WHITESPACE_RUN = /\s+/g;
 
@@ -29,6 +28,27 @@ const WHITESPACE_RUN = /\s+/g;
 export function collapseWhitespace(s: string): string {
   return s.replace(CONTROL_CHARS, '').replace(WHITESPACE_RUN, ' ').trim();
 }
+
+// One parser, reset per call: constructing an htmlparser2 Parser (and its Tokenizer) per title costs more than
+// parsing the title. htmlToText is synchronous and not re-entrant, so shared state is safe.
+let textOut = '';
+let hiddenDepth = 0;
+const textParser = new Parser(
+  {
+    onopentag(name) {
+      if (HIDDEN_TAGS.has(name)) hiddenDepth++;
+      else if (BLOCK_TAGS.has(name)) textOut += ' ';
+    },
+    onclosetag(name) {
+      if (HIDDEN_TAGS.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1);
+      else if (BLOCK_TAGS.has(name)) textOut += ' ';
+    },
+    ontext(text) {
+      if (hiddenDepth === 0) textOut += text;
+    },
+  },
+  { decodeEntities: true, lowerCaseTags: true },
+);
 
 /**
  * HTML (or text that may contain HTML) to plain text: tags removed, the content of script/style dropped, all
@@ -38,26 +58,12 @@ export function htmlToText(s: string | null | undefined): string {
   if (!s) return '';
   // Fast path: most titles carry neither markup nor entities.
   if (s.indexOf('<') === -1 && s.indexOf('&') === -1) return collapseWhitespace(s);
-  let out = '';
-  let hidden = 0;
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        if (HIDDEN_TAGS.has(name)) hidden++;
-        else if (BLOCK_TAGS.has(name)) out += ' ';
-      },
-      onclosetag(name) {
-        if (HIDDEN_TAGS.has(name)) hidden = Math.max(0, hidden - 1);
-        else if (BLOCK_TAGS.has(name)) out += ' ';
-      },
-      ontext(text) {
-        if (hidden === 0) out += text;
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true },
-  );
-  parser.write(s);
-  parser.end();
+  textOut = '';
+  hiddenDepth = 0;
+  textParser.reset();
+  textParser.end(s);
+  const out = textOut;
+  textOut = '';
   return collapseWhitespace(out);
 }
 
