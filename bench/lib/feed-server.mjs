@@ -56,8 +56,7 @@ function paragraph(r, sentences) {
  * Item HTML as blogs publish it, about 1–2 KB: text paragraphs with inline markup, a figure, a link with campaign
  * parameters, a relative link, and on a third of the feeds a FeedBurner tracking pixel.
  */
-function itemHtml(r, i, j) {
-  const site = `https://site${i}.example`;
+function itemHtml(r, i, j, site) {
   let html = `<p>${paragraph(r, 3 + Math.floor(r() * 3))} <em>${words(r, 3)}</em> ${paragraph(r, 1)}</p>`;
   html += `<figure><img src="https://img.site${i}.example/${j}/photo.jpg?w=800&amp;utm_source=rss" alt="${words(r, 4)}" width="800" height="450" class="wp-image-${j}"><figcaption>${words(r, 6)}</figcaption></figure>`;
   html += `<p>${paragraph(r, 2 + Math.floor(r() * 4))} <a href="${site}/posts/${j}?utm_source=rss&amp;utm_medium=feed">${words(r, 3)}</a>, <a href="/tags/${WORDS[j % WORDS.length]}">${words(r, 2)}</a>.</p>`;
@@ -70,9 +69,8 @@ function feedTitle(r, i) {
   return `${t[0].toUpperCase()}${t.slice(1)} & ${WORDS[i % WORDS.length]} — blog ${i}`;
 }
 
-function rss(i, items, selfUrl) {
+function rss(i, items, selfUrl, site) {
   const r = rng(i * 7919 + 1);
-  const site = `https://site${i}.example`;
   let x = '<?xml version="1.0" encoding="UTF-8"?>\n';
   x += '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:atom="http://www.w3.org/2005/Atom">\n<channel>\n';
   x += `<title>${escapeXml(feedTitle(r, i))}</title>\n<link>${site}/</link>\n<description>${escapeXml(sentence(r))}</description>\n`;
@@ -85,15 +83,14 @@ function rss(i, items, selfUrl) {
     x += `<guid isPermaLink="false">site${i}-post-${j}</guid>\n`;
     x += `<pubDate>${new Date(EPOCH - i * 60_000 - j * 3_600_000).toUTCString()}</pubDate>\n`;
     x += `<dc:creator>${NAMES[(i + j) % NAMES.length]}</dc:creator>\n`;
-    x += `<description><![CDATA[${itemHtml(r, i, j)}]]></description>\n`;
+    x += `<description><![CDATA[${itemHtml(r, i, j, site)}]]></description>\n`;
     x += '</item>\n';
   }
   return x + '</channel>\n</rss>\n';
 }
 
-function atom(i, items, selfUrl) {
+function atom(i, items, selfUrl, site) {
   const r = rng(i * 7919 + 1);
-  const site = `https://site${i}.example`;
   let x = '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">\n';
   x += `<title>${escapeXml(feedTitle(r, i))}</title>\n<subtitle>${escapeXml(sentence(r))}</subtitle>\n`;
   x += `<link href="${site}/" rel="alternate" type="text/html"/>\n<link href="${escapeXml(selfUrl)}" rel="self" type="application/atom+xml"/>\n`;
@@ -106,7 +103,7 @@ function atom(i, items, selfUrl) {
     x += `<id>urn:feeder-bench:site${i}:post:${j}</id>\n<published>${date}</published>\n<updated>${date}</updated>\n`;
     x += `<author><name>${NAMES[(i + j) % NAMES.length]}</name></author>\n`;
     // Atom's type="html" content is entity-escaped (RFC 4287 §3.1.1.2), the other common way besides CDATA.
-    x += `<content type="html">${escapeXml(itemHtml(r, i, j))}</content>\n`;
+    x += `<content type="html">${escapeXml(itemHtml(r, i, j, site))}</content>\n`;
     x += '</entry>\n';
   }
   return x + '</feed>\n';
@@ -117,14 +114,17 @@ export function formatOf(i, format) {
   return format === 'mixed' ? (i % 2 === 0 ? 'rss' : 'atom') : format;
 }
 
+/** The site a feed belongs to (its channel link, item links, images): an unresolvable name by default. */
+const defaultSite = (i) => `https://site${i}.example`;
+
 /**
  * One generated feed document. `url` is the URL the document names as its own (rel="self"); the server passes its
  * real address, benchmarks without HTTP the default.
  */
-export function generateFeed(i, { items = 50, format = 'rss', url = `http://127.0.0.1/feed/${i}.xml` } = {}) {
+export function generateFeed(i, { items = 50, format = 'rss', url = `http://127.0.0.1/feed/${i}.xml`, site = defaultSite(i) } = {}) {
   const f = formatOf(i, format);
   if (f !== 'rss' && f !== 'atom') throw new Error(`unknown feed format: ${format}`);
-  const body = Buffer.from(f === 'rss' ? rss(i, items, url) : atom(i, items, url), 'utf8');
+  const body = Buffer.from(f === 'rss' ? rss(i, items, url, site) : atom(i, items, url, site), 'utf8');
   const contentType = f === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8';
   return { body, format: f, contentType, url, items };
 }
@@ -138,11 +138,13 @@ function etagMatches(header, etag) {
 /**
  * Starts the server on a free port. Options: feeds (count), items (per feed), format ('rss' | 'atom' | 'mixed'),
  * gzip (also keep a gzip copy and send it to clients that accept it), host (default 127.0.0.1; '0.0.0.0' lets a
- * benchmark give every feed its own loopback address, 127.0.x.y, as distinct hosts). Returns { port, url(i),
+ * benchmark give every feed its own loopback address, 127.0.x.y, as distinct hosts), site ((i, port) => origin of
+ * feed i's site; default an unresolvable https://site<i>.example — a refresh benchmark points it at this server so
+ * icon look-ups are answered locally instead of waiting on DNS). Returns { port, url(i),
  * close(), requests, notModified, bytes }; url(i) is on 127.0.0.1, and the counters are live: requests answered,
  * 304s among them, body bytes sent.
  */
-export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss', gzip = false, host = '127.0.0.1' } = {}) {
+export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss', gzip = false, host = '127.0.0.1', site = null } = {}) {
   const server = createServer({ keepAlive: true });
   // Idle keep-alive connections stay open for a whole refresh round instead of Node's 5 s default.
   server.keepAliveTimeout = 60_000;
@@ -155,7 +157,7 @@ export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss'
 
   const docs = new Array(feeds);
   for (let i = 0; i < feeds; i++) {
-    const { body, contentType } = generateFeed(i, { items, format, url: url(i) });
+    const { body, contentType } = generateFeed(i, { items, format, url: url(i), site: site ? site(i, port) : defaultSite(i) });
     docs[i] = {
       body,
       gz: gzip ? gzipSync(body, { level: 6 }) : null,

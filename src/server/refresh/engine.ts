@@ -57,6 +57,51 @@ export const SCHEDULE_BATCH = 500;
 /** How long a claimed feed may wait in the queue before the scheduler considers its job lost. */
 export const QUEUED_GRACE_MS = 15 * 60_000;
 
+/** Icon look-ups at once per process, and how many may wait (more are skipped: the next refresh tries again). */
+const BACKGROUND_CONCURRENCY = 4;
+const BACKGROUND_MAX_WAITING = 1000;
+
+/** A small bounded pool for follow-up work that must not hold a feed's job (icons). */
+class BackgroundPool {
+  private running = 0;
+  private readonly waiting: Array<() => Promise<void>> = [];
+  private readonly idle = new Set<() => void>();
+
+  constructor(private readonly concurrency: number, private readonly maxWaiting: number) {}
+
+  run(task: () => Promise<void>): void {
+    if (this.waiting.length >= this.maxWaiting) return;
+    this.waiting.push(task);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running < this.concurrency && this.waiting.length > 0) {
+      const task = this.waiting.shift()!;
+      this.running++;
+      task()
+        .catch(() => {})
+        .finally(() => {
+          this.running--;
+          this.pump();
+        });
+    }
+    if (this.running === 0 && this.waiting.length === 0) for (const resolve of this.idle) resolve();
+  }
+
+  /** Drops what waits and gives running tasks up to `ms` to finish. */
+  async drain(ms: number): Promise<void> {
+    this.waiting.length = 0;
+    if (this.running === 0) return;
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    this.idle.add(done);
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+    await Promise.race([finished, timer]);
+    this.idle.delete(done);
+  }
+}
+
 export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   const { config, database, role } = deps;
   const now = deps.now ?? (() => new Date());
@@ -70,6 +115,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       userAgent: userAgent(config.publicUrl),
     });
   const queue: RefreshQueue = deps.queue ?? (config.redisUrl ? new BullmqQueue(config.redisUrl) : new EmbeddedQueue());
+  const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
   const ctx: RefreshContext = {
     database,
     fetcher,
@@ -77,6 +123,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     config: config.feeds,
     now,
     log,
+    background: (task) => background.run(task),
   };
 
   let timer: NodeJS.Timeout | null = null;
@@ -134,6 +181,8 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       if (timer) clearInterval(timer);
       await ticking;
       await queue.close(graceMs);
+      // Icon look-ups are not worth holding shutdown for: whatever is unfinished is retried at the next refresh.
+      await background.drain(graceMs);
       await fetcher.close();
     },
   };

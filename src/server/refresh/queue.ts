@@ -38,8 +38,13 @@ export class EmbeddedQueue implements RefreshQueue {
 
   async enqueue(feedIds: number[], options: { urgent?: boolean } = {}): Promise<void> {
     if (this.closed) return;
-    const fresh = feedIds.filter((id) => !this.queued.has(id));
-    for (const id of fresh) this.queued.add(id);
+    const fresh: number[] = [];
+    for (const id of feedIds) {
+      // A feed being refreshed right now is not queued again: the running refresh is as fresh as it gets.
+      if (this.queued.has(id) || this.running.has(id)) continue;
+      this.queued.add(id);
+      fresh.push(id);
+    }
     if (options.urgent) this.waiting.unshift(...fresh);
     else this.waiting.push(...fresh);
     this.pump();

@@ -29,6 +29,11 @@ export interface RefreshContext {
   config: FeedEngineConfig;
   now: () => Date;
   log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
+  /**
+   * Runs low-priority follow-up work (the icon look-up) without holding the feed's job; the engine bounds and
+   * drains it. Without it (the CLI), the work is awaited.
+   */
+  background?: (task: () => Promise<void>) => void;
 }
 
 export type RefreshOutcome =
@@ -87,7 +92,11 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
 
     const parsed = parseFeed(result.body, { url: result.url, contentType: result.contentType });
     const stored = await storeParsedFeed(ctx, feed, parsed, base, now);
-    await refreshIconIfDue(ctx, feed, parsed, signal);
+    if (iconDue(feed, now)) {
+      const task = () => refreshIcon(ctx, feed, parsed);
+      if (ctx.background) ctx.background(task);
+      else await task();
+    }
     return stored;
   } catch (err) {
     if (signal?.aborted) {
@@ -182,10 +191,13 @@ async function storeParsedFeed(
   });
 }
 
-async function refreshIconIfDue(ctx: RefreshContext, feed: FeedRow, parsed: ParsedFeed, signal?: AbortSignal): Promise<void> {
+function iconDue(feed: FeedRow, now: Date): boolean {
   const checked = feed.icon_checked_at ? Date.parse(feed.icon_checked_at) : 0;
+  return now.getTime() - checked >= ICON_REFRESH_DAYS * 86_400_000;
+}
+
+async function refreshIcon(ctx: RefreshContext, feed: FeedRow, parsed: ParsedFeed): Promise<void> {
   const now = ctx.now();
-  if (now.getTime() - checked < ICON_REFRESH_DAYS * 86_400_000 || signal?.aborted) return;
   try {
     const icon = await fetchIcon({ siteUrl: parsed.siteUrl, feedUrl: feed.url, feedImageUrl: parsed.imageUrl }, ctx.fetcher);
     await ctx.database.db
@@ -221,7 +233,7 @@ async function recordError(ctx: RefreshContext, feed: FeedRow, err: unknown): Pr
     error_count: errorCount,
     last_error: message.slice(0, 1000),
     last_error_code: code,
-    next_check_at: nextCheckAt(now, minutes),
+    next_check_at: nextCheckAt(now, minutes, Math.random, (retryAfterSeconds ?? 0) / 60),
     updated_at: now.toISOString(),
   });
   return { status: 'error', code, message };

@@ -41,10 +41,13 @@ export function errorIntervalMinutes(errorCount: number, bounds: ScheduleBounds,
   return retryAfterSeconds ? Math.max(minutes, retryAfterSeconds / 60) : minutes;
 }
 
-/** now + minutes, spread by ±10 % so feeds added together do not stay in lock-step. */
-export function nextCheckAt(now: Date, minutes: number, random: () => number = Math.random): string {
+/**
+ * now + minutes, spread by ±10 % so feeds added together do not stay in lock-step; never before `notBeforeMinutes`
+ * (a server's Retry-After is a floor, not a target to spread around).
+ */
+export function nextCheckAt(now: Date, minutes: number, random: () => number = Math.random, notBeforeMinutes = 0): string {
   const jitter = 1 + (random() - 0.5) * 0.2;
-  return new Date(now.getTime() + minutes * jitter * MINUTE).toISOString();
+  return new Date(now.getTime() + Math.max(minutes * jitter, notBeforeMinutes) * MINUTE).toISOString();
 }
 
 function clamp(minutes: number, bounds: ScheduleBounds): number {

@@ -94,14 +94,18 @@ export interface TestItem {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** A small RSS 2.0 document. */
+/**
+ * A small RSS 2.0 document. Its site (and so the icon look-up after a first fetch) is on 127.0.0.1:9, where the
+ * connection is refused at once: tests never wait on DNS for names that do not exist.
+ */
+export const TEST_SITE = 'http://127.0.0.1:9';
 export function rss(title: string, items: TestItem[], extra = ''): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0"><channel><title>${esc(title)}</title><link>https://example.com/</link><description>Test feed</description>${extra}
+<rss version="2.0"><channel><title>${esc(title)}</title><link>${TEST_SITE}/</link><description>Test feed</description>${extra}
 ${items
   .map(
     (i) => `<item><guid isPermaLink="false">${esc(i.guid)}</guid><title>${esc(i.title)}</title>` +
-      `<link>${esc(i.link ?? `https://example.com/${encodeURIComponent(i.guid)}`)}</link>` +
+      `<link>${esc(i.link ?? `${TEST_SITE}/${encodeURIComponent(i.guid)}`)}</link>` +
       `<description>${esc(i.description ?? `<p>About ${i.title}</p>`)}</description>` +
       (i.pubDate ? `<pubDate>${i.pubDate}</pubDate>` : '') +
       `</item>`,
