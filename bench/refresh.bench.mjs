@@ -60,7 +60,7 @@ async function seed(env) {
 async function round(name, env, database, column) {
   const since = new Date().toISOString();
   const before = server.requests;
-  const child = spawn(process.execPath, [bin, 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   let peakKb = 0;
   let firstRequestAt = 0;
   try {
@@ -124,7 +124,7 @@ async function run(dialect, databaseUrl) {
 
 try {
   await run('sqlite', null);
-  const pgUrl = await postgresUrl();
+  const pgUrl = process.env.BENCH_SKIP_POSTGRES ? null : await postgresUrl();
   if (pgUrl) await run('postgres', pgUrl);
   else console.log(JSON.stringify({ bench: 'refresh-postgres', skipped: 'PostgreSQL not reachable' }));
 } finally {

@@ -31,19 +31,18 @@ function chunks<T>(list: T[], size: number): T[][] {
   return out;
 }
 
-/** The stored content hash of each of these items of a feed (absent: new). */
-export async function storedContentHashes(db: Db, feedId: number, guidHashes: string[]): Promise<Map<string, string>> {
-  const known = new Map<string, string>();
-  for (const batch of chunks(guidHashes, LOOKUP_BATCH)) {
-    const rows = await db
-      .selectFrom('articles')
-      .select(['guid_hash', 'content_hash'])
-      .where('feed_id', '=', feedId)
-      .where('guid_hash', 'in', batch)
-      .execute();
-    for (const r of rows) known.set(r.guid_hash, r.content_hash);
-  }
-  return known;
+/**
+ * guid hash → content hash of the items that were in the feed's last successful document (last seen then):
+ * what a new document is compared with to tell new, edited and unchanged items apart before any sanitising.
+ */
+export async function currentItemHashes(db: Db, feedId: number, lastSuccessAt: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('articles')
+    .select(['guid_hash', 'content_hash'])
+    .where('feed_id', '=', feedId)
+    .where('last_seen_at', '>=', lastSuccessAt)
+    .execute();
+  return new Map(rows.map((r) => [r.guid_hash, r.content_hash]));
 }
 
 const encodeEnclosures = (e: Enclosure[]) => (e.length ? JSON.stringify(e) : null);

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { claimDueFeeds, markFeedsDue } from '../feeds/feeds.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
+import { documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor, type DocumentProcessor } from './document-pool.js';
 import { HostLimiter } from './host-limiter.js';
 import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
 import { refreshFeed, type RefreshContext, type RefreshOutcome } from './refresh-feed.js';
@@ -43,9 +44,10 @@ export interface RefreshEngineDeps {
   role: EngineRole;
   log?: RefreshLog;
   now?: () => Date;
-  /** Tests pass their own fetcher (e.g. one that allows 127.0.0.1) or queue. */
+  /** Tests pass their own fetcher (e.g. one that allows 127.0.0.1), queue or document processor. */
   fetcher?: Fetcher;
   queue?: RefreshQueue;
+  processor?: DocumentProcessor;
   /** Scheduler period in ms (default 30 s). */
   tickMs?: number;
 }
@@ -115,11 +117,19 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       userAgent: userAgent(config.publicUrl),
     });
   const queue: RefreshQueue = deps.queue ?? (config.redisUrl ? new BullmqQueue(config.redisUrl) : new EmbeddedQueue());
+  // Parsing and sanitising run on worker threads when the compiled worker is there (dist/); from TypeScript
+  // sources (tests, `npm run dev`) and with REFRESH_PARSE_THREADS=0 they run inline. Web processes never parse.
+  const processor =
+    deps.processor ??
+    (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable()
+      ? new WorkerPoolProcessor(config.feeds.parseThreads)
+      : inlineProcessor);
   const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
   const ctx: RefreshContext = {
     database,
     fetcher,
     hostLimiter: new HostLimiter(config.feeds.perHost),
+    processor,
     config: config.feeds,
     now,
     log,
@@ -183,6 +193,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       await queue.close(graceMs);
       // Icon look-ups are not worth holding shutdown for: whatever is unfinished is retried at the next refresh.
       await background.drain(graceMs);
+      await processor.close();
       await fetcher.close();
     },
   };

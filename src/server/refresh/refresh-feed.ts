@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { FEED_ERROR_CODES, type FeedErrorCode } from '../../common/feed-errors.js';
-import { storedContentHashes, writeFeedItems, type StoredItem } from '../articles/articles.repository.js';
+import { currentItemHashes, writeFeedItems } from '../articles/articles.repository.js';
 import type { FeedEngineConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
@@ -15,10 +14,10 @@ import {
 } from '../feeds/feeds.repository.js';
 import type { Fetcher } from '../reader/fetch/index.js';
 import { fetchIcon } from '../reader/icon/index.js';
-import { parseFeed } from '../reader/parse/index.js';
-import { sanitizeContent } from '../reader/sanitize/index.js';
-import { ReaderError, type ParsedFeed, type ParsedItem } from '../reader/types.js';
+import { ReaderError } from '../reader/types.js';
+import type { DocumentProcessor } from './document-pool.js';
 import type { HostLimiter } from './host-limiter.js';
+import type { ProcessedDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, nextCheckAt, successIntervalMinutes } from './schedule.js';
 
 /** What one refresh needs; built once per process by the engine. */
@@ -26,6 +25,8 @@ export interface RefreshContext {
   database: Database;
   fetcher: Fetcher;
   hostLimiter: HostLimiter;
+  /** Parses and sanitises fetched documents (worker threads in the engine, inline in tests and the CLI). */
+  processor: DocumentProcessor;
   config: FeedEngineConfig;
   now: () => Date;
   log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
@@ -45,14 +46,10 @@ export type RefreshOutcome =
   /** Shutdown interrupted the refresh; the feed was handed back and is due at once. */
   | { status: 'returned' };
 
-/** A document with more items than this keeps its first (newest) ones: a hostile feed cannot flood the database. */
-export const MAX_ITEMS_PER_FETCH = 1000;
 /** Site icons are looked for again after this long (issue 3: "refreshed rarely"). */
 export const ICON_REFRESH_DAYS = 7;
 /** Error code of failures that are not the feed's fault (database trouble, a bug): logged, shown generically. */
 export const REFRESH_FAILED: FeedErrorCode = 'REFRESH_FAILED';
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**
  * Refreshes one feed: lease → fetch (conditional) → parse → store new and edited items in one transaction →
@@ -90,10 +87,13 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
       return { status: 'not-modified' };
     }
 
-    const parsed = parseFeed(result.body, { url: result.url, contentType: result.contentType });
-    const stored = await storeParsedFeed(ctx, feed, parsed, base, now);
+    const known = feed.last_success_at ? await currentItemHashes(ctx.database.db, feed.id, feed.last_success_at) : new Map<string, string>();
+    const doc = await ctx.processor.process({ body: result.body, url: result.url, contentType: result.contentType, known, now: now.getTime() });
+    const stored = await storeDocument(ctx, feed, doc, base, now);
     if (iconDue(feed, now)) {
-      const task = () => refreshIcon(ctx, feed, parsed);
+      // The task keeps only what it needs: a waiting task must not hold the whole document in memory.
+      const input = { siteUrl: doc.feed.siteUrl, feedUrl: feed.url, feedImageUrl: doc.feed.imageUrl };
+      const task = () => refreshIcon(ctx, feed.id, input);
       if (ctx.background) ctx.background(task);
       else await task();
     }
@@ -118,76 +118,33 @@ async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string
   return { url };
 }
 
-/** Identity and change detection work on the parser's output, so unchanged items are never sanitised again. */
-function fingerprint(item: ParsedItem): string {
-  return sha256(JSON.stringify([item.title, item.url, item.author, item.content, item.summary, item.imageUrl, item.enclosures]));
-}
-
-function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
-  const baseUrl = item.url;
-  return {
-    guidHash,
-    guid: item.guid,
-    contentHash,
-    url: item.url,
-    title: item.title,
-    author: item.author,
-    content: item.content ? sanitizeContent(item.content, { baseUrl }) : null,
-    summary: item.summary ? sanitizeContent(item.summary, { baseUrl }) : null,
-    imageUrl: item.imageUrl,
-    enclosures: item.enclosures,
-    publishedAt,
-    updatedAt: item.updatedAt,
-  };
-}
-
-async function storeParsedFeed(
+async function storeDocument(
   ctx: RefreshContext,
   feed: FeedRow,
-  parsed: ParsedFeed,
+  doc: ProcessedDocument,
   base: FeedRefreshUpdate,
   now: Date,
 ): Promise<RefreshOutcome> {
   const nowIso = now.toISOString();
-  const items = parsed.items.slice(0, MAX_ITEMS_PER_FETCH).map((item, index) => ({
-    item,
-    guidHash: sha256(item.guid),
-    contentHash: fingerprint(item),
-    // An undated item gets its first-seen time; the document's order (newest first) is kept by a millisecond each.
-    publishedAt: item.publishedAt ?? new Date(now.getTime() - index).toISOString(),
-  }));
-  const minutes = successIntervalMinutes(
-    items.map((i) => i.publishedAt),
-    now,
-    ctx.config,
-    parsed.ttlMinutes,
-  );
+  const meta = doc.feed;
+  const minutes = successIntervalMinutes(doc.publishedTimes, now, ctx.config, meta.ttlMinutes);
   const update: FeedRefreshUpdate = {
     ...base,
-    title: parsed.title || feed.title,
-    site_url: parsed.siteUrl ?? feed.site_url,
-    description: parsed.description ?? feed.description,
-    language: parsed.language ?? feed.language,
-    format: parsed.format,
-    ttl_minutes: parsed.ttlMinutes,
+    title: meta.title || feed.title,
+    site_url: meta.siteUrl ?? feed.site_url,
+    description: meta.description ?? feed.description,
+    language: meta.language ?? feed.language,
+    format: meta.format,
+    ttl_minutes: meta.ttlMinutes,
     last_success_at: nowIso,
     next_check_at: nextCheckAt(now, minutes),
   };
-
   // One transaction per feed (issue 3): the new articles, every subscriber's copy of them and the feed's state
   // become visible together, or not at all.
   return ctx.database.db.transaction().execute(async (trx) => {
-    const known = await storedContentHashes(trx, feed.id, items.map((i) => i.guidHash));
-    const fresh: StoredItem[] = [];
-    const changed: StoredItem[] = [];
-    for (const i of items) {
-      const stored = known.get(i.guidHash);
-      if (stored === undefined) fresh.push(toStoredItem(i.item, i.guidHash, i.contentHash, i.publishedAt));
-      else if (stored !== i.contentHash) changed.push(toStoredItem(i.item, i.guidHash, i.contentHash, i.publishedAt));
-    }
-    const newIds = await writeFeedItems(trx, feed.id, { fresh, changed, seen: items.map((i) => i.guidHash) }, nowIso);
+    const newIds = await writeFeedItems(trx, feed.id, doc, nowIso);
     await updateFeedAfterRefresh(trx, feed.id, update);
-    return { status: 'ok' as const, newArticles: newIds.length, updatedArticles: changed.length };
+    return { status: 'ok' as const, newArticles: newIds.length, updatedArticles: doc.changed.length };
   });
 }
 
@@ -196,10 +153,10 @@ function iconDue(feed: FeedRow, now: Date): boolean {
   return now.getTime() - checked >= ICON_REFRESH_DAYS * 86_400_000;
 }
 
-async function refreshIcon(ctx: RefreshContext, feed: FeedRow, parsed: ParsedFeed): Promise<void> {
+async function refreshIcon(ctx: RefreshContext, feedId: number, input: Parameters<typeof fetchIcon>[0]): Promise<void> {
   const now = ctx.now();
   try {
-    const icon = await fetchIcon({ siteUrl: parsed.siteUrl, feedUrl: feed.url, feedImageUrl: parsed.imageUrl }, ctx.fetcher);
+    const icon = await fetchIcon(input, ctx.fetcher);
     await ctx.database.db
       .updateTable('feeds')
       .set({
@@ -207,10 +164,10 @@ async function refreshIcon(ctx: RefreshContext, feed: FeedRow, parsed: ParsedFee
         // A site that lost its icon keeps the one we had.
         ...(icon ? { icon_data: icon.data, icon_type: icon.mimeType } : {}),
       })
-      .where('id', '=', feed.id)
+      .where('id', '=', feedId)
       .execute();
   } catch (err) {
-    ctx.log('warn', 'icon refresh failed', { feedId: feed.id, err: String(err) });
+    ctx.log('warn', 'icon refresh failed', { feedId, err: String(err) });
   }
 }
 

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ReaderError } from '../reader/types.js';
+import { item, rss } from '../test/feed-server.js';
+import { documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor } from './document-pool.js';
+import type { DocumentInput } from './process-document.js';
+
+/**
+ * The compiled worker (npm test builds before running the tests): the pool is what `feeder all` and `feeder worker`
+ * use, so it is tested as it runs there.
+ */
+const WORKER = new URL('../../../dist/server/refresh/document-worker.js', import.meta.url);
+
+const input = (body: string, known = new Map<string, string>()): DocumentInput => ({
+  body: Buffer.from(body),
+  url: 'https://example.com/feed.xml',
+  contentType: 'application/rss+xml',
+  known,
+  now: Date.parse('2026-11-22T12:00:00Z'),
+});
+
+describe('document processing on worker threads', () => {
+  it('finds the compiled worker (run `npm run build` first)', () => {
+    expect(documentWorkerAvailable(WORKER)).toBe(true);
+  });
+
+  it('answers exactly as inline processing does, for many documents at once', async () => {
+    const pool = new WorkerPoolProcessor(2, WORKER);
+    try {
+      const docs = Array.from({ length: 12 }, (_, n) =>
+        input(rss(`Feed ${n}`, [item(n + 2), item(n + 1, { description: '<p onclick="x()">Hi<script>alert(1)</script></p>' })])),
+      );
+      const [pooled, inline] = await Promise.all([Promise.all(docs.map((d) => pool.process(d))), Promise.all(docs.map((d) => inlineProcessor.process(d)))]);
+      expect(pooled).toEqual(inline);
+      expect(pooled[3].feed.title).toBe('Feed 3');
+      expect(pooled[3].fresh).toHaveLength(2);
+      expect(pooled[3].fresh[1].content).toBe('<p>Hi</p>');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('sanitises only new and edited items', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const first = await pool.process(input(rss('Blog', [item(2), item(1)])));
+      const known = new Map(first.fresh.map((i) => [i.guidHash, i.contentHash]));
+      const second = await pool.process(input(rss('Blog', [item(3), item(2, { title: 'Edited' }), item(1)]), known));
+      expect(second.fresh.map((i) => i.title)).toEqual(['Item 3']);
+      expect(second.changed.map((i) => i.title)).toEqual(['Edited']);
+      expect(second.seen).toHaveLength(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('passes reader errors through with their code, and keeps working after them', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const err = await pool.process(input('<html><body>no feed here</body></html>')).catch((e) => e);
+      expect(err).toBeInstanceOf(ReaderError);
+      expect(err.code).toBe('PARSE_NOT_A_FEED');
+      const billion = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><rss version="2.0"><channel><title>&lol2;</title></channel></rss>`;
+      expect((await pool.process(input(billion)).catch((e) => e)).code).toBe('PARSE_ENTITY_LIMIT');
+      expect((await pool.process(input(rss('Fine', [item(1)])))).feed.title).toBe('Fine');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses new work once closed', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    await pool.close();
+    await expect(pool.process(input(rss('Late', [])))).rejects.toThrow(/closed/);
+  });
+});

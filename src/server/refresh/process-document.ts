@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { StoredItem } from '../articles/articles.repository.js';
+import { parseFeed } from '../reader/parse/index.js';
+import { sanitizeContent } from '../reader/sanitize/index.js';
+import type { ParsedFeed, ParsedItem } from '../reader/types.js';
+
+/**
+ * The CPU-bound middle of a refresh, as one pure function: parse and normalise a fetched document, identify its
+ * items, and sanitise only the items that are new or edited. It runs on a worker thread in the engine
+ * (document-pool.ts) so both cores work during a refresh, or inline (tests, the CLI). Everything it takes and
+ * returns is plain data, cheap to pass between threads.
+ */
+export interface DocumentInput {
+  body: Uint8Array;
+  url: string;
+  contentType: string | null;
+  /** guid hash → content hash of the items the feed's previous document had (what is stored for them). */
+  known: Map<string, string>;
+  /** Milliseconds since the epoch: first-seen time of undated items. */
+  now: number;
+}
+
+export type FeedMeta = Omit<ParsedFeed, 'items'>;
+
+export interface ProcessedDocument {
+  feed: FeedMeta;
+  /** New and edited items, sanitised, in document order. */
+  fresh: StoredItem[];
+  changed: StoredItem[];
+  /** Every item's guid hash (stored or not): the clean-up keeps what is still in the feed. */
+  seen: string[];
+  /** Every item's publication time: the posting frequency for the schedule. */
+  publishedTimes: string[];
+}
+
+/** A document with more items than this keeps its first (newest) ones: a hostile feed cannot flood the database. */
+export const MAX_ITEMS_PER_FETCH = 1000;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * What a reader sees of an item, hashed: an edit changes it, a re-fetch of the same item does not. Fields are
+ * fed to the hash one by one with a separator that cannot occur in them, so no big string is built.
+ */
+export function fingerprint(item: ParsedItem): string {
+  const h = createHash('sha256');
+  for (const field of [item.title, item.url, item.author, item.content, item.summary, item.imageUrl]) h.update(field ?? '\u0000').update('\u0001');
+  for (const e of item.enclosures) h.update(`${e.url}\u0002${e.type}\u0002${e.length}\u0002${e.duration}\u0001`);
+  return h.digest('hex');
+}
+
+function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
+  const baseUrl = item.url;
+  return {
+    guidHash,
+    guid: item.guid,
+    contentHash,
+    url: item.url,
+    title: item.title,
+    author: item.author,
+    content: item.content ? sanitizeContent(item.content, { baseUrl }) : null,
+    // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
+    summary: item.summary && item.summary !== item.content ? sanitizeContent(item.summary, { baseUrl }) : null,
+    imageUrl: item.imageUrl,
+    enclosures: item.enclosures,
+    publishedAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+/** Throws ReaderError (PARSE_*) for documents that are not feeds. */
+export function processDocument(input: DocumentInput): ProcessedDocument {
+  const { items, ...feed } = parseFeed(input.body, { url: input.url, contentType: input.contentType });
+  const result: ProcessedDocument = { feed, fresh: [], changed: [], seen: [], publishedTimes: [] };
+  items.slice(0, MAX_ITEMS_PER_FETCH).forEach((item, index) => {
+    const guidHash = sha256(item.guid);
+    const contentHash = fingerprint(item);
+    // An undated item gets its first-seen time; the document's order (newest first) is kept by a millisecond each.
+    const publishedAt = item.publishedAt ?? new Date(input.now - index).toISOString();
+    result.seen.push(guidHash);
+    result.publishedTimes.push(publishedAt);
+    const stored = input.known.get(guidHash);
+    if (stored === undefined) result.fresh.push(toStoredItem(item, guidHash, contentHash, publishedAt));
+    else if (stored !== contentHash) result.changed.push(toStoredItem(item, guidHash, contentHash, publishedAt));
+  });
+  return result;
+}
