@@ -2,7 +2,8 @@ import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type ColumnDefinitionBuilder } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
 import type { Tables } from './tables.js';
@@ -24,8 +25,22 @@ export interface Database {
   destroy(): Promise<void>;
 }
 
-// PostgreSQL returns int8 (count(*), bigint ids) as strings by default; our ids and counts fit in a double.
-pg.types.setTypeParser(20, (v) => Number(v));
+const require = createRequire(import.meta.url);
+let pgModule: typeof pg | undefined;
+
+/**
+ * pg is loaded only when a PostgreSQL database is opened: a SQLite installation never needs it, and design.md §5
+ * caps `feeder all` at 150 MB. pg is CommonJS, so a synchronous require keeps openPostgres/openDatabase synchronous.
+ * The type parser is set on the first load, before the first pool exists and so before any query runs.
+ */
+function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = require('pg') as typeof pg;
+    // PostgreSQL returns int8 (count(*), bigint ids) as strings by default; our ids and counts fit in a double.
+    pgModule.types.setTypeParser(20, (v) => Number(v));
+  }
+  return pgModule;
+}
 
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -39,7 +54,7 @@ export function openSqlite(file: string): Database {
 }
 
 export function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Database {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: url,
     max: options.max ?? 10,
     // A per-connection search_path lets tests run in a throw-away schema each.

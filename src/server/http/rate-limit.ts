@@ -1,7 +1,15 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
 import { CODES } from '../../common/codes.js';
 import type { Config } from '../config.js';
+
+/**
+ * ioredis is only needed when REDIS_URL is set; loading it anyway costs the embedded shape memory that
+ * design.md §5 (`feeder all` ≤ 150 MB) does not spare. It is CommonJS, so it is required synchronously on first use.
+ */
+const require = createRequire(import.meta.url);
+const loadIoredis = (): typeof import('ioredis') => require('ioredis');
 
 /**
  * Fixed-window rate limits with one interface over two stores (design.md §1): in memory for the embedded shape,
@@ -87,7 +95,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const client =
       typeof redis === 'string'
         ? // Fail fast when Redis is away rather than queueing requests for long.
-          new Redis(redis, { maxRetriesPerRequest: 1, commandTimeout: 2000, enableAutoPipelining: true })
+          new (loadIoredis().Redis)(redis, { maxRetriesPerRequest: 1, commandTimeout: 2000, enableAutoPipelining: true })
         : redis;
     client.defineCommand('feederRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis = client as RedisWithHit;

@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
+
+/**
+ * nodemailer is loaded when a mail transport is first needed, not at startup: without SMTP_URL most processes
+ * never send a mail, and design.md §5 caps `feeder all` at 150 MB. It is CommonJS, so it is required synchronously.
+ */
+const require = createRequire(import.meta.url);
+const loadNodemailer = (): typeof import('nodemailer') => require('nodemailer');
 
 /**
  * How Feeder sends mail (design.md §1): over SMTP when SMTP_URL is set, otherwise as .eml files in
@@ -67,7 +75,7 @@ export class SmtpMailer implements Mailer {
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(withTimeouts(smtpUrl));
+    this.transport = loadNodemailer().createTransport(withTimeouts(smtpUrl));
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -80,17 +88,17 @@ export class SmtpMailer implements Mailer {
 }
 
 export class OutboxMailer implements Mailer {
-  private readonly transport: Transporter;
+  /** nodemailer only builds the .eml here; created on the first mail (see loadNodemailer). */
+  private transport: Transporter | null = null;
 
   constructor(
     readonly dir: string,
     private readonly from: string,
     private readonly log: (line: string) => void,
-  ) {
-    this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  }
+  ) {}
 
   async send(message: MailMessage): Promise<void> {
+    this.transport ??= loadNodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = (await this.transport.sendMail(toNodemailer(this.from, message))) as { message: Buffer };
     await mkdir(this.dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -44,6 +44,34 @@ describe('EmbeddedQueue', () => {
     expect(sawAbort).toBe(true);
     expect(await queue.pending()).toBe(0);
   });
+
+  it('shares its shutdown signal with many running handlers without a MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const queue = new EmbeddedQueue();
+      let started = 0;
+      let release!: () => void;
+      const allStarted = new Promise<void>((resolve) => (release = resolve));
+      // Like a fetch each handler listens on the signal while it runs; REFRESH_CONCURRENCY may exceed Node's 10.
+      queue.consume(
+        (_id, signal) =>
+          new Promise<void>((resolve) => {
+            signal.addEventListener('abort', () => resolve(), { once: true });
+            if (++started === 32) release();
+          }),
+        32,
+      );
+      await queue.enqueue(Array.from({ length: 32 }, (_, i) => i + 1));
+      await allStarted;
+      await queue.close(0);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
 
 for (const dialect of DIALECTS) {

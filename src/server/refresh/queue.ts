@@ -1,4 +1,26 @@
-import { Queue, Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
+import { setMaxListeners } from 'node:events';
+import { createRequire } from 'node:module';
+
+/**
+ * bullmq and what it pulls in (ioredis, msgpackr, cron-parser, luxon, … some 250 modules) cost every process that
+ * loads them several MB, yet only the scaled-out shape (REDIS_URL set) uses them, and design.md §5 caps `feeder all`
+ * at 150 MB. So bullmq is loaded on first use; its main entry is CommonJS, so a synchronous require keeps
+ * `new BullmqQueue(…)` synchronous. The type import above is erased at build time.
+ */
+const require = createRequire(import.meta.url);
+const loadBullmq = (): typeof import('bullmq') => require('bullmq');
+
+/**
+ * The queue's shutdown signal is handed to every running handler, and each fetch adds its own abort listener, so
+ * up to REFRESH_CONCURRENCY listeners are attached at once by design; Node's default limit of 10 would print a
+ * MaxListenersExceededWarning for what is not a leak.
+ */
+function shutdownController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
 
 /**
  * The refresh queue (design.md §1): feed ids go in, a consumer refreshes them. Two implementations behind one
@@ -33,7 +55,7 @@ export class EmbeddedQueue implements RefreshQueue {
   private handler: ((feedId: number, signal: AbortSignal) => Promise<void>) | null = null;
   private concurrency = 1;
   private closed = false;
-  private readonly abort = new AbortController();
+  private readonly abort = shutdownController();
   private idleWaiters: Array<() => void> = [];
 
   async enqueue(feedIds: number[], options: { urgent?: boolean } = {}): Promise<void> {
@@ -109,9 +131,10 @@ export class BullmqQueue implements RefreshQueue {
   readonly kind = 'bullmq' as const;
   private readonly queue: Queue;
   private worker: Worker | null = null;
-  private readonly abort = new AbortController();
+  private readonly abort = shutdownController();
 
   constructor(private readonly redisUrl: string, private readonly name = BULLMQ_QUEUE_NAME) {
+    const { Queue } = loadBullmq();
     this.queue = new Queue(name, {
       connection: { url: redisUrl, maxRetriesPerRequest: null },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
@@ -130,6 +153,7 @@ export class BullmqQueue implements RefreshQueue {
   }
 
   consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number): void {
+    const { Worker } = loadBullmq();
     this.worker = new Worker(
       this.name,
       async (job) => {
