@@ -24,8 +24,17 @@ const hostOf = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${por
 const server = await startFeedServer({ feeds: FEEDS, items: ITEMS, format: 'mixed', host: '0.0.0.0', site: (i, port) => `http://${hostOf(i, port)}` });
 const feedUrl = (i) => `http://${hostOf(i, server.port)}/feed/${i}.xml`;
 
+const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+async function dropSchema() {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query('drop schema if exists bench_refresh cascade');
+  await client.end();
+}
+
 async function postgresUrl() {
-  const url = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const url = PG_URL;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
   try {
     await client.connect();
@@ -108,6 +117,7 @@ async function run(dialect, databaseUrl) {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'error',
     ALLOW_PRIVATE_FEED_HOSTS: 'true',
+    ...(process.env.REFRESH_PARSE_THREADS ? { REFRESH_PARSE_THREADS: process.env.REFRESH_PARSE_THREADS } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const database = await seed(env);
@@ -125,8 +135,13 @@ async function run(dialect, databaseUrl) {
 try {
   await run('sqlite', null);
   const pgUrl = process.env.BENCH_SKIP_POSTGRES ? null : await postgresUrl();
-  if (pgUrl) await run('postgres', pgUrl);
-  else console.log(JSON.stringify({ bench: 'refresh-postgres', skipped: 'PostgreSQL not reachable' }));
+  if (pgUrl) {
+    try {
+      await run('postgres', pgUrl);
+    } finally {
+      await dropSchema();
+    }
+  } else console.log(JSON.stringify({ bench: 'refresh-postgres', skipped: 'PostgreSQL not reachable' }));
 } finally {
   await server.close();
 }

@@ -50,7 +50,7 @@ export interface FeedEngineConfig {
   concurrency: number;
   /** REFRESH_PER_HOST: requests at once to one host per process (default 2). */
   perHost: number;
-  /** REFRESH_PARSE_THREADS: worker threads that parse and sanitise fetched feeds (default: cores − 1, 1 to 4; 0 = inline). */
+  /** REFRESH_PARSE_THREADS: worker threads that parse and sanitise fetched feeds (default: the number of cores, at most 4; 0 = inline). */
   parseThreads: number;
   /** ARTICLE_RETENTION_DAYS: read, unkept articles older than this are removed (default 180). */
   retentionDays: number;
@@ -102,7 +102,7 @@ function parseFeedEngine(env: Env): FeedEngineConfig {
     maxIntervalMinutes,
     concurrency: Math.floor(parseNumber('REFRESH_CONCURRENCY', env.REFRESH_CONCURRENCY, 16, 1, 256)),
     perHost: Math.floor(parseNumber('REFRESH_PER_HOST', env.REFRESH_PER_HOST, 2, 1, 64)),
-    parseThreads: Math.floor(parseNumber('REFRESH_PARSE_THREADS', env.REFRESH_PARSE_THREADS, Math.min(4, Math.max(1, availableParallelism() - 1)), 0, 32)),
+    parseThreads: Math.floor(parseNumber('REFRESH_PARSE_THREADS', env.REFRESH_PARSE_THREADS, Math.min(4, availableParallelism()), 0, 32)),
     retentionDays: parseNumber('ARTICLE_RETENTION_DAYS', env.ARTICLE_RETENTION_DAYS, 180, 1, 36500),
   };
 }

@@ -25,3 +25,22 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe.skipIf(!DIALECTS.includes('postgres'))('migrations on a shared PostgreSQL database', () => {
+  it('migrate a fresh schema even while another schema holds a migrated Feeder', async () => {
+    const other = await createTestDatabase('postgres'); // a migrated schema, with Kysely's bookkeeping tables
+    try {
+      const fresh = await createTestDatabase('postgres');
+      try {
+        const tables = await fresh.db.introspection.getTables();
+        expect(tables.filter((t) => t.name === 'feeds').length).toBeGreaterThanOrEqual(2);
+        expect(await migrateToLatest(fresh.db)).toEqual([]);
+        await fresh.db.selectFrom('feeds').select('id').execute();
+      } finally {
+        await fresh.destroy();
+      }
+    } finally {
+      await other.destroy();
+    }
+  });
+});

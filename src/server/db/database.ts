@@ -49,8 +49,33 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}
+
+/** Statements kept prepared per connection; the SQL of `in (…)` lists varies with their length, so it is bounded. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs about as much as running a small insert.
+ * The same few hundred statements run over and over (the refresh writes each feed with the same SQL), so they
+ * are kept prepared. Safe because Kysely runs one query at a time per connection and never keeps an iterator
+ * open across queries (we do not stream from SQLite).
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 export function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Database {
@@ -70,7 +95,12 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
 
 /** Runs every pending migration; throws when one fails (the transaction of that migration is rolled back). */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Kysely's Migrator looks for its own tables in every schema it can see; in a PostgreSQL database shared with
+  // other schemas (another Feeder, the tests' throw-away schemas, a benchmark's) it would take their
+  // kysely_migration table for ours. Naming the schema we work in keeps the bookkeeping where the tables go.
+  const migrationTableSchema =
+    dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
