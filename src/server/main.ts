@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
-import { FEED_USAGE, runFeedCommand } from './feeds/feeds.cli.js';
 import { buildApp } from './http/app.js';
 import { createRateLimitStore } from './http/rate-limit.js';
 import { createMailer } from './mail/mailer.js';
@@ -19,7 +18,9 @@ import { createRefreshEngine, type EngineRole, type RefreshEngine, type RefreshL
  */
 const USAGE = `Usage: feeder [all|web|worker|migrate]
        feeder user create --email <e-mail> --password <password> --name <name> [--verified] [--language de|en]
-${FEED_USAGE}`;
+       feeder feed add --email <e-mail> <url>
+       feeder feed list [--email <e-mail>]
+       feeder feed refresh [<feed id>…]`;
 
 type Stop = () => Promise<void>;
 
@@ -152,6 +153,8 @@ async function run(argv: string[]): Promise<number> {
     case 'feed': {
       const database = await openMigrated(config);
       try {
+        // Loaded only for this command: the web and worker processes do not carry discovery (memory budget).
+        const { runFeedCommand } = await import('./feeds/feeds.cli.js');
         return await runFeedCommand(rest, config, database);
       } finally {
         await database.destroy();

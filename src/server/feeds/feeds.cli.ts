@@ -13,7 +13,7 @@ import { ensureFeed, findFeed, subscribe } from './feeds.repository.js';
  *   feeder feed list [--email E]         every feed (or the account's) with its refresh state
  *   feeder feed refresh [<id>…]          fetches the given feeds (default: every subscribed feed) now
  */
-export const FEED_USAGE = `       feeder feed add --email <e-mail> <url>
+const FEED_USAGE = `       feeder feed add --email <e-mail> <url>
        feeder feed list [--email <e-mail>]
        feeder feed refresh [<feed id>…]`;
 

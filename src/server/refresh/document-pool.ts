@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReaderError } from '../reader/types.js';
-import { processDocument, type DocumentInput, type ProcessedDocument } from './process-document.js';
+import type { DocumentInput, ProcessedDocument } from './process-document.js';
 
 /**
  * Where documents are parsed and sanitised (process-document.ts): inline on the calling thread, or on a pool of
@@ -16,8 +16,12 @@ export interface DocumentProcessor {
   close(): Promise<void>;
 }
 
+/**
+ * Processing on the calling thread. The parser and sanitiser are loaded on first use: a process whose documents
+ * go to worker threads (or a web process, which never parses) does not carry them (design.md §5 memory budget).
+ */
 export const inlineProcessor: DocumentProcessor = {
-  process: async (input) => processDocument(input),
+  process: async (input) => (await import('./process-document.js')).processDocument(input),
   close: async () => {},
 };
 
@@ -39,17 +43,19 @@ interface Job {
 
 type WorkerAnswer = { ok: ProcessedDocument } | { error: { code?: string; message: string; details?: ReaderError['details'] } };
 
+/** A worker nobody needed for this long is ended; the next document starts a new one (about 50 ms). */
+const WORKER_IDLE_MS = 60_000;
+
 class PooledWorker {
-  private worker: Worker;
+  private worker: Worker | null = null;
   private closing = false;
+  private idleTimer: NodeJS.Timeout | null = null;
   current: Job | null = null;
 
   constructor(
     private readonly url: URL,
     private readonly onIdle: (w: PooledWorker) => void,
-  ) {
-    this.worker = this.spawn();
-  }
+  ) {}
 
   private spawn(): Worker {
     const worker = new Worker(this.url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
@@ -77,8 +83,8 @@ class PooledWorker {
   private replace(err: Error): void {
     const job = this.current;
     this.current = null;
-    void this.worker.terminate().catch(() => {});
-    this.worker = this.spawn();
+    void this.worker?.terminate().catch(() => {});
+    this.worker = null;
     if (job) {
       const outOfMemory = /memory/i.test(err.message) || (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       job.reject(
@@ -92,15 +98,30 @@ class PooledWorker {
 
   run(job: Job): void {
     this.current = job;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.worker ??= this.spawn();
     // The body is copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved).
     this.worker.postMessage({ ...job.input, known: [...job.input.known] });
   }
 
-  terminate(): Promise<number> {
+  /** Called when the worker has nothing more to do: it ends after a while, giving its memory back. */
+  idle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const worker = this.worker;
+      if (this.current || !worker) return;
+      this.worker = null;
+      void worker.terminate();
+    }, WORKER_IDLE_MS);
+    this.idleTimer.unref();
+  }
+
+  async terminate(): Promise<void> {
     this.closing = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     this.current?.reject(new Error('document pool closed'));
     this.current = null;
-    return this.worker.terminate();
+    await this.worker?.terminate();
   }
 }
 
@@ -132,7 +153,10 @@ export class WorkerPoolProcessor implements DocumentProcessor {
     if (worker.current) return;
     const next = this.waiting.shift();
     if (next && !this.closed) worker.run(next);
-    else if (!this.idle.includes(worker)) this.idle.push(worker);
+    else {
+      if (!this.idle.includes(worker)) this.idle.push(worker);
+      worker.idle();
+    }
   }
 
   async close(): Promise<void> {

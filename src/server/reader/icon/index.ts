@@ -1,7 +1,6 @@
 import { scanHtml, type PageLink } from '../discover/html.js';
 import type { Fetcher } from '../fetch/index.js';
 import { decodeBody } from '../parse/encoding.js';
-import { sanitizeSvg } from '../sanitize/index.js';
 import type { FetchResult, Icon } from '../types.js';
 
 /**
@@ -167,11 +166,13 @@ function looksLikeSvg(bytes: Buffer): boolean {
   return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head);
 }
 
-function toIcon(bytes: Buffer): Icon | null {
+async function toIcon(bytes: Buffer): Promise<Icon | null> {
   const mimeType = sniffImageType(bytes);
   if (!mimeType) return null;
   if (mimeType !== 'image/svg+xml') return { mimeType, data: bytes.toString('base64') };
   // SVG can carry script and external references; only what the sanitiser's drawing allowlist keeps is stored.
+  // The sanitiser (sanitize-html) is loaded on the first SVG icon: the main thread needs it for nothing else.
+  const { sanitizeSvg } = await import('../sanitize/svg.js');
   const clean = sanitizeSvg(bytes.toString('utf8'));
   return clean ? { mimeType, data: Buffer.from(clean, 'utf8').toString('base64') } : null;
 }
