@@ -182,6 +182,18 @@ describe('discoverFeeds: input and first-request errors', () => {
     },
   );
 
+  it('falls back to http when the address was typed without a scheme and the site has no TLS', async () => {
+    serve('/plain-http.xml', rss('Plain HTTP'), 'application/rss+xml');
+    const typed = server.url('/plain-http.xml').replace(/^http:\/\//, '');
+    const [feed] = await discoverFeeds(typed, fetcher);
+    expect(feed).toMatchObject({ title: 'Plain HTTP', url: server.url('/plain-http.xml') });
+  });
+
+  it('does not fall back to http when https was typed', async () => {
+    const typed = server.url('/plain-http.xml').replace(/^http:/, 'https:');
+    expect((await readerError(discoverFeeds(typed, fetcher))).code).toBe('FETCH_CONNECTION');
+  });
+
   it('propagates the first request’s failure', async () => {
     const err = await readerError(discoverFeeds(server.url('/does-not-exist'), fetcher));
     expect(err.code).toBe('FETCH_HTTP_ERROR');

@@ -4,7 +4,7 @@ import { looksLikeFeed, parseFeed } from '../parse/index.js';
 import { decodeBody } from '../parse/encoding.js';
 import { ReaderError, type DiscoveredFeed, type FetchResult } from '../types.js';
 import { scanHtml, type PageInfo } from './html.js';
-import { normalizeInput } from './input.js';
+import { normalizeInput, schemeAssumed } from './input.js';
 import { channelFeedUrl, channelIdFromPage, isYouTubeUrl, youtubeFeedUrl } from './youtube.js';
 
 /**
@@ -60,7 +60,7 @@ interface FoundFeed {
 }
 
 export async function discoverFeeds(input: string, fetcher: Fetcher): Promise<DiscoveredFeed[]> {
-  const start = normalizeInput(input);
+  let start = normalizeInput(input);
 
   const youtube = youtubeFeedUrl(start);
   if (youtube) {
@@ -70,7 +70,16 @@ export async function discoverFeeds(input: string, fetcher: Fetcher): Promise<Di
   }
 
   // The first request's failures (DNS, refused, 404, …) are what the user needs to hear, so they propagate.
-  const first = await fetcher.fetch(start.href);
+  let first: FetchResult;
+  try {
+    first = await fetcher.fetch(start.href);
+  } catch (err) {
+    // Typed without a scheme, https was assumed; a site that has no TLS at all (a home server, an old blog)
+    // refuses or fails the handshake, and is tried once more over http.
+    if (!(err instanceof ReaderError && err.code === 'FETCH_CONNECTION' && schemeAssumed(input))) throw err;
+    start = new URL(`http:${start.href.slice('https:'.length)}`);
+    first = await fetcher.fetch(start.href);
+  }
   const firstUrl = subscribeUrl(first, start.href);
   if (first.status === 'ok' && looksLikeFeed(first.body, first.contentType)) {
     const feed = parsed(first, firstUrl);

@@ -33,6 +33,12 @@ export function normalizeInput(input: string): URL {
   return url;
 }
 
+/** True when normalizeInput added the scheme (https) itself: the user typed "example.com/blog". */
+export function schemeAssumed(input: string): boolean {
+  const text = input.trim().replace(/^feed:/i, '');
+  return !text.startsWith('//') && !/^([a-z][a-z0-9+.-]*):(?!\d)/i.test(text);
+}
+
 function invalid(input: string): ReaderError {
   const shown = input.trim().length > 80 ? `${input.trim().slice(0, 80)}…` : input.trim();
   return new ReaderError('FETCH_INVALID_URL', shown ? `"${shown}" is not a web address` : 'No address was given');
