@@ -73,3 +73,10 @@ describe('document processing on worker threads', () => {
     await expect(pool.process(input(rss('Late', [])))).rejects.toThrow(/closed/);
   });
 });
+
+describe('processDocument', () => {
+  it('strips campaign parameters from the article link, keeping the others', async () => {
+    const doc = await inlineProcessor.process(input(rss('Blog', [item(1, { link: 'https://example.com/a?id=7&utm_source=rss&utm_medium=feed' })])));
+    expect(doc.fresh[0].url).toBe('https://example.com/a?id=7');
+  });
+});

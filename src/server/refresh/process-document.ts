@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { parseFeed } from '../reader/parse/index.js';
-import { sanitizeContent } from '../reader/sanitize/index.js';
+import { sanitizeContent, stripTracking } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
 
 /**
@@ -55,7 +55,8 @@ function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, p
     guidHash,
     guid: item.guid,
     contentHash,
-    url: item.url,
+    // The article link loses its campaign parameters (utm_*, fbclid, …) like every link in the content.
+    url: item.url ? stripTracking(item.url) : null,
     title: item.title,
     author: item.author,
     content: item.content ? sanitizeContent(item.content, { baseUrl }) : null,
