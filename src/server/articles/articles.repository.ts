@@ -47,6 +47,20 @@ export async function currentItemHashes(db: Db, feedId: number, lastSuccessAt: s
 
 const encodeEnclosures = (e: Enclosure[]) => (e.length ? JSON.stringify(e) : null);
 
+/** The columns an item sets, on insert and on an edit alike. */
+const itemColumns = (i: StoredItem) => ({
+  guid: i.guid,
+  url: i.url,
+  title: i.title,
+  author: i.author,
+  content: i.content,
+  summary: i.summary,
+  image_url: i.imageUrl,
+  enclosures: encodeEnclosures(i.enclosures),
+  content_hash: i.contentHash,
+  published_at: i.publishedAt,
+});
+
 /**
  * Writes one fetch's items of a feed (call inside the feed's transaction): inserts new articles and gives them
  * to every subscriber at once, updates edited ones in place (read and favourite state stay), and records that
@@ -65,18 +79,9 @@ export async function writeFeedItems(
       .insertInto('articles')
       .values(
         batch.map((i) => ({
+          ...itemColumns(i),
           feed_id: feedId,
           guid_hash: i.guidHash,
-          guid: i.guid,
-          url: i.url,
-          title: i.title,
-          author: i.author,
-          content: i.content,
-          summary: i.summary,
-          image_url: i.imageUrl,
-          enclosures: encodeEnclosures(i.enclosures),
-          content_hash: i.contentHash,
-          published_at: i.publishedAt,
           updated_at: i.updatedAt,
           created_at: now,
           last_seen_at: now,
@@ -107,16 +112,7 @@ export async function writeFeedItems(
     const updated = await trx
       .updateTable('articles')
       .set({
-        guid: i.guid,
-        url: i.url,
-        title: i.title,
-        author: i.author,
-        content: i.content,
-        summary: i.summary,
-        image_url: i.imageUrl,
-        enclosures: encodeEnclosures(i.enclosures),
-        content_hash: i.contentHash,
-        published_at: i.publishedAt,
+        ...itemColumns(i),
         updated_at: i.updatedAt ?? now,
         last_seen_at: now,
       })

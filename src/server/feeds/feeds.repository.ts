@@ -62,8 +62,8 @@ export async function subscribe(db: Db, userId: number, feedId: number, now: str
  * The scheduler's step: marks up to `limit` due feeds (with at least one subscriber, not leased) as queued by
  * moving their next check to `requeueAt`, and returns their ids. A feed whose job is lost (a worker died)
  * becomes due again at `requeueAt`. Atomic on both dialects: SQLite has one writer; on PostgreSQL the
- * candidate rows are locked with SKIP LOCKED and the due condition is checked again by the UPDATE, so two
- * schedulers running at once never both take a feed.
+ * candidate rows are locked once with SKIP LOCKED (in a CTE) and the due condition is checked again by the
+ * UPDATE, so schedulers running at once never both take a feed, and none is left untaken.
  */
 export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, requeueAt: string, limit: number): Promise<number[]> {
   const candidates = db
@@ -74,10 +74,25 @@ export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, reque
     .where((eb) => eb.exists(eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id')))
     .orderBy('feeds.next_check_at')
     .limit(limit);
+  if (dialect === 'postgres') {
+    // The candidates are picked and locked once, in a CTE: a LIMIT … FOR UPDATE SKIP LOCKED subquery inside
+    // `id IN (…)` may be evaluated more than once, and rows it locked the first time would then be claimed by
+    // nobody in this round.
+    const rows = await db
+      .with('due', () => candidates.forUpdate().skipLocked())
+      .updateTable('feeds')
+      .set({ next_check_at: requeueAt })
+      .from('due')
+      .whereRef('feeds.id', '=', 'due.id')
+      .where('feeds.next_check_at', '<=', now)
+      .returning('feeds.id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
   const rows = await db
     .updateTable('feeds')
     .set({ next_check_at: requeueAt })
-    .where('id', 'in', dialect === 'postgres' ? candidates.forUpdate().skipLocked() : candidates)
+    .where('id', 'in', candidates)
     .where('next_check_at', '<=', now)
     .returning('id')
     .execute();

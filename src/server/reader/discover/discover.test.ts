@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, type Fetcher } from '../fetch/index.js';
-import { startTestServer, type TestServer } from '../fetch/test-server.js';
+import { readerError, startTestServer, type TestServer } from '../fetch/test-server.js';
 import { ReaderError } from '../types.js';
 import { discoverFeeds } from './index.js';
 import { normalizeInput } from './input.js';
@@ -23,15 +23,6 @@ function serve(path: string, body: string, contentType: string): void {
     res.writeHead(200, { 'content-type': contentType });
     res.end(body);
   });
-}
-
-async function readerError(promise: Promise<unknown>): Promise<ReaderError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ReaderError);
-  return err as ReaderError;
 }
 
 beforeAll(async () => {

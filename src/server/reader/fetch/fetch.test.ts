@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ReaderError, type FetcherOptions } from '../types.js';
 import { createFetcher, type Fetcher } from './index.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { readerError, startTestServer, type TestServer } from './test-server.js';
 
 const RSS = '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>';
 
@@ -21,16 +21,6 @@ function fetcher(overrides: Partial<FetcherOptions> = {}): Fetcher {
   });
   fetchers.push(f);
   return f;
-}
-
-/** The ReaderError a promise rejects with (fails the test when it resolves or throws something else). */
-async function readerError(promise: Promise<unknown>): Promise<ReaderError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ReaderError);
-  return err as ReaderError;
 }
 
 beforeAll(async () => {

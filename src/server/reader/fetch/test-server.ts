@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { expect } from 'vitest';
+import { ReaderError } from '../types.js';
 
 /**
  * A local HTTP server for the reader's tests (fetch, discover, icon): each test registers handlers per path and
@@ -47,4 +49,14 @@ export async function startTestServer(): Promise<TestServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The ReaderError a promise rejects with (fails the test when it resolves or throws something else). */
+export async function readerError(promise: Promise<unknown>): Promise<ReaderError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ReaderError);
+  return err as ReaderError;
 }
