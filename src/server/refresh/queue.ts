@@ -147,7 +147,9 @@ export class BullmqQueue implements RefreshQueue {
       feedIds.map((id) => ({
         name: 'refresh',
         data: { feedId: id },
-        opts: { jobId: `feed-${id}`, ...(options.urgent ? { priority: 1 } : {}) },
+        // Urgent work goes to the front of the wait list (LIFO). Not `priority`: in BullMQ a job without a
+        // priority runs before every prioritised one, so `priority: 1` would put it behind scheduled work.
+        opts: { jobId: `feed-${id}`, ...(options.urgent ? { lifo: true } : {}) },
       })),
     );
   }
@@ -172,7 +174,7 @@ export class BullmqQueue implements RefreshQueue {
   }
 
   async pending(): Promise<number> {
-    const counts = await this.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+    const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed');
     return Object.values(counts).reduce((a, b) => a + b, 0);
   }
 
