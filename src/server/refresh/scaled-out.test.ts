@@ -115,3 +115,28 @@ describe.skipIf(!HAVE_REDIS)('BullmqQueue', () => {
     }
   });
 });
+
+for (const dialect of DIALECTS) {
+  describe.skipIf(!HAVE_REDIS)(`a worker shutting down with BullMQ (${dialect})`, () => {
+    it('hands a feed it is still fetching back after the grace period, due at once', async () => {
+      const server = await startTestFeedServer();
+      const queue = new BullmqQueue(TEST_REDIS_URL, `feeder-test-${randomBytes(6).toString('hex')}`);
+      const env = await createRefreshEnv(dialect, { engine: { role: 'worker', queue, tickMs: 3_600_000 } });
+      try {
+        server.set('/slow.xml', { body: rss('Slow', [item(1)]), delayMs: 3000 });
+        const feedId = await env.subscribe(await env.user(), server.url('/slow.xml'));
+        env.engine.start();
+        await until(async () => server.hits('/slow.xml') > 0);
+        await env.engine.stop(100);
+        const feed = await env.database.db.selectFrom('feeds').selectAll().where('id', '=', feedId).executeTakeFirstOrThrow();
+        expect(feed.lease_until).toBeNull();
+        expect(feed.error_count).toBe(0);
+        expect(Date.parse(feed.next_check_at)).toBeLessThanOrEqual(env.clock.now().getTime());
+      } finally {
+        await queue.obliterate().catch(() => {});
+        await env.close();
+        await server.close();
+      }
+    });
+  });
+}
