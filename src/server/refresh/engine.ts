@@ -160,8 +160,14 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     return total;
   };
 
+  let stepping = false;
   const tick = () => {
-    ticking = schedule().catch((err) => log('error', 'refresh scheduler step failed', { err: String(err) }));
+    // A step that outlasts the period (a slow database) is not overtaken by the next one.
+    if (stepping) return;
+    stepping = true;
+    ticking = schedule()
+      .catch((err) => log('error', 'refresh scheduler step failed', { err: String(err) }))
+      .finally(() => (stepping = false));
   };
 
   return {

@@ -32,7 +32,7 @@ export interface RefreshContext {
   log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
   /**
    * Runs low-priority follow-up work (the icon look-up) without holding the feed's job; the engine bounds and
-   * drains it. Without it (the CLI), the work is awaited.
+   * drains it. Without it (a caller that builds its own context), the work is awaited.
    */
   background?: (task: () => Promise<void>) => void;
 }
