@@ -118,6 +118,7 @@ async function run(dialect, databaseUrl) {
     LOG_LEVEL: 'error',
     ALLOW_PRIVATE_FEED_HOSTS: 'true',
     ...(process.env.REFRESH_PARSE_THREADS ? { REFRESH_PARSE_THREADS: process.env.REFRESH_PARSE_THREADS } : {}),
+    ...(process.env.REFRESH_CONCURRENCY ? { REFRESH_CONCURRENCY: process.env.REFRESH_CONCURRENCY } : {}),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const database = await seed(env);
