@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserFromCli } from '../accounts/accounts.service.js';
-import { TEST_PASSWORD_HASHING } from '../accounts/passwords.js';
 import type { Database } from '../db/database.js';
 import { createTestDatabase, DIALECTS } from '../test/dialects.js';
+import { createTestUser } from '../test/test-app.js';
 import { claimDueFeeds, ensureFeed, subscribe } from './feeds.repository.js';
 
 for (const dialect of DIALECTS) {
@@ -13,11 +12,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
-      const user = await createUserFromCli(
-        database.db,
-        { email: 'claims@example.com', password: 'correct horse battery', name: 'C', verified: true, language: 'en' },
-        { hashing: TEST_PASSWORD_HASHING },
-      );
+      const { user } = await createTestUser(database.db);
       for (let i = 0; i < 120; i++) {
         const { feed } = await ensureFeed(database.db, `https://example.com/${i}.xml`, now);
         await subscribe(database.db, user.id, feed.id, now);

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { startTestServer } from '../reader/fetch/test-server.js';
 
 /**
- * A local HTTP server that serves feeds for refresh tests (127.0.0.1, a port the OS picks). Each path has a
- * route the test can change at any time; documents get a strong ETag and a Last-Modified, and a matching
+ * A local feed server for refresh tests, on the reader's test server (127.0.0.1, a port the OS picks). Each path
+ * has a route the test can change at any time; documents get a strong ETag and a Last-Modified, and a matching
  * conditional request is answered 304, as well-behaved feed servers do. Requests are counted per path.
  *
  *   const server = await startTestFeedServer();
@@ -23,7 +23,6 @@ export interface Route {
 }
 
 export interface TestFeedServer {
-  port: number;
   url(path: string): string;
   set(path: string, route: Route): void;
   /** Requests per path, and each request's headers in order. */
@@ -36,51 +35,36 @@ export interface TestFeedServer {
 const LAST_MODIFIED = 'Sat, 21 Nov 2026 10:00:00 GMT';
 
 export async function startTestFeedServer(): Promise<TestFeedServer> {
-  const routes = new Map<string, Route>();
-  const log = new Map<string, IncomingMessage['headers'][]>();
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const list = log.get(path) ?? [];
-    list.push(req.headers);
-    log.set(path, list);
-    const route = routes.get(path);
-    const answer = () => {
-      if (!route) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
+  const server = await startTestServer();
+  const requests = (path: string) => server.requests.filter((r) => r.path.replace(/\?.*$/, '') === path).map((r) => r.headers);
+  return {
+    url: server.url,
+    set(path, route) {
       const body = typeof route.body === 'string' ? Buffer.from(route.body) : (route.body ?? Buffer.alloc(0));
       const etag = `"${createHash('sha1').update(body).digest('hex')}"`;
       const status = route.status ?? 200;
-      if (status === 200 && route.conditional !== false && req.headers['if-none-match'] === etag) {
-        res.writeHead(304, { etag, ...route.headers }).end();
-        return;
-      }
-      res
-        .writeHead(status, {
-          'content-type': route.contentType ?? 'application/rss+xml; charset=utf-8',
-          ...(status === 200 ? { etag, 'last-modified': LAST_MODIFIED } : {}),
-          ...route.headers,
-        })
-        .end(body);
-    };
-    if (route?.delayMs) setTimeout(answer, route.delayMs);
-    else answer();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    url: (path) => `http://127.0.0.1:${port}${path}`,
-    set: (path, route) => void routes.set(path, route),
-    hits: (path) => log.get(path)?.length ?? 0,
-    requests: (path) => log.get(path) ?? [],
-    totalHits: () => [...log.values()].reduce((n, l) => n + l.length, 0),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      server.on(path, (req, res) => {
+        const answer = () => {
+          if (status === 200 && route.conditional !== false && req.headers['if-none-match'] === etag) {
+            res.writeHead(304, { etag, ...route.headers }).end();
+            return;
+          }
+          res
+            .writeHead(status, {
+              'content-type': route.contentType ?? 'application/rss+xml; charset=utf-8',
+              ...(status === 200 ? { etag, 'last-modified': LAST_MODIFIED } : {}),
+              ...route.headers,
+            })
+            .end(body);
+        };
+        if (route.delayMs) setTimeout(answer, route.delayMs);
+        else answer();
+      });
+    },
+    hits: (path) => requests(path).length,
+    requests,
+    totalHits: () => server.requests.length,
+    close: server.close,
   };
 }
 

@@ -1,15 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUserFromCli } from '../accounts/accounts.service.js';
-import { TEST_PASSWORD_HASHING } from '../accounts/passwords.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Database, Dialect } from '../db/database.js';
 import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
 import { createRefreshEngine, type RefreshEngine, type RefreshEngineDeps } from '../refresh/engine.js';
 import { createTestDatabase } from './dialects.js';
-import { TestClock, uniqueEmail } from './test-app.js';
+import { createTestUser, TestClock, uniqueEmail } from './test-app.js';
 
 /**
  * A database, a config that may fetch from 127.0.0.1 and a refresh engine, for feed-engine tests:
@@ -53,11 +51,7 @@ export async function createRefreshEnv(
     clock,
     engine,
     async user() {
-      const user = await createUserFromCli(
-        database.db,
-        { email: uniqueEmail('reader'), password: 'correct horse battery', name: 'Reader', verified: true, language: 'en' },
-        { hashing: TEST_PASSWORD_HASHING, now: clock.now },
-      );
+      const { user } = await createTestUser(database.db, { email: uniqueEmail('reader'), name: 'Reader' }, clock.now);
       return user.id;
     },
     async subscribe(userId, url) {

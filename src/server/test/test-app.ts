@@ -65,7 +65,7 @@ export interface TestApp {
   /** `{ authorization: 'Bearer …' }` */
   bearer(token: string): { authorization: string };
   /** Creates a user directly (as `feeder user create` does); verified unless told otherwise. */
-  createUser(options?: { email?: string; password?: string; name?: string; verified?: boolean; language?: Language }): Promise<{ user: User; email: string; password: string }>;
+  createUser(options?: TestUserOptions): Promise<{ user: User; email: string; password: string }>;
   /** POST /auth/login; throws unless it answers 200. */
   login(email: string, password: string): Promise<LoginResponse>;
   /** A verified user, signed in: the user, the password and a token pair. */
@@ -75,6 +75,24 @@ export interface TestApp {
 
 let counter = 0;
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now()}-${++counter}@example.com`;
+
+export type TestUserOptions = { email?: string; password?: string; name?: string; verified?: boolean; language?: Language };
+
+/** Creates a user directly in the database (as `feeder user create` does, with cheap argon2); verified unless told otherwise. */
+export async function createTestUser(
+  db: Database['db'],
+  o: TestUserOptions = {},
+  now: () => Date = () => new Date(),
+): Promise<{ user: User; email: string; password: string }> {
+  const email = o.email ?? uniqueEmail();
+  const password = o.password ?? 'correct horse battery';
+  const user = await createUserFromCli(
+    db,
+    { email, password, name: o.name ?? 'Test User', verified: o.verified ?? true, language: o.language ?? 'en' },
+    { hashing: TEST_PASSWORD_HASHING, now },
+  );
+  return { user, email, password };
+}
 
 /** The parsed JSON body of an inject response. */
 export const json = <T = any>(res: LightMyRequestResponse): T => res.json() as T;
@@ -113,16 +131,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     dataDir,
     bearer: (token) => ({ authorization: `Bearer ${token}` }),
-    async createUser(o = {}) {
-      const email = o.email ?? uniqueEmail();
-      const password = o.password ?? 'correct horse battery';
-      const user = await createUserFromCli(
-        database.db,
-        { email, password, name: o.name ?? 'Test User', verified: o.verified ?? true, language: o.language ?? 'en' },
-        { hashing: TEST_PASSWORD_HASHING, now: clock.now },
-      );
-      return { user, email, password };
-    },
+    createUser: (o = {}) => createTestUser(database.db, o, clock.now),
     async login(email, password) {
       const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
       if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
