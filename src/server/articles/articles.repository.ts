@@ -18,9 +18,6 @@ export interface StoredItem {
   updatedAt: string | null;
 }
 
-/** How an incoming item relates to what is stored. */
-export type ItemState = 'new' | 'changed' | 'unchanged';
-
 // SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 16 columns.
 const INSERT_BATCH = 500;
 const LOOKUP_BATCH = 1000;

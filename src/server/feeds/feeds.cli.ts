@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
+import { findUserByEmail } from '../accounts/accounts.repository.js';
+import { normalizeEmail } from '../accounts/accounts.service.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { discoverFeeds } from '../reader/discover/index.js';
 import { ReaderError } from '../reader/types.js';
 import { createRefreshEngine, type RefreshEngine } from '../refresh/engine.js';
 import { normalizeFeedUrl } from './feed-url.js';
-import { ensureFeed, findFeed, subscribe } from './feeds.repository.js';
+import { ensureFeed, findFeed, listFeedStates, subscribe, subscribedFeedIds } from './feeds.repository.js';
 
 /**
  * `feeder feed …`: the operator's view of the feed engine from the command line.
@@ -20,7 +22,7 @@ const FEED_USAGE = `       feeder feed add --email <e-mail> <url>
 type Out = (line: string) => void;
 
 async function userIdOf(database: Database, email: string): Promise<number> {
-  const user = await database.db.selectFrom('users').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  const user = await findUserByEmail(database.db, normalizeEmail(email));
   if (!user) throw new Error(`No account with the e-mail address ${email}.`);
   return user.id;
 }
@@ -67,16 +69,8 @@ export async function runFeedCommand(args: string[], config: Readonly<Config>, d
       return (await refreshAndReport(engine, feed.id, `Feed ${feed.id}`, out)) ? 0 : 1;
     }
     if (sub === 'list' && positionals.length === 0) {
-      let query = database.db
-        .selectFrom('feeds')
-        .select(['feeds.id', 'feeds.url', 'feeds.title', 'feeds.last_fetched_at', 'feeds.next_check_at', 'feeds.error_count', 'feeds.last_error_code', 'feeds.last_error'])
-        .select((eb) => eb.selectFrom('articles').select(eb.fn.countAll().as('n')).whereRef('articles.feed_id', '=', 'feeds.id').as('articles'))
-        .orderBy('feeds.id');
-      if (values.email) {
-        const userId = await userIdOf(database, values.email);
-        query = query.where((eb) => eb.exists(eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id').where('subscriptions.user_id', '=', userId)));
-      }
-      for (const f of await query.execute()) {
+      const userId = values.email ? await userIdOf(database, values.email) : undefined;
+      for (const f of await listFeedStates(database.db, userId)) {
         const state = f.error_count > 0 ? `${f.error_count} errors, last: ${f.last_error_code} ${f.last_error}` : 'ok';
         out(`${f.id}\t${f.title || '(untitled)'}\t${f.url}\n\tarticles ${f.articles}, last fetched ${f.last_fetched_at ?? 'never'}, next ${f.next_check_at}, ${state}`);
       }
@@ -89,7 +83,7 @@ export async function runFeedCommand(args: string[], config: Readonly<Config>, d
             if (!Number.isInteger(id) || id <= 0) throw new Error(`Not a feed id: ${p}`);
             return id;
           })
-        : (await database.db.selectFrom('feeds').select('id').where((eb) => eb.exists(eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id'))).execute()).map((r) => r.id);
+        : await subscribedFeedIds(database.db);
       let failed = 0;
       for (const id of ids) {
         if (!(await findFeed(database.db, id))) {

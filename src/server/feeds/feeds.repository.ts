@@ -1,12 +1,19 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
-import type { FeedsTable } from '../db/tables.js';
+import type { FeedsTable, Tables } from '../db/tables.js';
 
 /**
  * Feeds and their refresh state (issue 3). Feeds are shared by every subscriber, so these functions are not
  * user-scoped; user-facing reads go through subscriptions (design.md §4 rule 2) in the reading issue's code.
  */
 export type FeedRow = Selectable<FeedsTable>;
+
+/** "The feed has a subscriber" (or: this user's subscription), inside a query on `feeds`. */
+function subscribed(eb: ExpressionBuilder<Tables, 'feeds'>, userId?: number) {
+  let q = eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id');
+  if (userId !== undefined) q = q.where('subscriptions.user_id', '=', userId);
+  return eb.exists(q);
+}
 
 /** The feed with this (normalised) URL, created when new. New feeds are due at once. */
 export async function ensureFeed(db: Db, url: string, now: string): Promise<{ feed: FeedRow; created: boolean }> {
@@ -71,7 +78,7 @@ export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, reque
     .select('feeds.id')
     .where('feeds.next_check_at', '<=', now)
     .where((eb) => eb.or([eb('feeds.lease_until', 'is', null), eb('feeds.lease_until', '<', now)]))
-    .where((eb) => eb.exists(eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id')))
+    .where((eb) => subscribed(eb))
     .orderBy('feeds.next_check_at')
     .limit(limit);
   if (dialect === 'postgres') {
@@ -181,7 +188,7 @@ export async function deleteOrphanFeeds(db: Db, createdBefore: string): Promise<
   const result = await db
     .deleteFrom('feeds')
     .where('created_at', '<', createdBefore)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('subscriptions').select('subscriptions.id').whereRef('subscriptions.feed_id', '=', 'feeds.id'))))
+    .where((eb) => eb.not(subscribed(eb)))
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -195,4 +202,21 @@ export async function deleteOrphanFeeds(db: Db, createdBefore: string): Promise<
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Ids of the feeds somebody subscribes to. */
+export async function subscribedFeedIds(db: Db): Promise<number[]> {
+  const rows = await db.selectFrom('feeds').select('id').where((eb) => subscribed(eb)).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Every feed (or one user's) with its refresh state and article count, for operators (`feeder feed list`). */
+export async function listFeedStates(db: Db, userId?: number) {
+  let query = db
+    .selectFrom('feeds')
+    .select(['feeds.id', 'feeds.url', 'feeds.title', 'feeds.last_fetched_at', 'feeds.next_check_at', 'feeds.error_count', 'feeds.last_error_code', 'feeds.last_error'])
+    .select((eb) => eb.selectFrom('articles').select(eb.fn.countAll().as('n')).whereRef('articles.feed_id', '=', 'feeds.id').as('articles'))
+    .orderBy('feeds.id');
+  if (userId !== undefined) query = query.where((eb) => subscribed(eb, userId));
+  return query.execute();
 }
