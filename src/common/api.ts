@@ -56,3 +56,128 @@ export interface PublicConfig {
   /** false when no domain list is configured, i.e. every domain may register. */
   registration_restricted: boolean;
 }
+
+/* ───────────── Reading (dashboard.md §3 and §7, decisions.md "Feeds and articles") ───────────── */
+
+/** Feed ids are feeds.id (shared by all subscribers); per-user state is the subscription's. */
+export interface Feed {
+  id: number;
+  /** What the user sees: the custom title, else the feed's own title, else "Unbenannter Feed" (client-side). */
+  title: string;
+  /** The feed's own title as its document gives it ('' when it has none yet). */
+  original_title: string;
+  custom_title: string | null;
+  url: string;
+  site_url: string | null;
+  description: string | null;
+  /** data: URL-free base64 of the icon (PNG, SVG, ICO, …) or null; favicon_type says which. */
+  favicon_base64: string | null;
+  favicon_type: string | null;
+  /** Always null: icons are stored, never hot-linked (privacy); kept for the spec's field list. */
+  favicon_url: string | null;
+  is_muted: boolean;
+  muted_permanently: boolean;
+  /** UTC ISO 8601 with Z, or null. */
+  muted_until: string | null;
+  /** Position in the user's list (0-based, ascending). */
+  sort_order: number;
+  /** Filled by issue 5 (folders); null until then. */
+  folder_id: number | null;
+  /** Last refresh problem (feed-errors code, translated as feedErrors.*), or null. */
+  last_error_code: string | null;
+  last_fetched_at: string | null;
+  created_at: string;
+}
+
+/** POST /api/feeds: 201 with is_new true when this call created the subscription. */
+export interface AddFeedResponse extends Feed {
+  is_new: boolean;
+}
+
+/** GET /api/feeds/unread_counts. Muted feeds are absent; total is the sum of the counts. */
+export interface UnreadCounts {
+  counts: Record<string, number>;
+  total: number;
+}
+
+/** POST /api/feeds/search: feeds found at or behind the URL (discovery). */
+export interface SearchFeedResult {
+  title: string;
+  url: string;
+  favicon_url: string | null;
+  /** true when the user already subscribes to this feed URL. */
+  subscribed: boolean;
+}
+
+export type FilterTypeName = 'include' | 'exclude';
+export type FilterScopeName = 'title' | 'content' | 'both';
+
+export interface FeedFilter {
+  id: number;
+  filter_type: FilterTypeName;
+  filter_scope: FilterScopeName;
+  filter_text: string;
+  feed_id: number;
+  /** The subscription's id. */
+  user_feed_id: number;
+  created_at: string;
+}
+
+export interface ActiveFilter extends FeedFilter {
+  feed_title: string;
+}
+
+export interface Article {
+  id: number;
+  url: string | null;
+  title: string;
+  /** Plain text, at most about 600 characters, for the compact card. */
+  summary: string;
+  /** Sanitised HTML (content, else the feed's summary); the extended card shows it. */
+  content: string | null;
+  author: string | null;
+  image_url: string | null;
+  /** UTC ISO 8601 with Z. */
+  published_at: string;
+  feed_id: number;
+  feed_title: string;
+  feed_favicon: string | null;
+  feed_favicon_base64: string | null;
+  feed_favicon_type: string | null;
+  is_read: boolean;
+  is_favorite: boolean;
+  /** Filled by issue 5 (reading lists); false until then. */
+  in_reading_list: boolean;
+}
+
+/** GET /api/articles, /api/feeds/{id}/articles, /api/articles/search, /api/articles/favorites. */
+export interface ArticlePage {
+  articles: Article[];
+  total: number;
+  current_page: number;
+  pages: number;
+  per_page: number;
+  active_filters: ActiveFilter[];
+  has_active_filters: boolean;
+}
+
+/** POST /api/articles/{id}/read|unread|favorite|unfavorite. */
+export interface ArticleStateResponse {
+  id: number;
+  is_read: boolean;
+  is_favorite: boolean;
+}
+
+/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed. */
+export interface MarkReadResponse {
+  marked: number;
+}
+
+/** POST /api/extract-article-content. On failure content is the article's own content and warning says why. */
+export interface ExtractContentResponse {
+  content: string;
+  /** feed-errors code (e.g. EXTRACT_FAILED) when the full text could not be loaded; null on success. */
+  warning: string | null;
+  error: string | null;
+  cached: boolean;
+}

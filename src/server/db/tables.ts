@@ -94,6 +94,11 @@ export interface ArticlesTable {
   created_at: string;
   /** When the item was last present in the feed's document; the clean-up keeps what is still in the feed. */
   last_seen_at: string;
+  /** Readability's sanitised full text of the article page, cached for every reader (extract-article-content). */
+  extracted_content: string | null;
+  extracted_at: string | null;
+  /** feed-errors code of the last failed extraction (retried after a while). */
+  extract_error: string | null;
 }
 
 export interface SubscriptionsTable {
@@ -103,7 +108,33 @@ export interface SubscriptionsTable {
   custom_title: string | null;
   sort_order: number;
   muted_until: string | null;
+  muted_permanently: Generated<number>;
+  /** Unread, not filtered-out articles of this subscription; kept by articles/counters.ts. */
+  unread_count: Generated<number>;
+  /** Not filtered-out articles of this subscription (read or not); kept by articles/counters.ts. */
+  article_count: Generated<number>;
   created_at: string;
+}
+
+/** A subscriber's include/exclude filter on one feed (decisions.md "Feeds and articles"). */
+export interface FeedFiltersTable {
+  id: Generated<number>;
+  user_id: number;
+  subscription_id: number;
+  feed_id: number;
+  filter_type: 'include' | 'exclude';
+  filter_scope: 'title' | 'content' | 'both';
+  filter_text: string;
+  /** filter_text lower-cased: duplicates are found case-insensitively. */
+  filter_key: string;
+  created_at: string;
+}
+
+/** SQLite's FTS5 table (contentless; rowid = article id). PostgreSQL uses articles.search_vector instead. */
+export interface ArticlesFtsTable {
+  rowid: number;
+  title: string;
+  body: string;
 }
 
 /** One row per subscriber and article: read and favourite state. */
@@ -116,6 +147,8 @@ export interface UserArticlesTable {
   is_favorite: number;
   read_at: string | null;
   favorited_at: string | null;
+  /** 1 when the subscriber's filters hide this article (materialised when filters change and articles arrive). */
+  is_hidden: Generated<number>;
 }
 
 export interface Tables {
@@ -126,4 +159,6 @@ export interface Tables {
   articles: ArticlesTable;
   subscriptions: SubscriptionsTable;
   user_articles: UserArticlesTable;
+  feed_filters: FeedFiltersTable;
+  articles_fts: ArticlesFtsTable;
 }

@@ -12,6 +12,7 @@ import { AUTH_LIMITS, type AuthLimits } from '../accounts/accounts.routes.js';
 import { buildApp, type App } from '../http/app.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../http/rate-limit.js';
 import type { Mailer } from '../mail/mailer.js';
+import { createRefreshEngine, type RefreshEngine, type RefreshEngineDeps } from '../refresh/engine.js';
 import { createTestDatabase } from './dialects.js';
 import { RecordingMailer } from './recording-mailer.js';
 
@@ -49,6 +50,8 @@ export interface TestAppOptions {
    * users from one address never hit them; pass `{}` for the production limits or small ones to test 429s.
    */
   authLimits?: Partial<AuthLimits>;
+  /** Engine options (e.g. a fake fetcher); the engine is created for every test app, allowed to fetch from 127.0.0.1. */
+  engine?: Partial<RefreshEngineDeps>;
 }
 
 const RELAXED_LIMITS = Object.fromEntries(
@@ -62,6 +65,8 @@ export interface TestApp {
   mailer: RecordingMailer;
   clock: TestClock;
   dataDir: string;
+  /** The refresh engine the routes use (not started: tests call refreshFeed or schedule themselves). */
+  refresh: RefreshEngine;
   /** `{ authorization: 'Bearer …' }` */
   bearer(token: string): { authorization: string };
   /** Creates a user directly (as `feeder user create` does); verified unless told otherwise. */
@@ -104,13 +109,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     SECRET: 'test-secret-0123456789abcdef',
     PUBLIC_URL: 'http://feeder.test',
     LOG_LEVEL: 'silent',
+    ALLOW_PRIVATE_FEED_HOSTS: 'true',
+    FEED_FETCH_TIMEOUT: '5',
     ...options.env,
   });
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase(options.dialect ?? 'sqlite'));
   const mailer = new RecordingMailer(options.innerMailer);
   const clock = new TestClock();
+  const refresh = createRefreshEngine({ config, database, role: 'all', now: clock.now, ...options.engine });
   const app = await buildApp({
+    refresh,
     config,
     database,
     logger: false,
@@ -130,6 +139,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer,
     clock,
     dataDir,
+    refresh,
     bearer: (token) => ({ authorization: `Bearer ${token}` }),
     createUser: (o = {}) => createTestUser(database.db, o, clock.now),
     async login(email, password) {
@@ -143,6 +153,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     async close() {
       await app.close();
+      await refresh.stop(1000);
       await mailer.close();
       if (ownsDatabase) await database.destroy();
       rmSync(dataDir, { recursive: true, force: true });

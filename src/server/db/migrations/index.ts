@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_session_epoch.js';
 import * as m0003 from './0003_feeds.js';
+import * as m0004 from './0004_reading.js';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) works the same from
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_session_epoch': m0002,
   '0003_feeds': m0003,
+  '0004_reading': m0004,
 };

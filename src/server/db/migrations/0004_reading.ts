@@ -1,0 +1,101 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../database.js';
+
+/**
+ * The reading issue's storage (dashboard.md §3, §4, §7; decisions.md "Feeds and articles"):
+ * - subscriptions gain the permanent-mute flag and two counters, unread_count and article_count, of the
+ *   subscriber's visible (not filtered-out) articles. They are recomputed per (user, feed) after every change
+ *   (articles/counters.ts), so unread counts and list totals for 1,000 feeds are one small read, never a count
+ *   over a million rows (design.md §5).
+ * - user_articles.is_hidden: 1 when the subscriber's filters hide the article. Filters are materialised here when
+ *   they change and when articles arrive, so lists, counts and search use plain indexed conditions.
+ * - feed_filters: include/exclude filters of one subscription.
+ * - articles gain the cached full text (POST /api/extract-article-content), fetched once per article for all.
+ * - full-text search: SQLite FTS5 (contentless table, rowid = article id, plain text written by the store) and on
+ *   PostgreSQL a tsvector column with a GIN index ('simple' configuration: feeds are in many languages).
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  const ts = 'varchar(30)';
+  const pg = dialectOf(db) === 'postgres';
+
+  await db.schema.alterTable('subscriptions').addColumn('muted_permanently', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('subscriptions').addColumn('unread_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('subscriptions').addColumn('article_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.createIndex('subscriptions_user_order_idx').on('subscriptions').columns(['user_id', 'sort_order', 'id']).execute();
+
+  await db.schema.alterTable('user_articles').addColumn('is_hidden', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  // All-feeds list of unread articles, newest first; and the per-feed list and per-feed counts.
+  await db.schema
+    .createIndex('user_articles_unread_idx')
+    .on('user_articles')
+    .columns(['user_id', 'is_read', 'is_hidden', 'published_at', 'article_id'])
+    .execute();
+  await db.schema.dropIndex('user_articles_feed_idx').execute();
+  await db.schema
+    .createIndex('user_articles_feed_idx')
+    .on('user_articles')
+    .columns(['user_id', 'feed_id', 'is_read', 'is_hidden', 'published_at', 'article_id'])
+    .execute();
+  await db.schema
+    .createIndex('user_articles_favorite_idx')
+    .on('user_articles')
+    .columns(['user_id', 'is_favorite', 'published_at', 'article_id'])
+    .execute();
+
+  await db.schema
+    .createTable('feed_filters')
+    .addColumn('id', pg ? 'serial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('subscription_id', 'integer', (c) => c.notNull().references('subscriptions.id').onDelete('cascade'))
+    .addColumn('feed_id', 'integer', (c) => c.notNull())
+    .addColumn('filter_type', 'varchar(10)', (c) => c.notNull())
+    .addColumn('filter_scope', 'varchar(10)', (c) => c.notNull())
+    .addColumn('filter_text', 'varchar(500)', (c) => c.notNull())
+    /** lower-cased text: the duplicate check (409) is case-insensitive, as matching is. */
+    .addColumn('filter_key', 'varchar(500)', (c) => c.notNull())
+    .addColumn('created_at', ts, (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('feed_filters_uq')
+    .on('feed_filters')
+    .columns(['subscription_id', 'filter_type', 'filter_scope', 'filter_key'])
+    .unique()
+    .execute();
+  await db.schema.createIndex('feed_filters_user_feed_idx').on('feed_filters').columns(['user_id', 'feed_id']).execute();
+
+  await db.schema.alterTable('articles').addColumn('extracted_content', 'text').execute();
+  await db.schema.alterTable('articles').addColumn('extracted_at', ts).execute();
+  /** Error code of the last failed extraction; a failure is retried after a while (articles/extract). */
+  await db.schema.alterTable('articles').addColumn('extract_error', 'varchar(40)').execute();
+
+  if (pg) {
+    await sql`alter table articles add column search_vector tsvector`.execute(db);
+    await sql`create index articles_search_idx on articles using gin (search_vector)`.execute(db);
+  } else {
+    // Contentless: the text lives in articles already; the store writes title and plain text under the article's id,
+    // and the trigger removes the entry with the article (also when a feed's deletion cascades).
+    await sql`create virtual table articles_fts using fts5(title, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(
+      db,
+    );
+    await sql`create trigger articles_fts_delete after delete on articles begin delete from articles_fts where rowid = old.id; end`.execute(db);
+  }
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`drop index if exists articles_search_idx`.execute(db);
+    await db.schema.alterTable('articles').dropColumn('search_vector').execute();
+  } else {
+    await sql`drop trigger if exists articles_fts_delete`.execute(db);
+    await sql`drop table if exists articles_fts`.execute(db);
+  }
+  for (const c of ['extract_error', 'extracted_at', 'extracted_content']) await db.schema.alterTable('articles').dropColumn(c).execute();
+  await db.schema.dropTable('feed_filters').execute();
+  await db.schema.dropIndex('user_articles_favorite_idx').execute();
+  await db.schema.dropIndex('user_articles_feed_idx').execute();
+  await db.schema.createIndex('user_articles_feed_idx').on('user_articles').columns(['user_id', 'feed_id', 'is_read']).execute();
+  await db.schema.dropIndex('user_articles_unread_idx').execute();
+  await db.schema.alterTable('user_articles').dropColumn('is_hidden').execute();
+  await db.schema.dropIndex('subscriptions_user_order_idx').execute();
+  for (const c of ['article_count', 'unread_count', 'muted_permanently']) await db.schema.alterTable('subscriptions').dropColumn(c).execute();
+}
