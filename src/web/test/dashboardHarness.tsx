@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -36,7 +37,12 @@ export async function signedIn(user: User = testUser, language: 'de' | 'en' = 'e
 /** Shows the current path so tests can see navigation. */
 function Location() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname}</output>;
+  return (
+    <>
+      <output data-testid="location">{location.pathname}</output>
+      <output data-testid="location-search">{location.search}</output>
+    </>
+  );
 }
 
 /**
@@ -44,18 +50,22 @@ function Location() {
  * cannot land after the test's own calls.
  */
 export async function renderAt(path: string, element: ReactElement, routePath = '/dashboard/*') {
+  // A fresh query client per render, so no cached answer leaks from one test into the next.
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
   const result = render(
-    <ThemeProvider>
-      <AuthProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path={routePath} element={element} />
-            <Route path="/" element={<p>Landing page</p>} />
-          </Routes>
-          <Location />
-        </MemoryRouter>
-      </AuthProvider>
-    </ThemeProvider>,
+    <QueryClientProvider client={client}>
+      <ThemeProvider>
+        <AuthProvider>
+          <MemoryRouter initialEntries={[path]}>
+            <Routes>
+              <Route path={routePath} element={element} />
+              <Route path="/" element={<p>Landing page</p>} />
+            </Routes>
+            <Location />
+          </MemoryRouter>
+        </AuthProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
   );
   await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
   return result;
