@@ -1,0 +1,237 @@
+import { useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { useEffect } from 'react';
+import type {
+  AddFeedResponse,
+  Feed,
+  FeedFilter,
+  FilterScopeName,
+  FilterTypeName,
+  SearchFeedResult,
+  UnreadCounts,
+} from '../../../common/api.js';
+import { api } from '../../lib/api.js';
+import { emit, on, type AppEvent } from '../../lib/events.js';
+
+/**
+ * The feed and filter calls of dashboard.md §7 ("Feeds", "Filters") and the app-wide events that follow them
+ * (§4, §7 "Browser events"). Every mutation announces itself, so the sidebar, the article lists and the counts
+ * refresh without knowing who changed what:
+ * - feeds-updated: the feed list changed (added, removed, renamed, reordered, muted, refreshed);
+ * - force-unread-update: the unread counts must be fetched now (mute hides a feed's articles from the counts);
+ * - force-article-update: the visible article list must be fetched again (a new, deleted or muted feed);
+ * - filters-updated: sent by the filters dialog when it closes (§4 "Filters dialog"), not per call.
+ */
+
+/** §9: unread counts are cached for 60 s; a count refresh request is debounced by 300 ms. */
+export const UNREAD_COUNTS_STALE_MS = 60_000;
+export const UNREAD_COUNTS_DEBOUNCE_MS = 300;
+/** §4 "Feed mute": the durations on offer, in hours (null = permanently). */
+export const MUTE_DURATIONS_HOURS = [1, 3, 8, 24, 72, 168] as const;
+
+export const feedsKey = ['feeds'] as const;
+export const unreadCountsKey = ['unread-counts'] as const;
+export const filtersKey = (feedId: number) => ['feed-filters', feedId] as const;
+
+/* ───────────── Feeds ───────────── */
+
+export function listFeeds(): Promise<Feed[]> {
+  return api<Feed[] | { feeds: Feed[] }>('/api/feeds').then((res) => (Array.isArray(res) ? res : (res?.feeds ?? [])));
+}
+
+export function getUnreadCounts(): Promise<UnreadCounts> {
+  return api<UnreadCounts>('/api/feeds/unread_counts').then((res) => ({ counts: res?.counts ?? {}, total: res?.total ?? 0 }));
+}
+
+/** POST /api/feeds: subscribes (discovering the feed when the URL is a page). 400 invalid URL, 409 already subscribed. */
+export async function addFeed(url: string): Promise<AddFeedResponse> {
+  const feed = await api<AddFeedResponse>('/api/feeds', { method: 'POST', body: { url: url.trim() } });
+  emit('feeds-updated');
+  emit('force-unread-update');
+  emit('force-article-update');
+  return feed;
+}
+
+/** POST /api/feeds/search: the feeds found at or behind a URL (no subscription is made). */
+export function searchFeeds(url: string): Promise<SearchFeedResult[]> {
+  return api<SearchFeedResult[] | { feeds: SearchFeedResult[] }>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then(
+    (res) => (Array.isArray(res) ? res : (res?.feeds ?? [])),
+  );
+}
+
+/** PUT /api/feeds/{id}: updates the subscription's editable fields (the spec uses it to set the default title). */
+export async function updateFeed(id: number, changes: Partial<Pick<Feed, 'custom_title'>>): Promise<void> {
+  await api(`/api/feeds/${id}`, { method: 'PUT', body: changes });
+  emit('feeds-updated');
+}
+
+/** POST /api/feeds/{id}/mute: for `duration` hours (one of MUTE_DURATIONS_HOURS), or permanently (duration null). */
+export async function muteFeed(id: number, options: { duration: number | null; permanently: boolean }): Promise<void> {
+  await api(`/api/feeds/${id}/mute`, { method: 'POST', body: { duration: options.duration, permanently: options.permanently } });
+  emit('feeds-updated');
+  emit('force-unread-update');
+  emit('force-article-update');
+}
+
+export async function unmuteFeed(id: number): Promise<void> {
+  await api(`/api/feeds/${id}/unmute`, { method: 'POST' });
+  emit('feeds-updated');
+  emit('force-unread-update');
+  emit('force-article-update');
+}
+
+/** POST /api/feeds/set_custom_title: an empty title removes the custom one (the feed's own title shows again). */
+export async function setCustomTitle(id: number, title: string): Promise<void> {
+  await api('/api/feeds/set_custom_title', { method: 'POST', body: { feed_id: id, custom_title: title.trim() } });
+  emit('feeds-updated');
+  // Article cards show the feed's title.
+  emit('force-article-update');
+}
+
+export async function deleteFeed(id: number): Promise<void> {
+  await api(`/api/feeds/${id}`, { method: 'DELETE' });
+  emit('feeds-updated');
+  emit('force-unread-update');
+  emit('force-article-update');
+}
+
+/** DELETE /api/feeds/all (account settings, "delete all feeds"). */
+export async function deleteAllFeeds(): Promise<void> {
+  await api('/api/feeds/all', { method: 'DELETE' });
+  emit('feeds-updated');
+  emit('force-unread-update');
+  emit('force-article-update');
+}
+
+/** POST /api/feeds/sort with the user's feed ids in their new order. */
+export async function sortFeeds(ids: number[]): Promise<void> {
+  await api('/api/feeds/sort', { method: 'POST', body: { feed_order: ids } });
+  emit('feeds-updated');
+}
+
+/** POST /api/feeds/{id}/refresh: fetches the feed now; new articles and the refresh state follow. */
+export async function refreshFeed(id: number): Promise<void> {
+  await api(`/api/feeds/${id}/refresh`, { method: 'POST' });
+  emit('feeds-updated');
+  emit('force-unread-update');
+  emit('force-article-update');
+}
+
+export interface OpmlImportResult {
+  imported_count: number;
+  existed_count: number;
+  message: string;
+}
+
+/** POST /api/feeds/import/opml (multipart, field opml_file). */
+export async function importOpml(file: File): Promise<OpmlImportResult> {
+  const form = new FormData();
+  form.append('opml_file', file);
+  const result = await api<OpmlImportResult>('/api/feeds/import/opml', { method: 'POST', body: form });
+  emit('feeds-updated');
+  emit('force-unread-update');
+  emit('force-article-update');
+  return result;
+}
+
+/** GET /api/feeds/export/opml: the OPML document as text (the caller saves it as feeder-feeds-YYYY-MM-DD.opml). */
+export function exportOpml(): Promise<string> {
+  return api<string>('/api/feeds/export/opml');
+}
+
+/* ───────────── Filters ───────────── */
+
+export interface NewFilter {
+  filter_type: FilterTypeName;
+  filter_scope: FilterScopeName;
+  filter_text: string;
+}
+
+export function listFilters(feedId: number): Promise<FeedFilter[]> {
+  return api<FeedFilter[] | { filters: FeedFilter[] }>(`/api/feeds/${feedId}/filters`).then((res) =>
+    Array.isArray(res) ? res : (res?.filters ?? []),
+  );
+}
+
+/** 400 when the text is blank, 409 when the same filter exists. */
+export function addFilter(feedId: number, filter: NewFilter): Promise<FeedFilter> {
+  return api<FeedFilter | { filter: FeedFilter }>(`/api/feeds/${feedId}/filters`, {
+    method: 'POST',
+    body: { ...filter, filter_text: filter.filter_text.trim() },
+  }).then((res) => ('filter' in res && res.filter ? res.filter : (res as FeedFilter)));
+}
+
+export async function deleteFilter(filterId: number): Promise<void> {
+  await api(`/api/feeds/filters/${filterId}`, { method: 'DELETE' });
+}
+
+/* ───────────── Hooks ───────────── */
+
+/**
+ * Refetches a query when an app event arrives. However many components use the hook, each query client listens
+ * once per event and key (a shared, counted subscription), so one event means one request.
+ */
+const listeners = new WeakMap<QueryClient, Map<string, { count: number; off: () => void }>>();
+
+function useRefetchOn(event: AppEvent, queryKey: readonly unknown[], debounceMs = 0): void {
+  const client = useQueryClient();
+  const keyText = JSON.stringify(queryKey);
+  useEffect(() => {
+    let byKey = listeners.get(client);
+    if (!byKey) listeners.set(client, (byKey = new Map()));
+    const id = `${event}|${debounceMs}|${keyText}`;
+    let entry = byKey.get(id);
+    if (!entry) {
+      const key = JSON.parse(keyText) as unknown[];
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const refetch = () => void client.invalidateQueries({ queryKey: key });
+      const stop = on(event, () => {
+        if (debounceMs <= 0) return refetch();
+        clearTimeout(timer);
+        timer = setTimeout(refetch, debounceMs);
+      });
+      entry = { count: 0, off: () => (clearTimeout(timer), stop()) };
+      byKey.set(id, entry);
+    }
+    entry.count++;
+    return () => {
+      const current = byKey.get(id);
+      if (!current) return;
+      if (--current.count === 0) {
+        current.off();
+        byKey.delete(id);
+      }
+    };
+  }, [client, event, keyText, debounceMs]);
+}
+
+/** The user's feeds in their order (GET /api/feeds), refetched on feeds-updated. Muted feeds are included. */
+export function useFeeds(): UseQueryResult<Feed[]> {
+  useRefetchOn('feeds-updated', feedsKey);
+  return useQuery({ queryKey: feedsKey, queryFn: listFeeds });
+}
+
+/**
+ * Unread counts per feed and in total (§9: cached 60 s). unread-counts-updated refetches after 300 ms of quiet
+ * (a burst of read marks costs one request); force-unread-update refetches at once.
+ */
+export function useUnreadCounts(): UseQueryResult<UnreadCounts> {
+  useRefetchOn('unread-counts-updated', unreadCountsKey, UNREAD_COUNTS_DEBOUNCE_MS);
+  useRefetchOn('force-unread-update', unreadCountsKey);
+  return useQuery({ queryKey: unreadCountsKey, queryFn: getUnreadCounts, staleTime: UNREAD_COUNTS_STALE_MS });
+}
+
+/** One feed's filters (GET /api/feeds/{id}/filters), refetched on filters-updated. */
+export function useFeedFilters(feedId: number, enabled = true): UseQueryResult<FeedFilter[]> {
+  useRefetchOn('filters-updated', ['feed-filters']);
+  return useQuery({ queryKey: filtersKey(feedId), queryFn: () => listFilters(feedId), enabled });
+}
+
+/* ───────────── Presentation helpers ───────────── */
+
+type TitledFeed = Pick<Feed, 'title'> & Partial<Pick<Feed, 'custom_title' | 'original_title'>>;
+
+/** What a feed is called (§3, §9): its custom title, else its own title, else "Unbenannter Feed". */
+export function feedTitle(feed: TitledFeed, t: TFunction): string {
+  return feed.custom_title?.trim() || feed.title?.trim() || feed.original_title?.trim() || t('feeds.unnamed');
+}

@@ -1,0 +1,212 @@
+import { ArrowLeft, Check, Loader2, Plus, Search } from 'lucide-react';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AddFeedResponse, SearchFeedResult } from '../../../../common/api.js';
+import { Alert, type AlertTone } from '../../../components/ui/Alert.js';
+import { Button } from '../../../components/ui/Button.js';
+import { Modal } from '../../../components/ui/Modal.js';
+import { TextField } from '../../../components/ui/TextField.js';
+import { ApiError } from '../../../lib/api.js';
+import { addFeed, searchFeeds } from '../api.js';
+import { FeedIcon } from './FeedIcon.js';
+
+export interface AddFeedDialogProps {
+  open: boolean;
+  onClose(): void;
+  /** Called after a successful subscription, before the dialog closes (e.g. to show a confirmation). */
+  onSubscribed?(feed: AddFeedResponse): void;
+}
+
+type SubscribeState = 'subscribing' | 'subscribed';
+interface Message {
+  tone: AlertTone;
+  text: string;
+}
+
+/**
+ * The add-feed dialog (dashboard.md §2 "Add-feed dialog", §4, §5, §8). The Search tab: a URL (Enter searches),
+ * an examples hint, the results (at most 24rem high, with a back button), each with subscribe → subscribing →
+ * subscribed. Subscribing from search results closes the dialog. The feed catalog tab arrives with the catalog
+ * (issue 5); until then the Search tab is the only one. All state lives in the body, which the modal unmounts
+ * when it closes, so the dialog always opens fresh (§4 "resets its state on close").
+ */
+export function AddFeedDialog({ open, onClose, onSubscribed }: AddFeedDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={t('feeds.add.title')}
+      className="max-sm:mb-0 max-sm:w-full max-sm:max-w-full max-sm:rounded-b-none sm:w-[min(100vw-2rem,38rem)]"
+    >
+      <AddFeedBody onClose={onClose} onSubscribed={onSubscribed} />
+    </Modal>
+  );
+}
+
+function AddFeedBody({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>) {
+  const { t } = useTranslation();
+  const tabId = useId();
+  const [url, setUrl] = useState('');
+  const [searching, setSearching] = useState(false);
+  const [results, setResults] = useState<SearchFeedResult[] | null>(null);
+  const [message, setMessage] = useState<Message | null>(null);
+  const [states, setStates] = useState<Record<string, SubscribeState>>({});
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+
+  const onSearch = async (e: FormEvent) => {
+    e.preventDefault();
+    setMessage(null);
+    if (!url.trim()) {
+      setFieldError(t('feeds.add.emptyUrl'));
+      inputRef.current?.focus();
+      return;
+    }
+    setSearching(true);
+    try {
+      const found = await searchFeeds(url);
+      if (found.length === 0) {
+        setMessage({ tone: 'warning', text: t('feeds.add.noFeedsFound') });
+      } else {
+        setStates(Object.fromEntries(found.filter((f) => f.subscribed).map((f) => [f.url, 'subscribed' as const])));
+        setResults(found);
+      }
+    } catch (err) {
+      const status = err instanceof ApiError ? err.status : 0;
+      const key = status === 400 ? 'feeds.add.invalidUrl' : status === 404 ? 'feeds.add.notFound' : 'feeds.add.searchError';
+      setMessage({ tone: 'error', text: t(key) });
+    } finally {
+      setSearching(false);
+    }
+  };
+
+  const onSubscribe = async (result: SearchFeedResult) => {
+    if (!result.url.trim()) {
+      setMessage({ tone: 'error', text: t('feeds.add.emptyUrl') });
+      return;
+    }
+    setMessage(null);
+    setStates((s) => ({ ...s, [result.url]: 'subscribing' }));
+    try {
+      const feed = await addFeed(result.url);
+      setStates((s) => ({ ...s, [result.url]: 'subscribed' }));
+      onSubscribed?.(feed);
+      onClose();
+    } catch (err) {
+      const status = err instanceof ApiError ? err.status : 0;
+      if (status === 409) {
+        setStates((s) => ({ ...s, [result.url]: 'subscribed' }));
+        setMessage({ tone: 'info', text: t('feeds.add.feedExists') });
+        return;
+      }
+      setStates(({ [result.url]: _, ...rest }) => rest);
+      setMessage({ tone: 'error', text: t(status === 400 ? 'feeds.add.invalidUrl' : 'feeds.add.addError') });
+    }
+  };
+
+  const back = () => {
+    setResults(null);
+    setMessage(null);
+    setStates({});
+    requestAnimationFrame(() => inputRef.current?.focus());
+  };
+
+  return (
+    <div className="flex h-[min(650px,calc(100dvh-6rem))] flex-col px-5 pb-5">
+      {/* The catalog tab (issue 5) joins this tab list. */}
+      <div role="tablist" aria-label={t('feeds.add.tabs')} className="mb-4 flex gap-1 border-b border-border">
+        <button
+          type="button"
+          role="tab"
+          id={`${tabId}-tab`}
+          aria-selected
+          aria-controls={`${tabId}-panel`}
+          className="-mb-px inline-flex min-h-10 items-center gap-2 border-b-2 border-accent px-3 text-sm font-semibold text-text"
+        >
+          <Search aria-hidden className="size-4" />
+          {t('feeds.add.tabSearch')}
+        </button>
+      </div>
+
+      <div role="tabpanel" id={`${tabId}-panel`} aria-labelledby={`${tabId}-tab`} className="flex min-h-0 flex-1 flex-col gap-4">
+        {results === null ? (
+          <form noValidate onSubmit={onSearch} className="flex flex-col gap-3">
+            <TextField
+              ref={inputRef}
+              label={t('feeds.add.urlLabel')}
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              autoFocus
+              placeholder={t('feeds.add.urlPlaceholder')}
+              value={url}
+              error={fieldError}
+              hint={t('feeds.add.examples')}
+              onChange={(e) => {
+                setUrl(e.target.value);
+                setFieldError(null);
+              }}
+            />
+            <div className="flex justify-end">
+              <Button type="submit" disabled={searching} className="w-full sm:w-auto">
+                {searching ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <Search aria-hidden className="size-4" />}
+                {searching ? t('feeds.add.searching') : t('feeds.add.search')}
+              </Button>
+            </div>
+          </form>
+        ) : (
+          <div className="flex min-h-0 flex-col gap-3">
+            <div className="flex items-center justify-between gap-3">
+              <Button variant="ghost" size="sm" onClick={back} className="-ml-2">
+                <ArrowLeft aria-hidden className="size-4" />
+                {t('feeds.add.back')}
+              </Button>
+              <p role="status" className="text-sm text-muted">
+                {t('feeds.add.results', { count: results.length })}
+              </p>
+            </div>
+            <ul className="max-h-96 overflow-y-auto rounded-xl border border-border" aria-label={t('feeds.add.results', { count: results.length })}>
+              {results.map((result) => (
+                <ResultRow key={result.url} result={result} state={states[result.url]} onSubscribe={() => void onSubscribe(result)} />
+              ))}
+            </ul>
+          </div>
+        )}
+        {message && <Alert tone={message.tone}>{message.text}</Alert>}
+      </div>
+    </div>
+  );
+}
+
+function ResultRow({ result, state, onSubscribe }: { result: SearchFeedResult; state?: SubscribeState; onSubscribe(): void }) {
+  const { t } = useTranslation();
+  const title = result.title.trim() || t('feeds.unnamed');
+  return (
+    <li className="flex items-center gap-3 border-b border-border px-3.5 py-3 last:border-b-0">
+      <FeedIcon feed={{ title, favicon_base64: null, favicon_type: null }} size="md" />
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-semibold text-text">{title}</p>
+        <p className="truncate text-xs text-muted">{result.url}</p>
+      </div>
+      {state === 'subscribed' ? (
+        <span className="inline-flex min-h-9 shrink-0 items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-success">
+          <Check aria-hidden className="size-4" />
+          {t('feeds.add.subscribed')}
+        </span>
+      ) : (
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={onSubscribe}
+          disabled={state === 'subscribing'}
+          aria-label={state === 'subscribing' ? undefined : t('feeds.add.subscribeFeed', { title })}
+          className="min-h-10 shrink-0"
+        >
+          {state === 'subscribing' ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <Plus aria-hidden className="size-4" />}
+          {state === 'subscribing' ? t('feeds.add.subscribing') : t('feeds.add.subscribe')}
+        </Button>
+      )}
+    </li>
+  );
+}
