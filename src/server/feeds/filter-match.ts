@@ -1,3 +1,5 @@
+import { htmlToText } from '../reader/parse/text.js';
+
 /**
  * Feed filters (decisions.md "Feeds and articles"): a feed with at least one include filter shows only articles
  * matching one of its include filters; exclude filters hide what they match. Matching is a case-insensitive
@@ -42,4 +44,13 @@ export function isHiddenByFilters(rules: readonly FilterRule[], subject: FilterS
     }
   }
   return hasInclude && !included;
+}
+
+/**
+ * What filters look at in a stored article: its title (plain text already) and the plain text of its content, or of
+ * its summary when it has no content. The filter service (filters changed) and the store (articles arrived) both
+ * use this, so an article is judged the same either way.
+ */
+export function filterSubjectOf(article: { title: string; content: string | null; summary: string | null }): FilterSubject {
+  return { title: article.title, text: htmlToText(article.content || article.summary) };
 }

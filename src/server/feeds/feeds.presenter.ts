@@ -1,0 +1,46 @@
+import type { Feed, FeedFilter } from '../../common/api.js';
+import type { UserFeedRow } from './feeds.repository.js';
+import type { FilterRow } from './filters.repository.js';
+import { isMuted } from './mute.js';
+
+/**
+ * The wire shapes of src/common/api.ts from repository rows. `now` decides the mute state: a timed mute ends by
+ * itself, so a muted_until in the past is presented as not muted (and muted_until null).
+ */
+export function presentFeed(row: UserFeedRow, now: string): Feed {
+  const muted = isMuted(row, now);
+  return {
+    id: row.feed_id,
+    // The web app shows "Unbenannter Feed" for an empty title (dashboard.md §4 "Feed edit").
+    title: row.custom_title || row.title || '',
+    original_title: row.title,
+    custom_title: row.custom_title,
+    url: row.url,
+    site_url: row.site_url,
+    description: row.description,
+    favicon_base64: row.icon_data,
+    favicon_type: row.icon_data ? row.icon_type : null,
+    // Icons are stored and served inline, never hot-linked from the site (privacy).
+    favicon_url: null,
+    is_muted: muted,
+    muted_permanently: row.muted_permanently === 1,
+    muted_until: muted && row.muted_permanently !== 1 ? row.muted_until : null,
+    sort_order: row.sort_order,
+    folder_id: null,
+    last_error_code: row.last_error_code,
+    last_fetched_at: row.last_fetched_at,
+    created_at: row.created_at,
+  };
+}
+
+export function presentFilter(row: FilterRow): FeedFilter {
+  return {
+    id: row.id,
+    filter_type: row.filter_type,
+    filter_scope: row.filter_scope,
+    filter_text: row.filter_text,
+    feed_id: row.feed_id,
+    user_feed_id: row.subscription_id,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,106 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Db } from '../db/database.js';
+import type { App } from '../http/app.js';
+import type { RefreshEngine } from '../refresh/engine.js';
+import * as S from './feeds.schemas.js';
+import { FeedsService } from './feeds.service.js';
+import { FiltersService } from './filters.service.js';
+
+/**
+ * Feed and filter endpoints (dashboard.md §7 "Feeds" and "Filters"), all for the signed-in user. Each route
+ * declares its schema, calls one service method and returns its result (design.md §4 rule 1).
+ * Static paths (/api/feeds/all, /sort, /unread_counts, /search, /set_custom_title, /filters/…) win over /:id in
+ * Fastify's router, so they never clash with a feed id.
+ */
+export interface FeedsRoutesOptions {
+  db: Db;
+  refresh: Pick<RefreshEngine, 'fetcher' | 'enqueue'>;
+  now: () => Date;
+}
+
+export async function registerFeedsRoutes(app: App, options: FeedsRoutesOptions): Promise<void> {
+  const feeds = new FeedsService({
+    db: options.db,
+    fetcher: options.refresh.fetcher,
+    enqueue: (ids) => options.refresh.enqueue(ids),
+    now: options.now,
+    log: app.log,
+  });
+  const filters = new FiltersService({ db: options.db, now: options.now });
+
+  await app.register(async (plain) => {
+    const api = plain.withTypeProvider<TypeBoxTypeProvider>();
+    api.addHook('onRequest', app.requireUser);
+    // Body-less actions (unmute, refresh, delete) are often sent with a JSON content type and no body at all;
+    // that is read as no body rather than refused as malformed JSON.
+    const defaultJson = api.getDefaultJsonParser('error', 'error');
+    api.removeContentTypeParser('application/json');
+    api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (String(body).trim() === '') return done(null, undefined);
+      defaultJson(request, body as string, done);
+    });
+
+    const feed = { params: S.FeedIdParams };
+
+    api.get('/api/feeds', { schema: { response: { 200: S.FeedListReply } } }, async (request) => feeds.list(request.userId));
+
+    api.post('/api/feeds', { schema: { body: S.UrlBody, response: { 201: S.AddFeedReply } } }, async (request, reply) =>
+      reply.status(201).send(await feeds.add(request.userId, request.body.url)),
+    );
+
+    api.get('/api/feeds/unread_counts', { schema: { response: { 200: S.UnreadCountsReply } } }, async (request) =>
+      feeds.unreadCounts(request.userId),
+    );
+
+    api.post('/api/feeds/sort', { schema: { body: S.SortBody, response: { 200: S.FeedListReply } } }, async (request) =>
+      feeds.sort(request.userId, request.body.feed_order),
+    );
+
+    api.post('/api/feeds/search', { schema: { body: S.UrlBody, response: { 200: S.SearchReply } } }, async (request) =>
+      feeds.search(request.userId, request.body.url),
+    );
+
+    api.post('/api/feeds/set_custom_title', { schema: { body: S.SetCustomTitleBody, response: { 200: S.FeedSchema } } }, async (request) =>
+      feeds.setCustomTitle(request.userId, request.body.feed_id, request.body.custom_title),
+    );
+
+    api.delete('/api/feeds/all', async (request, reply) => {
+      await feeds.removeAll(request.userId);
+      return reply.status(204).send();
+    });
+
+    api.put('/api/feeds/:id', { schema: { ...feed, body: S.UpdateFeedBody, response: { 200: S.FeedSchema } } }, async (request) =>
+      feeds.update(request.userId, request.params.id, request.body),
+    );
+
+    api.delete('/api/feeds/:id', { schema: feed }, async (request, reply) => {
+      await feeds.remove(request.userId, request.params.id);
+      return reply.status(204).send();
+    });
+
+    api.post('/api/feeds/:id/mute', { schema: { ...feed, body: S.MuteBody, response: { 200: S.FeedSchema } } }, async (request) =>
+      feeds.mute(request.userId, request.params.id, request.body),
+    );
+
+    api.post('/api/feeds/:id/unmute', { schema: { ...feed, response: { 200: S.FeedSchema } } }, async (request) =>
+      feeds.unmute(request.userId, request.params.id),
+    );
+
+    api.post('/api/feeds/:id/refresh', { schema: { ...feed, response: { 202: S.QueuedReply } } }, async (request, reply) =>
+      reply.status(202).send(await feeds.refresh(request.userId, request.params.id)),
+    );
+
+    api.get('/api/feeds/:id/filters', { schema: { ...feed, response: { 200: S.FiltersReply } } }, async (request) =>
+      filters.list(request.userId, request.params.id),
+    );
+
+    api.post('/api/feeds/:id/filters', { schema: { ...feed, body: S.AddFilterBody, response: { 201: S.FeedFilterSchema } } }, async (request, reply) =>
+      reply.status(201).send(await filters.add(request.userId, request.params.id, request.body)),
+    );
+
+    api.delete('/api/feeds/filters/:filterId', { schema: { params: S.FilterIdParams } }, async (request, reply) => {
+      await filters.remove(request.userId, request.params.filterId);
+      return reply.status(204).send();
+    });
+  });
+}

@@ -1,0 +1,246 @@
+import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../../common/api.js';
+import type { Db } from '../db/database.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { discoverFeeds } from '../reader/discover/index.js';
+import { normalizeInput } from '../reader/discover/input.js';
+import type { Fetcher } from '../reader/fetch/index.js';
+import { ReaderError, type DiscoveredFeed } from '../reader/types.js';
+import { normalizeFeedUrl } from './feed-url.js';
+import { presentFeed } from './feeds.presenter.js';
+import * as repo from './feeds.repository.js';
+import { MUTE_HOURS } from './mute.js';
+
+/**
+ * The user's feeds (dashboard.md §3, §4, §7 "Feeds", §8 "Feed management"; decisions.md "Feeds and articles";
+ * docs/decisions.md "Reading"): list, subscribe by URL (with discovery), rename, reorder, mute, unread counts,
+ * search, delete and refresh now.
+ */
+
+/** Longest custom title, in characters (subscriptions.custom_title is varchar(200)). */
+export const MAX_CUSTOM_TITLE_LENGTH = 200;
+
+export interface FeedsServiceDeps {
+  db: Db;
+  /** The SSRF-guarded fetcher of the refresh engine: discovery fetches through it. */
+  fetcher: Fetcher;
+  /** Queues feeds for a refresh as soon as possible (the refresh engine's enqueue). */
+  enqueue: (feedIds: number[]) => Promise<void>;
+  now: () => Date;
+  log: { error: (obj: object, msg: string) => void };
+}
+
+export const feedNotFound = () => notFound('FEED_NOT_FOUND', 'Feed not found.');
+
+/** Characters as a person counts them (code points), as varchar(n) counts them on PostgreSQL. */
+const charCount = (s: string) => [...s].length;
+
+/**
+ * What discovery's failures mean to the add-feed dialog (dashboard.md §8: 400 invalid URL, 404 feed not found,
+ * anything else the generic error). The code stays the feed-errors code where the web app has a text for it.
+ * - not a web address → 400 INVALID_URL;
+ * - nothing found there (no feed linked or at the usual paths, the page is not a feed, the site says 404/410)
+ *   → 404 FEED_NOT_FOUND;
+ * - the site could not be reached or answered badly (DNS, connection, timeout, redirects, other HTTP errors, rate
+ *   limits) → 502 with the feed-errors code: the problem is upstream, not in the request;
+ * - the address is refused on purpose, or what is there cannot be used (private network, too large, broken feed,
+ *   entity declarations) → 422 with the feed-errors code.
+ */
+export function discoveryError(err: unknown): unknown {
+  if (!(err instanceof ReaderError)) return err;
+  switch (err.code) {
+    case 'FETCH_INVALID_URL':
+      return new AppError(400, 'INVALID_URL', err.message);
+    case 'DISCOVER_NO_FEED':
+    case 'PARSE_NOT_A_FEED':
+      return new AppError(404, 'FEED_NOT_FOUND', err.message);
+    case 'FETCH_HTTP_ERROR':
+      if (err.details.status === 404 || err.details.status === 410) return new AppError(404, 'FEED_NOT_FOUND', err.message);
+      return new AppError(502, err.code, err.message);
+    case 'FETCH_DNS':
+    case 'FETCH_CONNECTION':
+    case 'FETCH_TIMEOUT':
+    case 'FETCH_TOO_MANY_REDIRECTS':
+    case 'FETCH_RATE_LIMITED':
+      return new AppError(502, err.code, err.message);
+    default:
+      return new AppError(422, err.code, err.message);
+  }
+}
+
+export class FeedsService {
+  constructor(private readonly deps: FeedsServiceDeps) {}
+
+  private nowIso(): string {
+    return this.deps.now().toISOString();
+  }
+
+  private async discover(input: string): Promise<DiscoveredFeed[]> {
+    const text = input.trim();
+    if (!text) throw badRequest('URL_REQUIRED', 'Please enter a web address.');
+    try {
+      return await discoverFeeds(text, this.deps.fetcher);
+    } catch (err) {
+      throw discoveryError(err);
+    }
+  }
+
+  /** The feed as the API presents it; 404 when the user does not subscribe to it. */
+  async get(userId: number, feedId: number): Promise<Feed> {
+    const row = await repo.findUserFeed(this.deps.db, userId, feedId);
+    if (!row) throw feedNotFound();
+    return presentFeed(row, this.nowIso());
+  }
+
+  async list(userId: number): Promise<Feed[]> {
+    const now = this.nowIso();
+    return (await repo.listUserFeeds(this.deps.db, userId)).map((row) => presentFeed(row, now));
+  }
+
+  /**
+   * Subscribes the user to the first feed discovery finds at or behind the URL. The new feed is queued for an
+   * urgent refresh; a feed other users read already brings its stored articles along (subscribe backfills them).
+   */
+  async add(userId: number, input: string): Promise<AddFeedResponse> {
+    const { db } = this.deps;
+    const text = input.trim();
+    if (!text) throw badRequest('URL_REQUIRED', 'Please enter a web address.');
+    // The exact URL of a feed the user reads already is answered without fetching anything.
+    let typed: string | null = null;
+    try {
+      typed = normalizeFeedUrl(normalizeInput(text).href);
+    } catch (err) {
+      throw discoveryError(err);
+    }
+    if (typed && (await repo.subscribedUrls(db, userId, [typed])).has(typed)) throw feedExists();
+
+    const [found] = await this.discover(text);
+    const url = normalizeFeedUrl(found.url);
+    if (!url) throw notFound('FEED_NOT_FOUND', `No usable feed address was found (${found.url}).`);
+    if ((await repo.subscribedUrls(db, userId, [url])).has(url)) throw feedExists();
+
+    const now = this.nowIso();
+    const { feed } = await repo.ensureFeed(db, url, now);
+    // Until its first refresh the feed is known by the title discovery saw; the refresh replaces it.
+    if (found.title) await repo.setFeedTitleIfEmpty(db, feed.id, found.title);
+    if (!(await repo.subscribe(db, userId, feed.id, now))) throw feedExists();
+    await this.queue(feed.id);
+    return { ...(await this.get(userId, feed.id)), is_new: true };
+  }
+
+  /** Queues a refresh; when the queue is down the feed is made due, so the next scheduler step takes it. */
+  private async queue(feedId: number): Promise<void> {
+    try {
+      await this.deps.enqueue([feedId]);
+    } catch (err) {
+      this.deps.log.error({ err, feedId }, 'could not queue a feed refresh; the scheduler takes it instead');
+      await repo.markFeedsDue(this.deps.db, [feedId], this.nowIso());
+    }
+  }
+
+  /** PUT /api/feeds/{id}: only custom_title is writable; whatever else the client sends back is ignored. */
+  async update(userId: number, feedId: number, body: { custom_title?: string | null }): Promise<Feed> {
+    if (body.custom_title === undefined) return this.get(userId, feedId);
+    return this.setCustomTitle(userId, feedId, body.custom_title);
+  }
+
+  /** Trimmed; empty or null clears it, so the feed's own title shows again. */
+  async setCustomTitle(userId: number, feedId: number, raw: string | null): Promise<Feed> {
+    const title = raw?.trim() || null;
+    if (title && charCount(title) > MAX_CUSTOM_TITLE_LENGTH) {
+      throw badRequest('CUSTOM_TITLE_TOO_LONG', `The title may be at most ${MAX_CUSTOM_TITLE_LENGTH} characters long.`);
+    }
+    if (!(await repo.setCustomTitle(this.deps.db, userId, feedId, title))) throw feedNotFound();
+    return this.get(userId, feedId);
+  }
+
+  /**
+   * New order: the named feeds first, in the order given; feeds not named keep their relative order after them.
+   * An id the user does not subscribe to is a 404 (as everywhere), a repeated id a 400; nothing is written then.
+   */
+  async sort(userId: number, feedOrder: readonly number[]): Promise<Feed[]> {
+    if (new Set(feedOrder).size !== feedOrder.length) throw badRequest('DUPLICATE_FEED_ID', 'A feed is named more than once.');
+    await this.deps.db.transaction().execute(async (trx) => {
+      const current = await repo.orderedFeedIds(trx, userId);
+      const byFeed = new Map(current.map((s) => [s.feed_id, s]));
+      if (feedOrder.some((id) => !byFeed.has(id))) throw feedNotFound();
+      const named = new Set(feedOrder);
+      const order = [...feedOrder.map((id) => byFeed.get(id)!), ...current.filter((s) => !named.has(s.feed_id))];
+      const changed = new Map<number, number>();
+      order.forEach((s, position) => {
+        if (s.sort_order !== position) changed.set(s.id, position);
+      });
+      await repo.writeSortOrder(trx, userId, changed);
+    });
+    return this.list(userId);
+  }
+
+  /** Unread articles per feed (not filtered out), muted feeds left out; total is their sum. */
+  async unreadCounts(userId: number): Promise<UnreadCounts> {
+    const counts: Record<string, number> = {};
+    let total = 0;
+    for (const row of await repo.unreadCountRows(this.deps.db, userId, this.nowIso())) {
+      counts[String(row.feed_id)] = row.unread_count;
+      total += row.unread_count;
+    }
+    return { counts, total };
+  }
+
+  /** Every feed discovery finds at or behind the URL, each marked when the user reads it already. */
+  async search(userId: number, input: string): Promise<{ feeds: SearchFeedResult[] }> {
+    const found = await this.discover(input);
+    const urls = found.map((f) => normalizeFeedUrl(f.url));
+    const subscribed = await repo.subscribedUrls(this.deps.db, userId, urls.filter((u): u is string => u !== null));
+    return {
+      feeds: found.map((f, i) => ({
+        title: f.title,
+        url: f.url,
+        favicon_url: f.favicon_url,
+        subscribed: urls[i] !== null && subscribed.has(urls[i]!),
+      })),
+    };
+  }
+
+  /**
+   * Mutes for one of MUTE_HOURS hours (dashboard.md §9), or permanently (then no duration may be given).
+   * A timed mute ends by itself at muted_until.
+   */
+  async mute(userId: number, feedId: number, body: { duration?: number | null; permanently?: boolean }): Promise<Feed> {
+    const duration = body.duration ?? null;
+    let state: { muted_permanently: number; muted_until: string | null };
+    if (body.permanently === true) {
+      if (duration !== null) throw invalidMute();
+      state = { muted_permanently: 1, muted_until: null };
+    } else {
+      if (duration === null || !(MUTE_HOURS as readonly number[]).includes(duration)) throw invalidMute();
+      state = { muted_permanently: 0, muted_until: new Date(this.deps.now().getTime() + duration * 3_600_000).toISOString() };
+    }
+    if (!(await repo.setMute(this.deps.db, userId, feedId, state))) throw feedNotFound();
+    return this.get(userId, feedId);
+  }
+
+  async unmute(userId: number, feedId: number): Promise<Feed> {
+    if (!(await repo.setMute(this.deps.db, userId, feedId, { muted_permanently: 0, muted_until: null }))) throw feedNotFound();
+    return this.get(userId, feedId);
+  }
+
+  /** Ends the subscription with its filters and the user's articles of the feed, favourites included. */
+  async remove(userId: number, feedId: number): Promise<void> {
+    const removed = await this.deps.db.transaction().execute((trx) => repo.unsubscribe(trx, userId, feedId));
+    if (!removed) throw feedNotFound();
+  }
+
+  async removeAll(userId: number): Promise<void> {
+    await this.deps.db.transaction().execute((trx) => repo.unsubscribeAll(trx, userId));
+  }
+
+  /** "Refresh now": queued at the front; the answer does not wait for the fetch. */
+  async refresh(userId: number, feedId: number): Promise<{ queued: boolean }> {
+    if ((await repo.findSubscriptionId(this.deps.db, userId, feedId)) === undefined) throw feedNotFound();
+    await this.queue(feedId);
+    return { queued: true };
+  }
+}
+
+const feedExists = () => conflict('FEED_EXISTS', 'You already subscribe to this feed.');
+const invalidMute = () =>
+  badRequest('INVALID_MUTE_DURATION', `Mute for ${MUTE_HOURS.join(', ')} hours (duration) or permanently (permanently: true, no duration).`);
