@@ -1,4 +1,6 @@
 import { Route, Routes } from 'react-router';
+import { ArticlesPage } from '../articles/ArticlesPage.js';
+import FeedsPage from '../feeds/FeedsPage.js';
 import SettingsPage from '../settings/SettingsPage.js';
 import { DashboardHome } from './components/DashboardHome.js';
 import { DashboardShell } from './components/DashboardShell.js';
@@ -6,14 +8,17 @@ import { NotFound } from './components/NotFound.js';
 
 /**
  * Everything under /dashboard (mounted by app/router.tsx behind RequireAuth), dashboard.md §2.
- * Routes are added here as their views arrive: favorites, feeds, reading-list/:id (numeric ids only; any
- * other id falls through to the not-found page, as every unknown path does now).
+ * Feed views and searches are query parameters of the index route (?feed=<id>, ?q=<text>; see ArticlesPage).
+ * Routes are added here as their views arrive: reading-list/:id (numeric ids only; any other id falls through
+ * to the not-found page, as every unknown path does now).
  */
 export default function DashboardRoutes() {
   return (
     <DashboardShell>
       <Routes>
         <Route index element={<DashboardHome />} />
+        <Route path="favorites" element={<ArticlesPage favorites />} />
+        <Route path="feeds" element={<FeedsPage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="*" element={<NotFound />} />
       </Routes>

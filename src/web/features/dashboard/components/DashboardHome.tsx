@@ -1,13 +1,9 @@
-import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '../pageTitle.js';
-import { WelcomeEmptyState } from './WelcomeEmptyState.js';
+import { ArticlesPage } from '../../articles/ArticlesPage.js';
 
 /**
- * /dashboard. The article list of the active view comes with feeds; a user without feeds sees the welcome
- * empty state (dashboard.md §2 "Empty states").
+ * /dashboard: the article list of the active view (all feeds, ?feed=<id>, or a search with ?q=); a user without
+ * feeds sees the welcome empty state instead (dashboard.md §2).
  */
 export function DashboardHome() {
-  const { t } = useTranslation();
-  usePageTitle(t('dashboard.titles.allArticles'));
-  return <WelcomeEmptyState />;
+  return <ArticlesPage />;
 }

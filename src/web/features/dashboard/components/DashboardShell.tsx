@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { ArticleTools } from '../../articles/components/ArticleTools.js';
+import { ReadingStateProvider } from '../../articles/readingState.js';
 import { PageTitleContext } from '../pageTitle.js';
 import { Sidebar } from './Sidebar.js';
 import { TopBar } from './TopBar.js';
@@ -63,8 +65,12 @@ export function DashboardShell({ children }: { children: ReactNode }) {
     return () => mq.removeEventListener('change', onChange);
   }, []);
 
+  // The search box and the read/unread toggle belong to /dashboard only (dashboard.md §2).
+  const articleTools = location.pathname === '/dashboard' || location.pathname === '/dashboard/';
+
   return (
     <PageTitleContext.Provider value={setTitle}>
+      <ReadingStateProvider>
       <div className="min-h-screen bg-bg text-text lg:flex">
         {/* Backdrop of the mobile drawer. */}
         <div
@@ -102,10 +108,12 @@ export function DashboardShell({ children }: { children: ReactNode }) {
             sidebarOpen={open}
             sidebarId={sidebarId}
             onOpenSidebar={() => setOpen(true)}
+            tools={articleTools ? <ArticleTools /> : undefined}
           />
           <main className="flex-1 px-4 py-6 sm:px-6 sm:py-8 lg:px-10">{children}</main>
         </div>
       </div>
+      </ReadingStateProvider>
     </PageTitleContext.Provider>
   );
 }

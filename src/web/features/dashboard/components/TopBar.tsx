@@ -11,8 +11,8 @@ export interface TopBarProps {
   sidebarId: string;
   onOpenSidebar(): void;
   /**
-   * Page tools between the title and the global controls. The article list puts its search box and
-   * read/unread toggle here (dashboard.md §2: only on /dashboard); nothing uses it yet.
+   * Page tools between the title and the global controls: on /dashboard the article search and the read/unread
+   * toggle (dashboard.md §2: only on that path).
    */
   tools?: ReactNode;
 }

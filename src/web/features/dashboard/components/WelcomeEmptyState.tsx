@@ -1,15 +1,18 @@
-import { Rss } from 'lucide-react';
+import { Plus, Rss } from 'lucide-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../app/auth.js';
+import { Button } from '../../../components/ui/Button.js';
+import { AddFeedDialog } from '../../feeds/components/AddFeedDialog.js';
 
 /**
- * What /dashboard shows a user without feeds (dashboard.md §2 "Empty states": welcome). The "add feed"
- * button arrives with the add-feed dialog; until then the text explains what will appear here, and offers
- * no control that does nothing.
+ * What /dashboard shows a user without feeds (dashboard.md §2 "Empty states": welcome with an "add feed" button,
+ * which opens the add-feed dialog).
  */
 export function WelcomeEmptyState() {
   const { t } = useTranslation();
   const { user } = useAuth();
+  const [addOpen, setAddOpen] = useState(false);
   const name = user?.name?.trim();
   return (
     <section aria-labelledby="welcome-title" className="mx-auto flex max-w-xl flex-col items-center py-10 text-center sm:py-16">
@@ -21,6 +24,11 @@ export function WelcomeEmptyState() {
       </h2>
       <p className="mt-3 max-w-prose text-base leading-relaxed text-muted text-pretty">{t('dashboard.welcome.text')}</p>
       <p className="mt-2 max-w-prose text-base leading-relaxed text-muted text-pretty">{t('dashboard.welcome.next')}</p>
+      <Button size="lg" className="mt-8" onClick={() => setAddOpen(true)}>
+        <Plus aria-hidden className="size-5" />
+        {t('dashboard.welcome.addFeed')}
+      </Button>
+      <AddFeedDialog open={addOpen} onClose={() => setAddOpen(false)} />
     </section>
   );
 }

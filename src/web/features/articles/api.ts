@@ -1,0 +1,151 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type {
+  Article,
+  ArticlePage,
+  ArticleStateResponse,
+  ExtractContentResponse,
+  MarkReadResponse,
+  UnreadCounts,
+} from '../../../common/api.js';
+import { api, ApiError } from '../../lib/api.js';
+import { storage } from '../../lib/storage.js';
+import { unreadCountsKey } from '../feeds/api.js';
+
+/**
+ * The article calls of dashboard.md §7 "Articles" and the optimistic unread-count bookkeeping that goes with them.
+ * Lists are newest first and paged by 20 (§9).
+ */
+export const PER_PAGE = 20;
+
+/** Which list is on screen (§2 "Article list view": all, favorites, feed-{id}, or a search). */
+export type ArticleView =
+  | { kind: 'all' }
+  | { kind: 'favorites' }
+  | { kind: 'feed'; feedId: number }
+  | { kind: 'search'; q: string; feedId?: number };
+
+/** The view key of §2; switching to another key starts again at page 1. */
+export function viewKey(view: ArticleView): string {
+  switch (view.kind) {
+    case 'all':
+    case 'favorites':
+      return view.kind;
+    case 'feed':
+      return `feed-${view.feedId}`;
+    case 'search':
+      return `search-${view.feedId ?? 'all'}-${view.q}`;
+  }
+}
+
+/** The request path of one page of a view. Favourites always include read articles, so they take no show_read. */
+export function listPath(view: ArticleView, page: number, showRead: boolean): string {
+  const params = new URLSearchParams();
+  if (view.kind === 'search') params.set('q', view.q);
+  params.set('page', String(page));
+  params.set('per_page', String(PER_PAGE));
+  if (view.kind !== 'favorites') params.set('show_read', String(showRead));
+  if (view.kind === 'search' && view.feedId !== undefined) params.set('feed_id', String(view.feedId));
+  const base = {
+    all: '/api/articles',
+    favorites: '/api/articles/favorites',
+    feed: `/api/feeds/${view.kind === 'feed' ? view.feedId : 0}/articles`,
+    search: '/api/articles/search',
+  }[view.kind];
+  return `${base}?${params}`;
+}
+
+/** Thrown before any request when the browser holds no session token (§8 "no token: login required"). */
+export class NoTokenError extends Error {
+  constructor() {
+    super('No session token.');
+    this.name = 'NoTokenError';
+  }
+}
+
+export async function fetchArticlePage(view: ArticleView, page: number, showRead: boolean, signal?: AbortSignal): Promise<ArticlePage> {
+  if (!storage.getToken()) throw new NoTokenError();
+  const res = await api<ArticlePage>(listPath(view, page, showRead), { signal });
+  return {
+    articles: res?.articles ?? [],
+    total: res?.total ?? 0,
+    current_page: res?.current_page ?? page,
+    pages: res?.pages ?? 1,
+    per_page: res?.per_page ?? PER_PAGE,
+    active_filters: res?.active_filters ?? [],
+    has_active_filters: res?.has_active_filters ?? false,
+  };
+}
+
+/**
+ * The translation key of a failed list load (§8 "Article fetch"; search and favourites have their own texts).
+ * The list shows it together with "try again later".
+ */
+export function fetchErrorKey(err: unknown, view: ArticleView): { key: string; values?: Record<string, unknown> } {
+  if (view.kind === 'search') return { key: 'articles.errors.search' };
+  if (view.kind === 'favorites') return { key: 'articles.errors.favorites' };
+  if (err instanceof NoTokenError) return { key: 'articles.errors.loginRequired' };
+  if (err instanceof ApiError) {
+    if (err.isNetwork) return { key: 'articles.errors.noResponse' };
+    if (err.status === 404) return { key: 'articles.errors.feedNotFound' };
+    if (err.status === 401) return { key: 'articles.errors.sessionExpired' };
+    if (err.status === 500) return { key: 'articles.errors.server' };
+    return { key: 'articles.errors.status', values: { status: err.status } };
+  }
+  return { key: 'articles.errors.request' };
+}
+
+export function setRead(id: number, read: boolean): Promise<ArticleStateResponse> {
+  return api<ArticleStateResponse>(`/api/articles/${id}/${read ? 'read' : 'unread'}`, { method: 'POST' });
+}
+
+export function setFavorite(id: number, favorite: boolean): Promise<ArticleStateResponse> {
+  return api<ArticleStateResponse>(`/api/articles/${id}/${favorite ? 'favorite' : 'unfavorite'}`, { method: 'POST' });
+}
+
+/** POST /api/articles/read/all: one feed, the given articles, or (empty body) everything. */
+export function markAllRead(scope: { feed_id: number } | { article_ids: number[] } | Record<string, never>): Promise<MarkReadResponse> {
+  return api<MarkReadResponse>('/api/articles/read/all', { method: 'POST', body: scope });
+}
+
+export function extractContent(article: Pick<Article, 'id' | 'url'>): Promise<ExtractContentResponse> {
+  return api<ExtractContentResponse>('/api/extract-article-content', { method: 'POST', body: { url: article.url, articleId: article.id } });
+}
+
+/** What the app-wide article-read-status-changed event carries (§7). `source` lets a list skip its own events. */
+export interface ReadStatusChange {
+  is_read: boolean;
+  ids?: number[];
+  feed_id?: number;
+  all?: boolean;
+  source?: string;
+}
+
+/**
+ * Moves the cached unread counts by `delta` per feed at once (the sidebar badges follow without waiting for the
+ * server); the unread-counts-updated event that follows fetches the true numbers.
+ */
+export function shiftUnreadCounts(client: QueryClient, deltas: Map<number, number>): void {
+  client.setQueryData<UnreadCounts>(unreadCountsKey, (old) => {
+    if (!old) return old;
+    const counts = { ...old.counts };
+    let total = old.total;
+    for (const [feedId, delta] of deltas) {
+      const key = String(feedId);
+      if (!(key in counts)) continue; // muted or unknown feeds are not counted
+      const next = Math.max(0, counts[key] + delta);
+      total += next - counts[key];
+      counts[key] = next;
+    }
+    return { counts, total: Math.max(0, total) };
+  });
+}
+
+/** Sets the cached unread count of one feed (or, without a feed, of every feed) to zero after "mark all read". */
+export function clearUnreadCounts(client: QueryClient, feedId?: number): void {
+  client.setQueryData<UnreadCounts>(unreadCountsKey, (old) => {
+    if (!old) return old;
+    if (feedId === undefined) return { counts: Object.fromEntries(Object.keys(old.counts).map((k) => [k, 0])), total: 0 };
+    const before = old.counts[String(feedId)] ?? 0;
+    return { counts: { ...old.counts, [String(feedId)]: 0 }, total: Math.max(0, old.total - before) };
+  });
+}

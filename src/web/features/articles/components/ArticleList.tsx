@@ -1,0 +1,308 @@
+import { CheckCircle2, Inbox, RotateCw, SearchX, Star } from 'lucide-react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Article } from '../../../../common/api.js';
+import { Alert } from '../../../components/ui/Alert.js';
+import { Button } from '../../../components/ui/Button.js';
+import { ApiError } from '../../../lib/api.js';
+import { fetchErrorKey, type ArticleView } from '../api.js';
+import { useReadingState } from '../readingState.js';
+import { useArticleList } from '../useArticleList.js';
+import { useArticleShortcuts } from '../useArticleShortcuts.js';
+import { ArticleCard, ArticleSkeleton } from './ArticleCard.js';
+import { EmptyState } from './EmptyState.js';
+import { ListHeader } from './ListHeader.js';
+import { ShortcutsDialog } from './ShortcutsDialog.js';
+
+/** §9: the next page loads when the end of the list comes within 300 px of the viewport. */
+export const SCROLL_ROOT_MARGIN = '300px';
+/** §4: a lazy load shows five placeholder articles. */
+export const PLACEHOLDERS = 5;
+/** How long a failed read/favourite change stays on screen. */
+const ACTION_ERROR_MS = 5000;
+
+export interface ArticleListProps {
+  view: ArticleView;
+  /** Opens the filters dialog of the feed in view (single-feed view). */
+  onManageFilters?(): void;
+  /** Opens the mute dialog of the feed in view (single-feed view). */
+  onMute?(): void;
+}
+
+/**
+ * The article list of one view (dashboard.md §2 "Article list view", §4, §8 "Article fetch"): sticky header,
+ * cards, infinite scroll with placeholders, background poll, empty states and keyboard shortcuts.
+ */
+export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps) {
+  const { t } = useTranslation();
+  const { showRead, toggleShowRead, focusSearch } = useReadingState();
+  const [actionError, setActionError] = useState<string | null>(null);
+  const list = useArticleList(view, showRead, {
+    onError: (err) => setActionError(err instanceof ApiError && err.code === 'FEED_MUTED' ? 'articles.errors.feedMuted' : 'articles.errors.action'),
+  });
+  const { articles } = list;
+  const [extended, setExtended] = useState<ReadonlySet<number>>(() => new Set());
+  const [activeId, setActiveId] = useState<number | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [marking, setMarking] = useState(false);
+  const cardRefs = useRef(new Map<number, HTMLElement>());
+  const lastActiveIndex = useRef(0);
+  const sentinel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!actionError) return;
+    const timer = setTimeout(() => setActionError(null), ACTION_ERROR_MS);
+    return () => clearTimeout(timer);
+  }, [actionError]);
+
+  // A new view starts without a selection and in compact mode.
+  const key = JSON.stringify(view);
+  useEffect(() => {
+    setActiveId(null);
+    setExtended(new Set());
+    lastActiveIndex.current = 0;
+  }, [key]);
+
+  // When the selected article leaves the list (read while read ones are hidden), the one after it takes its place.
+  const activeIndex = activeId === null ? -1 : articles.findIndex((a) => a.id === activeId);
+  useEffect(() => {
+    if (activeId === null) return;
+    if (activeIndex >= 0) {
+      lastActiveIndex.current = activeIndex;
+      return;
+    }
+    const next = articles[Math.min(lastActiveIndex.current, articles.length - 1)];
+    setActiveId(next ? next.id : null);
+  }, [activeId, activeIndex, articles]);
+
+  // Infinite scroll: observed again after every change, so a sentinel that is still in view loads the next page.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !list.hasMore || list.loadingMore || list.error || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void list.loadMore(), {
+      rootMargin: SCROLL_ROOT_MARGIN,
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [list.hasMore, list.loadingMore, list.error, list.loadMore, articles.length]);
+
+  // New articles from the poll join above: keep what the reader looks at where it is (no jump).
+  const anchor = useRef<{ id: number; top: number } | null>(null);
+  const captureAnchor = () => {
+    if (window.scrollY <= 0) return (anchor.current = null);
+    for (const a of articles) {
+      const el = cardRefs.current.get(a.id);
+      const rect = el?.getBoundingClientRect();
+      if (rect && rect.bottom > 120) return (anchor.current = { id: a.id, top: rect.top });
+    }
+    anchor.current = null;
+  };
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    if (!a) return;
+    anchor.current = null;
+    const el = cardRefs.current.get(a.id);
+    if (!el) return;
+    const delta = el.getBoundingClientRect().top - a.top;
+    if (delta !== 0) window.scrollBy(0, delta);
+  }, [articles]);
+  // The anchor is taken on every scroll, so it is current whenever an answer changes the list.
+  useEffect(() => {
+    const onScroll = () => captureAnchor();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  });
+
+  const toggleExtended = useCallback((article: Article) => {
+    setExtended((s) => {
+      const next = new Set(s);
+      if (next.has(article.id)) next.delete(article.id);
+      else next.add(article.id);
+      return next;
+    });
+  }, []);
+
+  const opened = useCallback((article: Article) => void list.toggleRead(article, true), [list.toggleRead]);
+  const activate = useCallback((article: Article) => setActiveId(article.id), []);
+
+  const select = (index: number) => {
+    const article = articles[index];
+    if (!article) return;
+    setActiveId(article.id);
+    const el = cardRefs.current.get(article.id);
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    const rect = el.getBoundingClientRect();
+    if (rect.top < 120 || rect.bottom > window.innerHeight) el.scrollIntoView?.({ block: 'start' });
+  };
+  const active = activeIndex >= 0 ? articles[activeIndex] : undefined;
+
+  useArticleShortcuts({
+    next: () => {
+      select(activeIndex + 1);
+      if (activeIndex + 1 >= articles.length - 2 && list.hasMore) void list.loadMore();
+    },
+    previous: () => select(Math.max(0, activeIndex - 1)),
+    toggleRead: () => active && void list.toggleRead(active),
+    favorite: () => active && void list.toggleFavorite(active),
+    open: () => {
+      if (!active?.url) return;
+      window.open(active.url, '_blank', 'noopener,noreferrer');
+      opened(active);
+    },
+    extended: () => active && toggleExtended(active),
+    refresh: () => {
+      window.scrollTo(0, 0);
+      void list.reload();
+    },
+    search: focusSearch,
+    help: () => setHelpOpen(true),
+  });
+
+  const markAll = async () => {
+    setMarking(true);
+    try {
+      await list.markAllRead();
+    } finally {
+      setMarking(false);
+    }
+  };
+
+  const showError = Boolean(list.error) && (view.kind !== 'all' || articles.length === 0);
+  const errorText = list.error ? (() => {
+    const { key: k, values } = fetchErrorKey(list.error, view);
+    return t(k, values);
+  })() : '';
+
+  const header = (
+    <ListHeader
+      view={view}
+      total={list.total}
+      showRead={showRead}
+      onToggleShowRead={toggleShowRead}
+      activeFilters={list.activeFilters}
+      onManageFilters={onManageFilters}
+      onMute={onMute}
+      onMarkAllRead={() => void markAll()}
+      markAllDisabled={articles.length === 0 || (view.kind !== 'all' && view.kind !== 'feed' && !articles.some((a) => !a.is_read))}
+      marking={marking}
+    />
+  );
+
+  let body;
+  if (list.status === 'loading') {
+    body = (
+      <div className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-surface" aria-busy="true" aria-label={t('articles.list.loading')}>
+        {Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleSkeleton key={i} />)}
+      </div>
+    );
+  } else if (list.status === 'error' || (showError && articles.length === 0)) {
+    body =
+      view.kind === 'all' ? (
+        <EmptyState icon={RotateCw} title={t('articles.errors.allViewTitle')} text={t('articles.errors.tryAgainLater')}>
+          <Button variant="secondary" onClick={() => void list.reload()}>
+            {t('articles.list.retry')}
+          </Button>
+        </EmptyState>
+      ) : (
+        <Alert tone="error">
+          <p>
+            {errorText} {t('articles.errors.tryAgainLater')}
+          </p>
+          <button type="button" className="mt-1 min-h-10 font-medium text-accent underline" onClick={() => void list.reload()}>
+            {t('articles.list.retry')}
+          </button>
+        </Alert>
+      );
+  } else if (articles.length === 0) {
+    body = <ListEmpty view={view} showRead={showRead} onShowAll={toggleShowRead} />;
+  } else {
+    body = (
+      <>
+        <div
+          className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-surface shadow-card [overflow-anchor:none]"
+          role="feed"
+          aria-busy={list.loadingMore}
+          aria-label={t('articles.list.label')}
+        >
+          {articles.map((article) => (
+            <ArticleCard
+              key={article.id}
+              ref={(el: HTMLElement | null) => {
+                if (el) cardRefs.current.set(article.id, el);
+                else cardRefs.current.delete(article.id);
+              }}
+              article={article}
+              extended={extended.has(article.id)}
+              active={article.id === activeId}
+              onToggleExtended={toggleExtended}
+              onToggleRead={list.toggleRead}
+              onToggleFavorite={list.toggleFavorite}
+              onOpened={opened}
+              onActivate={activate}
+            />
+          ))}
+          {list.loadingMore && !list.error && Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleSkeleton key={`s${i}`} />)}
+        </div>
+        {list.error && view.kind !== 'all' && (
+          <Alert tone="error" className="mt-4">
+            <p>
+              {errorText} {t('articles.errors.tryAgainLater')}
+            </p>
+            <button type="button" className="mt-1 min-h-10 font-medium text-accent underline" onClick={() => void list.loadMore()}>
+              {t('articles.list.retry')}
+            </button>
+          </Alert>
+        )}
+        <div ref={sentinel} aria-hidden className="h-px" data-testid="scroll-sentinel" />
+        {!list.hasMore && articles.length > PLACEHOLDERS && <p className="py-8 text-center text-sm text-muted">{t('articles.list.end')}</p>}
+      </>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl">
+      {header}
+      {actionError && (
+        <Alert tone="error" className="mb-3">
+          {t(actionError)}
+        </Alert>
+      )}
+      {body}
+      <p className="sr-only" aria-live="polite">
+        {list.loadingMore ? t('articles.list.loadingMore') : ''}
+      </p>
+      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+    </div>
+  );
+}
+
+function ListEmpty({ view, showRead, onShowAll }: { view: ArticleView; showRead: boolean; onShowAll(): void }) {
+  const { t } = useTranslation();
+  switch (view.kind) {
+    case 'search':
+      return <EmptyState icon={SearchX} title={t('articles.empty.searchTitle', { q: view.q })} text={t('articles.empty.searchText')} />;
+    case 'favorites':
+      return <EmptyState icon={Star} title={t('articles.empty.favoritesTitle')} text={t('articles.empty.favoritesText')} />;
+    case 'all':
+      return showRead ? (
+        <EmptyState icon={Inbox} title={t('articles.empty.noArticlesTitle')} text={t('articles.empty.noArticlesText')} />
+      ) : (
+        <EmptyState icon={CheckCircle2} title={t('articles.empty.allReadTitle')} text={t('articles.empty.allReadText')}>
+          <Button variant="secondary" onClick={onShowAll}>
+            {t('articles.empty.showAll')}
+          </Button>
+        </EmptyState>
+      );
+    case 'feed':
+      return showRead ? (
+        <EmptyState icon={Inbox} title={t('articles.empty.feedEmptyTitle')} text={t('articles.empty.feedEmptyText')} />
+      ) : (
+        <EmptyState icon={CheckCircle2} title={t('articles.empty.feedReadTitle')} text={t('articles.empty.feedReadText')}>
+          <Button variant="secondary" onClick={onShowAll}>
+            {t('articles.empty.showAll')}
+          </Button>
+        </EmptyState>
+      );
+  }
+}
