@@ -46,11 +46,15 @@ export function isHiddenByFilters(rules: readonly FilterRule[], subject: FilterS
   return hasInclude && !included;
 }
 
+/** Text matched per article is cut here, as the store cuts what it indexes (articles/article-text.ts articleBody). */
+export const FILTER_TEXT_MAX = 100_000;
+
 /**
  * What filters look at in a stored article: its title (plain text already) and the plain text of its content, or of
- * its summary when it has no content. The filter service (filters changed) and the store (articles arrived) both
- * use this, so an article is judged the same either way.
+ * its summary when it has no content. The filter service (filters changed) and the store (articles arrived) must
+ * judge an article alike, so this is the same text the store computes (articleBody).
  */
 export function filterSubjectOf(article: { title: string; content: string | null; summary: string | null }): FilterSubject {
-  return { title: article.title, text: htmlToText(article.content || article.summary) };
+  const text = htmlToText(article.content ?? article.summary);
+  return { title: article.title, text: text.length > FILTER_TEXT_MAX ? text.slice(0, FILTER_TEXT_MAX) : text };
 }
