@@ -36,7 +36,7 @@ export const filtersKey = (feedId: number) => ['feed-filters', feedId] as const;
 /* ───────────── Feeds ───────────── */
 
 export function listFeeds(): Promise<Feed[]> {
-  return api<Feed[] | { feeds: Feed[] }>('/api/feeds').then((res) => (Array.isArray(res) ? res : (res?.feeds ?? [])));
+  return api<Feed[]>('/api/feeds');
 }
 
 export function getUnreadCounts(): Promise<UnreadCounts> {
@@ -54,9 +54,7 @@ export async function addFeed(url: string): Promise<AddFeedResponse> {
 
 /** POST /api/feeds/search: the feeds found at or behind a URL (no subscription is made). */
 export function searchFeeds(url: string): Promise<SearchFeedResult[]> {
-  return api<SearchFeedResult[] | { feeds: SearchFeedResult[] }>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then(
-    (res) => (Array.isArray(res) ? res : (res?.feeds ?? [])),
-  );
+  return api<{ feeds: SearchFeedResult[] }>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then((res) => res.feeds);
 }
 
 /** PUT /api/feeds/{id}: updates the subscription's editable fields (the spec uses it to set the default title). */
@@ -109,12 +107,20 @@ export async function sortFeeds(ids: number[]): Promise<void> {
   emit('feeds-updated');
 }
 
-/** POST /api/feeds/{id}/refresh: fetches the feed now; new articles and the refresh state follow. */
+/** How long after "refresh now" the lists look again: the server queues the fetch (202) and answers at once. */
+export const REFRESH_SETTLE_MS = 4000;
+
+/**
+ * POST /api/feeds/{id}/refresh: queues a fetch of the feed now (202 {queued}). The fetch runs in the background,
+ * so the feed list, counts and articles are asked for again once it has had time to finish.
+ */
 export async function refreshFeed(id: number): Promise<void> {
-  await api(`/api/feeds/${id}/refresh`, { method: 'POST' });
-  emit('feeds-updated');
-  emit('force-unread-update');
-  emit('force-article-update');
+  await api<{ queued: boolean }>(`/api/feeds/${id}/refresh`, { method: 'POST' });
+  setTimeout(() => {
+    emit('feeds-updated');
+    emit('force-unread-update');
+    emit('force-article-update');
+  }, REFRESH_SETTLE_MS);
 }
 
 export interface OpmlImportResult {
@@ -148,17 +154,12 @@ export interface NewFilter {
 }
 
 export function listFilters(feedId: number): Promise<FeedFilter[]> {
-  return api<FeedFilter[] | { filters: FeedFilter[] }>(`/api/feeds/${feedId}/filters`).then((res) =>
-    Array.isArray(res) ? res : (res?.filters ?? []),
-  );
+  return api<{ filters: FeedFilter[] }>(`/api/feeds/${feedId}/filters`).then((res) => res.filters);
 }
 
 /** 400 when the text is blank, 409 when the same filter exists. */
 export function addFilter(feedId: number, filter: NewFilter): Promise<FeedFilter> {
-  return api<FeedFilter | { filter: FeedFilter }>(`/api/feeds/${feedId}/filters`, {
-    method: 'POST',
-    body: { ...filter, filter_text: filter.filter_text.trim() },
-  }).then((res) => ('filter' in res && res.filter ? res.filter : (res as FeedFilter)));
+  return api<FeedFilter>(`/api/feeds/${feedId}/filters`, { method: 'POST', body: { ...filter, filter_text: filter.filter_text.trim() } });
 }
 
 export async function deleteFilter(filterId: number): Promise<void> {

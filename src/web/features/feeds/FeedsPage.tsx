@@ -1,0 +1,165 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Plus, Rss } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Feed } from '../../../common/api.js';
+import { SUCCESS_BANNER_MS } from '../../../common/constants.js';
+import { Alert } from '../../components/ui/Alert.js';
+import { Button } from '../../components/ui/Button.js';
+import { Card } from '../../components/ui/Card.js';
+import { Skeleton } from '../../components/ui/Skeleton.js';
+import { usePageTitle } from '../dashboard/pageTitle.js';
+import { useTimedMessage } from '../settings/hooks/useTimedMessage.js';
+import { feedsKey, feedTitle, sortFeeds, useFeeds } from './api.js';
+import { AddFeedDialog } from './components/AddFeedDialog.js';
+import { DeleteFeedDialog } from './components/DeleteFeedDialog.js';
+import { FeedFiltersDialog } from './components/FeedFiltersDialog.js';
+import { FeedRow } from './components/FeedRow.js';
+import { MuteDialog } from './components/MuteDialog.js';
+
+/** The open dialog; it stays mounted (closed) afterwards, so the browser returns focus to the control that opened it. */
+type Dialog = { kind: 'add' } | { kind: 'mute' | 'delete'; feed: Feed } | { kind: 'filters'; feedId: number };
+
+/**
+ * /dashboard/feeds, feed management (dashboard.md §2 "Feed management screen", §4, §5 "Reordering", §8):
+ * the user's feeds in sidebar order with reorder arrows, the add-feed dialog, and per feed mute, filters,
+ * inline rename, refresh now and delete. Reordering is applied at once and rolled back when the server refuses.
+ */
+export default function FeedsPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('feeds.page.title'));
+  const client = useQueryClient();
+  const feeds = useFeeds();
+  const [dialog, setDialog] = useState<Dialog>({ kind: 'add' });
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [notice, showNotice] = useTimedMessage(SUCCESS_BANNER_MS);
+  const [sortError, setSortError] = useState<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  // Sort requests go out one after another, so a fast series of moves reaches the server in order.
+  const sortQueue = useRef<Promise<void>>(Promise.resolve());
+
+  const openDialog = (next: Dialog) => {
+    setDialog(next);
+    setDialogOpen(true);
+  };
+  const closeDialog = () => setDialogOpen(false);
+
+  const move = async (feedId: number, delta: -1 | 1) => {
+    const list = client.getQueryData<Feed[]>(feedsKey);
+    if (!list) return;
+    const from = list.findIndex((f) => f.id === feedId);
+    const to = from + delta;
+    if (from < 0 || to < 0 || to >= list.length) return;
+    setSortError(null);
+    const next = [...list];
+    [next[from], next[to]] = [next[to]!, next[from]!];
+    await client.cancelQueries({ queryKey: feedsKey });
+    client.setQueryData<Feed[]>(feedsKey, next.map((f, i) => ({ ...f, sort_order: i })));
+    keepFocus(feedId, delta, to === 0 || to === next.length - 1);
+
+    const ids = next.map((f) => f.id);
+    sortQueue.current = sortQueue.current.then(async () => {
+      try {
+        await sortFeeds(ids);
+      } catch (err) {
+        console.error('Saving the feed order failed', err);
+        client.setQueryData<Feed[]>(feedsKey, list);
+        setSortError(t('feeds.page.sortError'));
+        void client.invalidateQueries({ queryKey: feedsKey });
+      }
+    });
+  };
+
+  /** The moved row's arrow keeps the focus (the other arrow when this one just became disabled at an end). */
+  const keepFocus = (feedId: number, delta: -1 | 1, atEnd: boolean) => {
+    requestAnimationFrame(() => {
+      const row = listRef.current?.querySelector<HTMLElement>(`[data-feed-id="${feedId}"]`);
+      const direction = delta < 0 ? (atEnd ? 'down' : 'up') : atEnd ? 'up' : 'down';
+      row?.querySelector<HTMLButtonElement>(`[data-move="${direction}"]`)?.focus();
+    });
+  };
+
+  const addButton = (
+    <Button onClick={() => openDialog({ kind: 'add' })} className="w-full sm:w-auto">
+      <Plus aria-hidden className="size-4" />
+      {t('feeds.page.add')}
+    </Button>
+  );
+
+  return (
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <p className="min-w-0 max-w-prose text-muted">{t('feeds.page.intro')}</p>
+        {feeds.data && feeds.data.length > 0 && <div className="shrink-0">{addButton}</div>}
+      </div>
+
+      <div aria-live="polite" className="empty:hidden">
+        {notice && <Alert tone="success">{notice}</Alert>}
+      </div>
+      {sortError && <Alert tone="error">{sortError}</Alert>}
+
+      {feeds.isPending ? (
+        <Card role="status" aria-label={t('feeds.page.loading')} className="divide-y divide-border">
+          {[0, 1, 2, 3].map((i) => (
+            <div key={i} className="flex items-center gap-3 px-4 py-4">
+              <Skeleton className="size-8 shrink-0 rounded-lg" />
+              <div className="flex flex-1 flex-col gap-2">
+                <Skeleton className="h-4 w-2/5" />
+                <Skeleton className="h-3 w-3/5" />
+              </div>
+            </div>
+          ))}
+        </Card>
+      ) : feeds.isError ? (
+        <Alert tone="error">
+          <p>{t('feeds.page.loadError')}</p>
+          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void feeds.refetch()}>
+            {t('feeds.page.retry')}
+          </Button>
+        </Alert>
+      ) : feeds.data.length === 0 ? (
+        <Card className="flex flex-col items-center px-6 py-12 text-center">
+          <div aria-hidden className="mb-4 flex size-14 items-center justify-center rounded-2xl bg-accent-soft text-accent">
+            <Rss className="size-7" />
+          </div>
+          <h3 className="text-lg font-semibold tracking-tight">{t('feeds.page.noFeeds')}</h3>
+          <p className="mt-1 max-w-sm text-muted">{t('feeds.page.clickAddFeed')}</p>
+          <div className="mt-6">{addButton}</div>
+        </Card>
+      ) : (
+        <Card>
+          <ul ref={listRef} aria-label={t('feeds.page.listLabel')} className="divide-y divide-border">
+            {feeds.data.map((feed, index) => (
+              <FeedRow
+                key={feed.id}
+                feed={feed}
+                isFirst={index === 0}
+                isLast={index === feeds.data.length - 1}
+                onMove={(delta) => void move(feed.id, delta)}
+                onMute={() => openDialog({ kind: 'mute', feed })}
+                onFilters={() => openDialog({ kind: 'filters', feedId: feed.id })}
+                onDelete={() => openDialog({ kind: 'delete', feed })}
+              />
+            ))}
+          </ul>
+        </Card>
+      )}
+
+      <AddFeedDialog
+        open={dialogOpen && dialog.kind === 'add'}
+        onClose={closeDialog}
+        onSubscribed={(feed) => showNotice(t('feeds.page.subscribed', { title: feedTitle(feed, t) }))}
+      />
+      {dialog.kind === 'mute' && <MuteDialog open={dialogOpen} feed={dialog.feed} onClose={closeDialog} />}
+      {dialog.kind === 'filters' && <FeedFiltersDialog open={dialogOpen} feedId={dialog.feedId} onClose={closeDialog} />}
+      {dialog.kind === 'delete' && (
+        <DeleteFeedDialog
+          open={dialogOpen}
+          feed={dialog.feed}
+          onClose={closeDialog}
+          onDeleted={(title) => showNotice(t('feeds.page.deleted', { title }))}
+        />
+      )}
+    </div>
+  );
+}
