@@ -59,6 +59,9 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       PUBLIC_URL: baseUrl,
       REGISTRATION_EMAIL_DOMAINS: 'example.com,feeder.test',
+      // The reading tests subscribe to feeds served from 127.0.0.1 (a local feed server), which the SSRF guard
+      // refuses by default.
+      ALLOW_PRIVATE_FEED_HOSTS: 'true',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
