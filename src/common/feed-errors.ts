@@ -20,6 +20,11 @@ export const FEED_ERROR_CODES = {
   PARSE_ENTITY_LIMIT: 'The feed contains entity declarations, which are refused for safety.',
   // discover
   DISCOVER_NO_FEED: 'No feed was found at this address.',
+  // full-article extraction (POST /api/extract-article-content; the article's own content is shown instead)
+  EXTRACT_FAILED: 'The full article could not be loaded.',
+  EXTRACT_FETCH_FAILED: 'The article page could not be loaded.',
+  EXTRACT_NOT_HTML: 'The article link does not lead to a web page.',
+  EXTRACT_NO_URL: 'This article has no link to load the full text from.',
   // anything else (not the feed's fault)
   REFRESH_FAILED: 'The feed could not be refreshed because of an internal error.',
 } as const;

@@ -1,6 +1,9 @@
-import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf, type Db } from '../db/database.js';
+import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
+import { articleBody } from './article-text.js';
+import { recountSubscriptions } from './counters.js';
 
 /** An item ready to store: sanitised HTML, plain-text title and author, hashes computed by the caller. */
 export interface StoredItem {
@@ -58,11 +61,70 @@ const itemColumns = (i: StoredItem) => ({
   published_at: i.publishedAt,
 });
 
+/** What search indexes and filters match: the title and the plain text of content or summary. */
+interface ItemText {
+  id: number;
+  title: string;
+  body: string;
+}
+
+const itemText = (id: number, i: StoredItem): ItemText => ({ id, title: i.title, body: articleBody(i.content, i.summary) });
+
+/** PostgreSQL's search vector of an article ('simple' configuration: feeds come in every language). */
+const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple', ${`${t.title} ${t.body}`})`;
+
+// FTS rows per insert statement (3 parameters each).
+const FTS_BATCH = 300;
+
+/** SQLite: (re)writes the FTS5 entries of these articles. PostgreSQL keeps search_vector on the row instead. */
+async function writeFtsRows(trx: Db, rows: ItemText[], replace: boolean): Promise<void> {
+  for (const batch of chunks(rows, FTS_BATCH)) {
+    if (replace) await trx.deleteFrom('articles_fts').where('rowid', 'in', batch.map((r) => r.id)).execute();
+    await trx
+      .insertInto('articles_fts')
+      .values(batch.map((r) => ({ rowid: r.id, title: r.title, body: r.body })))
+      .execute();
+  }
+}
+
+/**
+ * Subscribers' filters on new or edited articles (decisions.md "Feeds and articles"): sets user_articles.is_hidden
+ * of every subscriber with filters on this feed. Returns true when a subscriber has filters (counts may change).
+ */
+async function applyFilters(trx: Db, feedId: number, texts: ItemText[], edited: boolean): Promise<boolean> {
+  if (texts.length === 0) return false;
+  const filters = await trx
+    .selectFrom('feed_filters')
+    .select(['user_id', 'filter_type', 'filter_scope', 'filter_text'])
+    .where('feed_id', '=', feedId)
+    .execute();
+  if (filters.length === 0) return false;
+  const byUser = new Map<number, FilterRule[]>();
+  for (const f of filters) {
+    const list = byUser.get(f.user_id) ?? [];
+    list.push(f);
+    byUser.set(f.user_id, list);
+  }
+  for (const [userId, rules] of byUser) {
+    const hidden: number[] = [];
+    const shown: number[] = [];
+    for (const t of texts) (isHiddenByFilters(rules, { title: t.title, text: t.body }) ? hidden : shown).push(t.id);
+    for (const [flag, ids] of [[1, hidden], [0, edited ? shown : []]] as const) {
+      for (const batch of chunks(ids, LOOKUP_BATCH)) {
+        await trx.updateTable('user_articles').set({ is_hidden: flag }).where('user_id', '=', userId).where('article_id', 'in', batch).execute();
+      }
+    }
+  }
+  return true;
+}
+
 /**
  * Writes one fetch's items of a feed (call inside the feed's transaction): inserts new articles and gives them
  * to every subscriber at once, updates edited ones in place (read and favourite state stay), and records that
  * every item of the document was seen now (the clean-up keeps articles still in the feed).
  * `seen` lists the guid hashes of every item in the document, stored or not.
+ * New and edited articles are (re)indexed for search and run through the subscribers' filters, and the
+ * subscriptions' counters are recounted when anything a subscriber sees changed.
  */
 export async function writeFeedItems(
   trx: Db,
@@ -70,8 +132,13 @@ export async function writeFeedItems(
   items: { fresh: StoredItem[]; changed: StoredItem[]; seen: string[] },
   now: string,
 ): Promise<number[]> {
+  const postgres = dialectOf(trx) === 'postgres';
   const newIds: number[] = [];
+  const freshTexts: ItemText[] = [];
   for (const batch of chunks(items.fresh, INSERT_BATCH)) {
+    const byGuid = new Map(batch.map((i) => [i.guidHash, i]));
+    // On PostgreSQL the search vector is written with the row; its text is computed here, once per item.
+    const texts = postgres ? new Map(batch.map((i) => [i.guidHash, itemText(0, i)])) : null;
     const rows = await trx
       .insertInto('articles')
       .values(
@@ -82,14 +149,20 @@ export async function writeFeedItems(
           updated_at: i.updatedAt,
           created_at: now,
           last_seen_at: now,
+          ...(texts ? ({ search_vector: tsvector(texts.get(i.guidHash)!) } as object) : {}),
         })),
       )
       // Two workers cannot store the same feed at once (lease), but a retried job might: never duplicate.
       .onConflict((oc) => oc.columns(['feed_id', 'guid_hash']).doNothing())
-      .returning('id')
+      .returning(['id', 'guid_hash'])
       .execute();
-    for (const r of rows) newIds.push(r.id);
+    for (const r of rows) {
+      newIds.push(r.id);
+      const known = texts?.get(r.guid_hash);
+      freshTexts.push(known ? { ...known, id: r.id } : itemText(r.id, byGuid.get(r.guid_hash)!));
+    }
   }
+  if (!postgres) await writeFtsRows(trx, freshTexts, false);
   for (const batch of chunks(newIds, LOOKUP_BATCH)) {
     await trx
       .insertInto('user_articles')
@@ -105,22 +178,27 @@ export async function writeFeedItems(
       .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
       .execute();
   }
+  const changedTexts: ItemText[] = [];
   for (const i of items.changed) {
+    const text = itemText(0, i);
     const updated = await trx
       .updateTable('articles')
       .set({
         ...itemColumns(i),
         updated_at: i.updatedAt ?? now,
         last_seen_at: now,
+        ...(postgres ? ({ search_vector: tsvector(text) } as object) : {}),
       })
       .where('feed_id', '=', feedId)
       .where('guid_hash', '=', i.guidHash)
       .returning('id')
       .executeTakeFirst();
     if (updated) {
+      changedTexts.push({ ...text, id: updated.id });
       await trx.updateTable('user_articles').set({ published_at: i.publishedAt }).where('article_id', '=', updated.id).execute();
     }
   }
+  if (!postgres) await writeFtsRows(trx, changedTexts, true);
   const touched = new Set([...items.fresh, ...items.changed].map((i) => i.guidHash));
   const unchanged = items.seen.filter((h) => !touched.has(h));
   for (const batch of chunks(unchanged, LOOKUP_BATCH)) {
@@ -131,16 +209,44 @@ export async function writeFeedItems(
       .where('guid_hash', 'in', batch)
       .execute();
   }
+  await applyFilters(trx, feedId, freshTexts, false);
+  const editsFiltered = await applyFilters(trx, feedId, changedTexts, true);
+  if (newIds.length > 0 || editsFiltered) await recountSubscriptions(trx, { feedIds: [feedId] });
   return newIds;
+}
+
+/**
+ * Makes every stored article searchable that is not yet (articles stored before migration 0004). Runs in that
+ * migration; idempotent, in batches by id, so memory stays small however many articles there are.
+ */
+export async function backfillSearchIndex(db: Kysely<any>, batchSize = 500): Promise<number> {
+  const d = db as unknown as Db;
+  const postgres = dialectOf(db) === 'postgres';
+  let after = 0;
+  let indexed = 0;
+  for (;;) {
+    let query = d.selectFrom('articles').select(['id', 'title', 'content', 'summary']).where('id', '>', after).orderBy('id').limit(batchSize);
+    if (postgres) query = query.where(sql<boolean>`search_vector is null`);
+    const rows = await query.execute();
+    if (rows.length === 0) return indexed;
+    after = rows[rows.length - 1].id;
+    const texts = rows.map((r) => ({ id: r.id, title: r.title, body: articleBody(r.content, r.summary) }));
+    if (postgres) {
+      for (const t of texts) await d.updateTable('articles').set({ search_vector: tsvector(t) } as object).where('id', '=', t.id).execute();
+    } else {
+      await writeFtsRows(d, texts, true);
+    }
+    indexed += texts.length;
+  }
 }
 
 /**
  * The clean-up of decisions.md "Old articles": removes articles published before `cutoff` that no subscriber
  * keeps (every subscriber has read it, nobody made it a favourite) and that are no longer in their feed's latest
  * document (otherwise the next fetch would bring them back as new). At most `limit` per call, so one call never
- * holds the database for long. Returns how many went.
+ * holds the database for long. Returns how many went and from which feeds (the caller recounts those).
  */
-export async function deleteUnkeptArticles(db: Db, cutoff: string, limit: number): Promise<number> {
+export async function deleteUnkeptArticles(db: Db, cutoff: string, limit: number): Promise<{ deleted: number; feedIds: number[] }> {
   const doomed = db
     .selectFrom('articles')
     .innerJoin('feeds', 'feeds.id', 'articles.feed_id')
@@ -159,8 +265,9 @@ export async function deleteUnkeptArticles(db: Db, cutoff: string, limit: number
       ),
     )
     .limit(limit);
-  const result = await db.deleteFrom('articles').where('id', 'in', doomed).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  // The feeds come back with the rows: their subscriptions' article counts must be recounted (articles/counters.ts).
+  const rows = await db.deleteFrom('articles').where('id', 'in', doomed).returning('feed_id').execute();
+  return { deleted: rows.length, feedIds: [...new Set(rows.map((r) => r.feed_id))] };
 }
 
 /** Rows of a feed's articles, newest first (tests and the reading issue's code build on this shape). */

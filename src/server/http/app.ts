@@ -6,6 +6,7 @@ import { registerAccountsRoutes, type AuthLimits } from '../accounts/accounts.ro
 import { AccountsService } from '../accounts/accounts.service.js';
 import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
 import { AccessTokens } from '../accounts/tokens.js';
+import { registerArticlesRoutes } from '../articles/articles.routes.js';
 import { registerFeedsRoutes } from '../feeds/feeds.routes.js';
 import type { Config } from '../config.js';
 import { ping, type Database } from '../db/database.js';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await registerAccountsRoutes(app, { service: accounts, limiter: new RateLimiter(rateLimitStore, app.log), limits: deps.authLimits });
   if (deps.refresh) await registerFeedsRoutes(app, { db: deps.database.db, refresh: deps.refresh, now });
+  if (deps.refresh) await registerArticlesRoutes(app, { db: deps.database.db, fetcher: deps.refresh.fetcher, now });
   app.addHook('onClose', async () => {
     await accounts.drain(); // mails still on their way
     if (!deps.mailer) await mailer.close();

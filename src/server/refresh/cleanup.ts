@@ -1,4 +1,5 @@
 import { deleteUnkeptArticles } from '../articles/articles.repository.js';
+import { recountSubscriptions } from '../articles/counters.js';
 import type { Database } from '../db/database.js';
 import { deleteOrphanFeeds } from '../feeds/feeds.repository.js';
 
@@ -17,7 +18,12 @@ export async function cleanupArticles(database: Database, options: { retentionDa
   const cutoff = new Date(now.getTime() - options.retentionDays * 86_400_000).toISOString();
   let articles = 0;
   for (;;) {
-    const n = await deleteUnkeptArticles(database.db, cutoff, CLEANUP_BATCH);
+    // Each batch and the recount of its feeds' subscriptions (article_count: the "show read" totals) commit together.
+    const n = await database.db.transaction().execute(async (trx) => {
+      const { deleted, feedIds } = await deleteUnkeptArticles(trx, cutoff, CLEANUP_BATCH);
+      await recountSubscriptions(trx, { feedIds });
+      return deleted;
+    });
     articles += n;
     if (n < CLEANUP_BATCH) break;
   }

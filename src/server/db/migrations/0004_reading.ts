@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import { backfillSearchIndex } from '../../articles/articles.repository.js';
+import { recountSubscriptions } from '../../articles/counters.js';
 import { dialectOf } from '../database.js';
 
 /**
@@ -79,6 +81,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     );
     await sql`create trigger articles_fts_delete after delete on articles begin delete from articles_fts where rowid = old.id; end`.execute(db);
   }
+  // Articles stored before this migration become searchable too (the store indexes every later one).
+  await backfillSearchIndex(db);
+  // Existing subscriptions start with the counters of what they already hold (list totals and unread counts).
+  await recountSubscriptions(db, {});
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

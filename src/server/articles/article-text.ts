@@ -1,0 +1,71 @@
+import { htmlToText } from '../reader/parse/text.js';
+
+/**
+ * Plain text of articles: what search indexes, what filters match against, and the compact card's teaser.
+ * Pure functions, shared by the store (refresh) and the reading API.
+ */
+
+/** Indexed text per article is cut here: PostgreSQL refuses tsvectors over 1 MB, and nobody searches page 40. */
+export const INDEX_TEXT_MAX = 100_000;
+/** The compact card's summary (dashboard.md §2 shows three sentences of it, clamped to three lines). */
+export const TEASER_MAX = 600;
+
+/** An article's body as plain text: its content, else its summary (decisions.md: filters match "content"). */
+export function articleBody(content: string | null, summary: string | null): string {
+  const text = htmlToText(content ?? summary);
+  return text.length > INDEX_TEXT_MAX ? text.slice(0, INDEX_TEXT_MAX) : text;
+}
+
+/** Plain text cut at about `max` characters on a word boundary, with an ellipsis when cut. */
+export function teaser(html: string | null, max = TEASER_MAX): string {
+  const text = htmlToText(html);
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  // A single enormous word (a URL) is cut where it is; otherwise at the last space.
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?-]+$/u, '')}…`;
+}
+
+/** At most this many words of a query count (q is at most 200 characters anyway). */
+export const MAX_QUERY_WORDS = 20;
+
+/**
+ * A user's search words: split at whitespace, each kept as its runs of letters and digits (so `foo-bar` is the
+ * tokens foo, bar and `"*NEAR(` is near). Words without a letter or digit are dropped. Lower-cased.
+ */
+export function searchWords(q: string): string[][] {
+  return q
+    .split(/\s+/u)
+    .map((w) => (w.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[])
+    .filter((tokens) => tokens.length > 0)
+    .slice(0, MAX_QUERY_WORDS);
+}
+
+/**
+ * SQLite FTS5 MATCH expression: every word a quoted phrase (never the user's own FTS syntax: `"`, `*`, NEAR,
+ * `-`, column filters are all text here), all words required, the last one also as a prefix (search as you
+ * type). Null when the query has no word to search for.
+ */
+export function ftsMatchQuery(q: string): string | null {
+  const words = searchWords(q);
+  if (words.length === 0) return null;
+  return words.map((tokens, i) => `"${tokens.join(' ')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/**
+ * PostgreSQL tsquery text for to_tsquery('simple', …): the tokens of one word must follow each other (<->),
+ * all words are required (&), the last token is a prefix (:*). Tokens are letters and digits only and quoted as
+ * lexemes, so no tsquery operator the user types has any effect. Null when there is nothing to search for.
+ */
+export function pgTsQuery(q: string): string | null {
+  const words = searchWords(q);
+  if (words.length === 0) return null;
+  const lexeme = (t: string) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  return words
+    .map((tokens, i) => {
+      const last = i === words.length - 1;
+      const parts = tokens.map((t, j) => lexeme(t) + (last && j === tokens.length - 1 ? ':*' : ''));
+      return parts.length > 1 ? `(${parts.join(' <-> ')})` : parts[0];
+    })
+    .join(' & ');
+}

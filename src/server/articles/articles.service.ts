@@ -1,0 +1,220 @@
+import type { ActiveFilter, Article, ArticlePage, ArticleStateResponse, MarkReadResponse } from '../../common/api.js';
+import type { Db } from '../db/database.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { presentFilter } from '../feeds/feeds.presenter.js';
+import { isMuted } from '../feeds/mute.js';
+import { ftsMatchQuery, pgTsQuery, teaser } from './article-text.js';
+import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH } from './articles.schemas.js';
+import { recountSubscriptions } from './counters.js';
+import * as repo from './reading.repository.js';
+import { dialectOf } from '../db/database.js';
+
+/**
+ * The reading rules (dashboard.md §4 "Read/unread", "Favourite", "Feed mute"; decisions.md "Feeds and
+ * articles"): lists newest first, muted feeds left out of lists, counts and search and their articles' state
+ * refused (403), filtered-out articles invisible, every foreign id a 404. Every state change recounts the
+ * subscriptions it touched in the same transaction (articles/counters.ts).
+ */
+
+/** The client-held id lists (dashboard.md §3) carry at most this many ids, the newest first. */
+export const MAX_ID_LIST = 10_000;
+
+export const articleNotFound = () => notFound('ARTICLE_NOT_FOUND', 'Article not found.');
+export const feedNotFound = () => notFound('FEED_NOT_FOUND', 'Feed not found.');
+export const feedMuted = () => forbidden('FEED_MUTED', 'This feed is muted; unmute it to change its articles.');
+
+export interface PageInput {
+  page?: number;
+  per_page?: number;
+}
+
+export interface ArticlesServiceDeps {
+  db: Db;
+  now: () => Date;
+}
+
+export function presentArticle(row: repo.ArticleRow): Article {
+  return {
+    id: row.id,
+    url: row.url,
+    title: row.title,
+    summary: teaser(row.summary ?? row.content),
+    content: row.content ?? row.summary,
+    author: row.author,
+    image_url: row.image_url,
+    published_at: row.published_at,
+    feed_id: row.feed_id,
+    feed_title: row.custom_title || row.feed_own_title || '',
+    // Icons are stored and sent inline, never hot-linked (privacy); feed_favicon stays null.
+    feed_favicon: null,
+    feed_favicon_base64: row.icon_data,
+    feed_favicon_type: row.icon_data ? row.icon_type : null,
+    is_read: row.is_read === 1,
+    is_favorite: row.is_favorite === 1,
+    in_reading_list: false,
+  };
+}
+
+function paging(input: PageInput) {
+  const perPage = input.per_page ?? DEFAULT_PER_PAGE;
+  const page = input.page ?? 1;
+  return { page, perPage, limit: perPage, offset: (page - 1) * perPage };
+}
+
+export class ArticlesService {
+  constructor(private readonly deps: ArticlesServiceDeps) {}
+
+  private nowIso(): string {
+    return this.deps.now().toISOString();
+  }
+
+  private async filtersInView(userId: number, feedId?: number): Promise<ActiveFilter[]> {
+    const rows = await repo.activeFilters(this.deps.db, userId, feedId);
+    return rows.map((r) => ({ ...presentFilter(r), feed_title: r.custom_title || r.feed_own_title || '' }));
+  }
+
+  private page(rows: repo.ArticleRow[], total: number, p: ReturnType<typeof paging>, filters: ActiveFilter[]): ArticlePage {
+    return {
+      articles: rows.map(presentArticle),
+      total,
+      current_page: p.page,
+      pages: Math.max(1, Math.ceil(total / p.perPage)),
+      per_page: p.perPage,
+      active_filters: filters,
+      has_active_filters: filters.length > 0,
+    };
+  }
+
+  /** The subscription of a feed in view; a feed the user does not subscribe to is a 404. */
+  private async subscriptionOf(userId: number, feedId: number) {
+    const sub = await repo.findSubscription(this.deps.db, userId, feedId);
+    if (!sub) throw feedNotFound();
+    return sub;
+  }
+
+  /** GET /api/articles (feedId undefined) and GET /api/feeds/{id}/articles. A muted feed's own list is empty. */
+  async list(userId: number, input: PageInput & { feedId?: number; showRead: boolean }): Promise<ArticlePage> {
+    const { db } = this.deps;
+    const now = this.nowIso();
+    const p = paging(input);
+    if (input.feedId !== undefined) {
+      const sub = await this.subscriptionOf(userId, input.feedId);
+      if (isMuted(sub, now)) return this.page([], 0, p, await this.filtersInView(userId, input.feedId));
+    }
+    const scope = { feedId: input.feedId, showRead: input.showRead };
+    const [rows, total, filters] = await Promise.all([
+      repo.listArticles(db, userId, now, { ...scope, limit: p.limit, offset: p.offset }),
+      repo.countFromSubscriptions(db, userId, now, scope),
+      this.filtersInView(userId, input.feedId),
+    ]);
+    return this.page(rows, total, p, filters);
+  }
+
+  /** GET /api/articles/favorites: read and unread, newest first. */
+  async favorites(userId: number, input: PageInput): Promise<ArticlePage> {
+    const { db } = this.deps;
+    const now = this.nowIso();
+    const p = paging(input);
+    const [rows, total, filters] = await Promise.all([
+      repo.listFavorites(db, userId, now, p),
+      repo.countFavorites(db, userId, now),
+      this.filtersInView(userId),
+    ]);
+    return this.page(rows, total, p, filters);
+  }
+
+  /** GET /api/articles/search: the user's words, all required, the last as a prefix; newest first. */
+  async search(userId: number, input: PageInput & { q?: string; feedId?: number; showRead: boolean }): Promise<ArticlePage> {
+    const { db } = this.deps;
+    const q = (input.q ?? '').trim();
+    if (q === '') throw badRequest('SEARCH_QUERY_REQUIRED', 'Please enter a search term.');
+    if ([...q].length > MAX_QUERY_LENGTH) throw badRequest('SEARCH_QUERY_TOO_LONG', `The search term may be at most ${MAX_QUERY_LENGTH} characters long.`);
+    const now = this.nowIso();
+    const p = paging(input);
+    if (input.feedId !== undefined) {
+      const sub = await this.subscriptionOf(userId, input.feedId);
+      if (isMuted(sub, now)) return this.page([], 0, p, await this.filtersInView(userId, input.feedId));
+    }
+    const filters = await this.filtersInView(userId, input.feedId);
+    const match = dialectOf(db) === 'postgres' ? pgTsQuery(q) : ftsMatchQuery(q);
+    // Only punctuation (`"*"`, `-`): nothing can match, and that is an answer, not an error.
+    if (match === null) return this.page([], 0, p, filters);
+    const found = await repo.searchArticles(db, userId, now, { match, feedId: input.feedId, showRead: input.showRead, limit: p.limit, offset: p.offset });
+    let total = found.total;
+    if (total === null) {
+      // A page past the end: the total still tells the client how many there are.
+      total = p.offset === 0 ? 0 : ((await repo.searchArticles(db, userId, now, { match, feedId: input.feedId, showRead: input.showRead, limit: 1, offset: 0 })).total ?? 0);
+    }
+    return this.page(found.rows, total, p, filters);
+  }
+
+  async readIds(userId: number): Promise<number[]> {
+    return repo.readIds(this.deps.db, userId, this.nowIso(), MAX_ID_LIST);
+  }
+
+  async favoriteIds(userId: number): Promise<{ favorite_article_ids: number[] }> {
+    return { favorite_article_ids: await repo.favoriteIds(this.deps.db, userId, this.nowIso(), MAX_ID_LIST) };
+  }
+
+  /** GET /api/articles/{id}/reading-lists: the article must be the user's; reading lists arrive with issue 5. */
+  async readingListsOf(userId: number, articleId: number): Promise<{ reading_lists: { id: number }[] }> {
+    const state = await repo.findArticleState(this.deps.db, userId, articleId);
+    if (!state) throw articleNotFound();
+    return { reading_lists: [] };
+  }
+
+  /** POST /api/articles/{id}/read|unread|favorite|unfavorite. */
+  async setState(userId: number, articleId: number, change: 'read' | 'unread' | 'favorite' | 'unfavorite'): Promise<ArticleStateResponse> {
+    const now = this.nowIso();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const state = await repo.findArticleState(trx, userId, articleId);
+      if (!state) throw articleNotFound();
+      if (state.muted_permanently !== null && isMuted({ muted_permanently: state.muted_permanently, muted_until: state.muted_until }, now)) {
+        throw feedMuted();
+      }
+      let { is_read, is_favorite } = state;
+      if (change === 'read' || change === 'unread') {
+        const want = change === 'read' ? 1 : 0;
+        if (is_read !== want) {
+          await repo.setArticleState(trx, userId, articleId, { is_read: want, read_at: want ? now : null });
+          await recountSubscriptions(trx, { userId, feedIds: [state.feed_id] });
+          is_read = want;
+        }
+      } else {
+        const want = change === 'favorite' ? 1 : 0;
+        if (is_favorite !== want) {
+          await repo.setArticleState(trx, userId, articleId, { is_favorite: want, favorited_at: want ? now : null });
+          is_favorite = want;
+        }
+      }
+      return { id: articleId, is_read: is_read === 1, is_favorite: is_favorite === 1 };
+    });
+  }
+
+  /** POST /api/articles/mark-read: foreign ids and muted feeds' articles are ignored. */
+  async markRead(userId: number, articleIds: number[]): Promise<MarkReadResponse> {
+    return this.markScope(userId, { articleIds: [...new Set(articleIds)] });
+  }
+
+  /** POST /api/articles/read/all: one feed ({feed_id}, 404 when not subscribed), some ids, or everything visible. */
+  async readAll(userId: number, body: { feed_id?: number; article_ids?: number[] } | undefined): Promise<MarkReadResponse> {
+    if (body?.feed_id !== undefined && body.article_ids !== undefined) {
+      throw badRequest('READ_ALL_SCOPE_AMBIGUOUS', 'Send feed_id or article_ids, not both.');
+    }
+    if (body?.article_ids !== undefined) return this.markRead(userId, body.article_ids);
+    if (body?.feed_id !== undefined) {
+      await this.subscriptionOf(userId, body.feed_id);
+      return this.markScope(userId, { feedId: body.feed_id });
+    }
+    return this.markScope(userId, { all: true });
+  }
+
+  private async markScope(userId: number, scope: Parameters<typeof repo.markRead>[3]): Promise<MarkReadResponse> {
+    const now = this.nowIso();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const { marked, feedIds } = await repo.markRead(trx, userId, now, scope);
+      if (marked > 0) await recountSubscriptions(trx, feedIds === null ? { userId } : { userId, feedIds });
+      return { marked };
+    });
+  }
+}

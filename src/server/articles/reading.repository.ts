@@ -1,0 +1,283 @@
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { dialectOf, type Db } from '../db/database.js';
+import type { Tables } from '../db/tables.js';
+import { mutedFeedIds } from '../feeds/mute.js';
+
+/**
+ * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (design.md §4 rule 2).
+ * Lists read user_articles through the 0004 indexes in their order (published_at DESC, article_id DESC), so page 1
+ * is an index range scan that stops after one page; totals come from the subscriptions' counters.
+ */
+
+/** An article row as the presenter turns it into the wire's Article. */
+export interface ArticleRow {
+  id: number;
+  feed_id: number;
+  published_at: string;
+  is_read: number;
+  is_favorite: number;
+  url: string | null;
+  title: string;
+  summary: string | null;
+  content: string | null;
+  author: string | null;
+  image_url: string | null;
+  feed_own_title: string;
+  custom_title: string | null;
+  icon_data: string | null;
+  icon_type: string | null;
+}
+
+type ListQuery = SelectQueryBuilder<Tables, 'user_articles' | 'articles' | 'feeds' | 'subscriptions', object>;
+
+/** user_articles of one user joined with what a card shows; `subscription` inner for feed lists, left for favourites. */
+function articleSelect(db: Db, userId: number, now: string, subscription: 'inner' | 'left') {
+  const base = db.selectFrom('user_articles');
+  const joined =
+    subscription === 'inner'
+      ? base.innerJoin('subscriptions', (j) =>
+          j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
+        )
+      : base.leftJoin('subscriptions', (j) =>
+          j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
+        );
+  return (joined as ListQuery)
+    .innerJoin('articles', 'articles.id', 'user_articles.article_id')
+    .innerJoin('feeds', 'feeds.id', 'user_articles.feed_id')
+    .select([
+      'user_articles.article_id as id',
+      'user_articles.feed_id',
+      'user_articles.published_at',
+      'user_articles.is_read',
+      'user_articles.is_favorite',
+      'articles.url',
+      'articles.title',
+      'articles.summary',
+      'articles.content',
+      'articles.author',
+      'articles.image_url',
+      'feeds.title as feed_own_title',
+      'subscriptions.custom_title',
+      'feeds.icon_data',
+      'feeds.icon_type',
+    ])
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
+}
+
+/** The row's feed is not muted by this user at `now` (a subquery of the few muted subscriptions). */
+function notMuted(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
+  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
+}
+
+const newestFirst = <Q extends ListQuery>(q: Q) => q.orderBy('user_articles.published_at', 'desc').orderBy('user_articles.article_id', 'desc') as Q;
+
+export interface Paging {
+  limit: number;
+  offset: number;
+}
+
+/** The all-feeds list (feedId undefined) or one feed's, unread only unless showRead. Muted feeds give nothing. */
+export async function listArticles(db: Db, userId: number, now: string, o: { feedId?: number; showRead: boolean } & Paging): Promise<ArticleRow[]> {
+  let q = articleSelect(db, userId, now, 'inner');
+  if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId);
+  if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
+  return (await newestFirst(q).limit(o.limit).offset(o.offset).execute()) as ArticleRow[];
+}
+
+/** The subscription's mute state is "not muted at now" (NULL-safe: a NULL muted_until is not a mute). */
+function subscriptionNotMuted(eb: ExpressionBuilder<Tables, 'subscriptions'>, now: string) {
+  return eb.and([eb('subscriptions.muted_permanently', '=', 0), eb.or([eb('subscriptions.muted_until', 'is', null), eb('subscriptions.muted_until', '<=', now)])]);
+}
+
+/** List total from the counters: unread or all visible articles of the user's non-muted subscriptions (or one). */
+export async function countFromSubscriptions(db: Db, userId: number, now: string, o: { feedId?: number; showRead: boolean }): Promise<number> {
+  let q = db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(o.showRead ? 'article_count' : 'unread_count'), sql<number>`0`).as('n'))
+    .where('user_id', '=', userId)
+    .where((eb) => subscriptionNotMuted(eb, now));
+  if (o.feedId !== undefined) q = q.where('feed_id', '=', o.feedId);
+  const row = await q.executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The user's subscription to a feed, or undefined: a feed the user does not subscribe to is a 404. */
+export async function findSubscription(db: Db, userId: number, feedId: number) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'feed_id', 'muted_permanently', 'muted_until'])
+    .where('user_id', '=', userId)
+    .where('feed_id', '=', feedId)
+    .executeTakeFirst();
+}
+
+/** Favourites, read and unread, newest first; muted feeds' and filtered-out ones are left out. */
+export async function listFavorites(db: Db, userId: number, now: string, paging: Paging): Promise<ArticleRow[]> {
+  const q = articleSelect(db, userId, now, 'left').where('user_articles.is_favorite', '=', 1);
+  return (await newestFirst(q).limit(paging.limit).offset(paging.offset).execute()) as ArticleRow[];
+}
+
+export async function countFavorites(db: Db, userId: number, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('user_articles')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('is_favorite', '=', 1)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Ids of favourites (client-held list, dashboard.md §3), newest first, at most `limit`. */
+export async function favoriteIds(db: Db, userId: number, now: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_articles')
+    .select('article_id')
+    .where('user_id', '=', userId)
+    .where('is_favorite', '=', 1)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now))
+    .orderBy('published_at', 'desc')
+    .orderBy('article_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.article_id);
+}
+
+/** Ids of read articles (client-held list), newest first, at most `limit`. */
+export async function readIds(db: Db, userId: number, now: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_articles')
+    .select('article_id')
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 1)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now))
+    .orderBy('published_at', 'desc')
+    .orderBy('article_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.article_id);
+}
+
+/**
+ * Full-text search over the user's visible articles, newest first. `match` is the dialect's query text, built
+ * by article-text.ts (ftsMatchQuery / pgTsQuery) so no user syntax reaches the engine. The total comes with the
+ * rows (a window count), so the index is consulted once per page.
+ */
+export async function searchArticles(
+  db: Db,
+  userId: number,
+  now: string,
+  o: { match: string; feedId?: number; showRead: boolean } & Paging,
+): Promise<{ rows: ArticleRow[]; total: number | null }> {
+  let q = articleSelect(db, userId, now, 'inner').select(sql<number>`count(*) over ()`.as('total_count'));
+  if (dialectOf(db) === 'postgres') {
+    q = q.where(sql<boolean>`articles.search_vector @@ to_tsquery('simple', ${o.match})`);
+  } else {
+    q = q.where('user_articles.article_id', 'in', sql<number>`(select rowid from articles_fts where articles_fts match ${o.match})`);
+  }
+  if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId);
+  if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
+  const rows = (await newestFirst(q).limit(o.limit).offset(o.offset).execute()) as Array<ArticleRow & { total_count: number }>;
+  return { rows, total: rows.length > 0 ? Number(rows[0].total_count) : null };
+}
+
+/** One article's per-user state, with its subscription's mute state (null when not subscribed any more). */
+export async function findArticleState(db: Db, userId: number, articleId: number) {
+  return db
+    .selectFrom('user_articles')
+    .leftJoin('subscriptions', (j) =>
+      j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
+    )
+    .select(['user_articles.article_id', 'user_articles.feed_id', 'user_articles.is_read', 'user_articles.is_favorite', 'subscriptions.muted_permanently', 'subscriptions.muted_until'])
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.article_id', '=', articleId)
+    .executeTakeFirst();
+}
+
+export async function setArticleState(
+  db: Db,
+  userId: number,
+  articleId: number,
+  change: { is_read: number; read_at: string | null } | { is_favorite: number; favorited_at: string | null },
+): Promise<void> {
+  await db.updateTable('user_articles').set(change).where('user_id', '=', userId).where('article_id', '=', articleId).execute();
+}
+
+/**
+ * Marks unread articles of the user read: the given ids (at most 1,000; foreign ids match nothing), or one
+ * feed's, or all; never those of muted feeds. Ids may be hidden ones (harmless); feed and all scopes take the
+ * visible ones, as the list shows them. Returns how many changed and, for ids, their feeds (for the recount).
+ */
+export async function markRead(
+  db: Db,
+  userId: number,
+  now: string,
+  scope: { articleIds: number[] } | { feedId: number } | { all: true },
+): Promise<{ marked: number; feedIds: number[] | null }> {
+  let q = db
+    .updateTable('user_articles')
+    .set({ is_read: 1, read_at: now })
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
+  if ('articleIds' in scope) {
+    if (scope.articleIds.length === 0) return { marked: 0, feedIds: [] };
+    const rows = await q.where('article_id', 'in', scope.articleIds).returning('feed_id').execute();
+    return { marked: rows.length, feedIds: [...new Set(rows.map((r) => r.feed_id))] };
+  }
+  q = q.where('is_hidden', '=', 0);
+  if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
+  // One statement however many rows (no RETURNING of a million feed ids): the caller recounts by scope.
+  const result = await q.executeTakeFirst();
+  return { marked: Number(result.numUpdatedRows), feedIds: 'feedId' in scope ? [scope.feedId] : null };
+}
+
+/** The filters of the feeds in view (one feed's, or all the user's) with each feed's title, oldest first. */
+export async function activeFilters(db: Db, userId: number, feedId?: number) {
+  let q = db
+    .selectFrom('feed_filters')
+    .innerJoin('subscriptions', 'subscriptions.id', 'feed_filters.subscription_id')
+    .innerJoin('feeds', 'feeds.id', 'feed_filters.feed_id')
+    .select([
+      'feed_filters.id',
+      'feed_filters.user_id',
+      'feed_filters.filter_type',
+      'feed_filters.filter_scope',
+      'feed_filters.filter_text',
+      'feed_filters.filter_key',
+      'feed_filters.feed_id',
+      'feed_filters.subscription_id',
+      'feed_filters.created_at',
+      'subscriptions.custom_title',
+      'feeds.title as feed_own_title',
+    ])
+    .where('feed_filters.user_id', '=', userId)
+    .where('subscriptions.user_id', '=', userId);
+  if (feedId !== undefined) q = q.where('feed_filters.feed_id', '=', feedId);
+  return q.orderBy('feed_filters.id').execute();
+}
+
+/** An article the user has (user_articles row), with what extraction needs; undefined for foreign ids. */
+export async function findUserArticle(db: Db, userId: number, articleId: number) {
+  return db
+    .selectFrom('user_articles')
+    .innerJoin('articles', 'articles.id', 'user_articles.article_id')
+    .select(['articles.id', 'articles.url', 'articles.content', 'articles.summary', 'articles.extracted_content', 'articles.extracted_at', 'articles.extract_error'])
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.article_id', '=', articleId)
+    .executeTakeFirst();
+}
+
+/** Caches an extraction's outcome on the article, for every reader: the content, or the error code and when. */
+export async function saveExtraction(db: Db, articleId: number, outcome: { content: string } | { error: string }, now: string): Promise<void> {
+  await db
+    .updateTable('articles')
+    .set('content' in outcome ? { extracted_content: outcome.content, extract_error: null, extracted_at: now } : { extract_error: outcome.error, extracted_at: now })
+    .where('id', '=', articleId)
+    .execute();
+}

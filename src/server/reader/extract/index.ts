@@ -1,0 +1,109 @@
+/**
+ * Full-article extraction (dashboard.md §2 "Extended mode", §5 "Extended content is sanitised", §7
+ * POST /api/extract-article-content): an article page's HTML → its readable part as safe HTML.
+ * Pure: no I/O. Readability (Firefox's reader view) finds the article; linkedom gives it a DOM without a browser
+ * (design.md §2). Before Readability runs, the spec's two extras are applied on the DOM, where class, id and size
+ * attributes still exist (the sanitiser drops them):
+ *   - images declaring a width or height under 10 px (spacers, tracking pixels) are removed;
+ *   - ad, affiliate and tracking blocks are removed: elements whose class or id contains one of AD_WORDS as a
+ *     word part (`ad-slot`, `sponsored-links`, `affiliate_box`), which is how page templates mark them.
+ * The result always goes through sanitizeContent (the same allowlist as feed content), so nothing the page
+ * sends can run script in Feeder.
+ */
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { sanitizeContent } from '../sanitize/index.js';
+
+/** Images declaring a dimension below this many CSS pixels are removed (dashboard.md §5, §9). */
+export const MIN_IMAGE_PX = 10;
+
+/**
+ * Class/id words of ad, affiliate and tracking blocks. Kept short on purpose: each must be a whole word part
+ * of a class or id (split at `-`, `_`, space and camelCase), so "ad" matches `ad-banner` but not `header`,
+ * `shadow` or `download`. German shop words (anzeige, werbung) cover the spec's German sites.
+ */
+export const AD_WORDS = [
+  'ad', 'ads', 'advert', 'advertisement', 'adsbygoogle', 'adslot', 'advertising', 'sponsor', 'sponsored', 'promo',
+  'promoted', 'affiliate', 'outbrain', 'taboola', 'tracking', 'tracker', 'pixel', 'anzeige', 'werbung', 'banner',
+  'newsletter', 'paywall',
+];
+const AD_WORD_SET = new Set(AD_WORDS);
+
+/** Less readable text than this is not an article (a navigation page, an error page): extraction fails. */
+export const MIN_TEXT_CHARS = 140;
+
+/** Input larger than this is cut before parsing: a page's article is never megabytes of markup. */
+export const MAX_HTML_CHARS = 3_000_000;
+
+export interface ExtractedArticle {
+  title: string | null;
+  /** Sanitised HTML of the readable part. */
+  content: string;
+  /** Plain-text length of the readable part (Readability's measure). */
+  length: number;
+}
+
+/** The word parts of a class or id value: `adSlot top_banner` → ad, slot, top, banner. */
+function wordParts(value: string): string[] {
+  return value
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+function isAdBlock(el: Element): boolean {
+  const marks = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  if (marks.trim() === '') return false;
+  return wordParts(marks).some((w) => AD_WORD_SET.has(w));
+}
+
+/** A width/height attribute or inline style value in pixels, or null when not given in px (or unitless). */
+function pixels(value: string | null | undefined): number | null {
+  if (value == null) return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/i.exec(value);
+  return m ? Number(m[1]) : null;
+}
+
+function styleDimension(style: string, name: 'width' | 'height'): number | null {
+  const m = new RegExp(`(?:^|;)\\s*${name}\\s*:\\s*([^;]+)`, 'i').exec(style);
+  return m ? pixels(m[1]) : null;
+}
+
+export function isTinyImage(img: Element): boolean {
+  const style = img.getAttribute('style') ?? '';
+  const dims = [pixels(img.getAttribute('width')), pixels(img.getAttribute('height')), styleDimension(style, 'width'), styleDimension(style, 'height')];
+  return dims.some((d) => d !== null && d < MIN_IMAGE_PX);
+}
+
+/** Removes ad/affiliate/tracking blocks and tiny images from a document (in place). */
+function clean(document: Document): void {
+  const body = document.documentElement ? (document.body ?? document.documentElement) : null;
+  if (!body) return;
+  for (const el of [...body.querySelectorAll('[class], [id]')]) {
+    // An element inside one already removed is detached with it; removing it again is harmless.
+    if (isAdBlock(el)) el.remove();
+  }
+  for (const img of [...body.querySelectorAll('img')]) if (isTinyImage(img)) img.remove();
+}
+
+/**
+ * The readable article of a page, or null when Readability finds none (an index page, an error page, an empty
+ * body). `baseUrl` is the page's final URL: relative links and images resolve against it.
+ */
+export function extractArticle(html: string, baseUrl: string): ExtractedArticle | null {
+  let source = html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html;
+  // linkedom builds no document element for a fragment; a browser would wrap it in <html><body>.
+  if (!/<html[\s>]/i.test(source)) source = `<!doctype html><html><body>${source}</body></html>`;
+  const { document } = parseHTML(source);
+  if (!document.documentElement) return null;
+  clean(document as unknown as Document);
+  const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
+  if (!article?.content || (article.textContent ?? '').trim().length < MIN_TEXT_CHARS) return null;
+  // Readability copies what it keeps, so a last pass over its output catches blocks it rebuilt.
+  const { document: out } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`);
+  clean(out as unknown as Document);
+  const content = sanitizeContent(out.body.innerHTML, { baseUrl });
+  if (content.trim() === '') return null;
+  return { title: article.title ?? null, content, length: article.length ?? 0 };
+}
