@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractArticle, isTinyImage } from './index.js';
+
+type Img = Parameters<typeof isTinyImage>[0];
 import { parseHTML } from 'linkedom';
 
 const BASE = 'https://news.example.com/2026/11/story.html';
@@ -53,7 +55,7 @@ describe('extractArticle', () => {
   });
 
   it('tells tiny images by attribute and inline style', () => {
-    const img = (attrs: string) => parseHTML(`<img ${attrs}>`).document.querySelector('img') as unknown as Element;
+    const img = (attrs: string) => parseHTML(`<img ${attrs}>`).document.querySelector('img') as unknown as Img;
     expect(isTinyImage(img('width="1" height="1"'))).toBe(true);
     expect(isTinyImage(img('height="9px"'))).toBe(true);
     expect(isTinyImage(img('style="width:2px"'))).toBe(true);

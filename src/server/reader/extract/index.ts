@@ -35,6 +35,23 @@ export const MIN_TEXT_CHARS = 140;
 /** Input larger than this is cut before parsing: a page's article is never megabytes of markup. */
 export const MAX_HTML_CHARS = 3_000_000;
 
+/**
+ * The little of the DOM used here, typed locally: the server's TypeScript settings have no DOM library, and
+ * linkedom's objects provide these members.
+ */
+interface DomElement {
+  getAttribute(name: string): string | null;
+  remove(): void;
+}
+interface DomRoot {
+  querySelectorAll(selector: string): Iterable<DomElement>;
+  innerHTML: string;
+}
+interface DomDocument {
+  documentElement: DomRoot | null;
+  body: DomRoot | null;
+}
+
 export interface ExtractedArticle {
   title: string | null;
   /** Sanitised HTML of the readable part. */
@@ -52,7 +69,7 @@ function wordParts(value: string): string[] {
     .filter(Boolean);
 }
 
-function isAdBlock(el: Element): boolean {
+function isAdBlock(el: DomElement): boolean {
   const marks = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   if (marks.trim() === '') return false;
   return wordParts(marks).some((w) => AD_WORD_SET.has(w));
@@ -70,14 +87,14 @@ function styleDimension(style: string, name: 'width' | 'height'): number | null 
   return m ? pixels(m[1]) : null;
 }
 
-export function isTinyImage(img: Element): boolean {
+export function isTinyImage(img: DomElement): boolean {
   const style = img.getAttribute('style') ?? '';
   const dims = [pixels(img.getAttribute('width')), pixels(img.getAttribute('height')), styleDimension(style, 'width'), styleDimension(style, 'height')];
   return dims.some((d) => d !== null && d < MIN_IMAGE_PX);
 }
 
 /** Removes ad/affiliate/tracking blocks and tiny images from a document (in place). */
-function clean(document: Document): void {
+function clean(document: DomDocument): void {
   const body = document.documentElement ? (document.body ?? document.documentElement) : null;
   if (!body) return;
   for (const el of [...body.querySelectorAll('[class], [id]')]) {
@@ -96,14 +113,15 @@ export function extractArticle(html: string, baseUrl: string): ExtractedArticle 
   // linkedom builds no document element for a fragment; a browser would wrap it in <html><body>.
   if (!/<html[\s>]/i.test(source)) source = `<!doctype html><html><body>${source}</body></html>`;
   const { document } = parseHTML(source);
-  if (!document.documentElement) return null;
-  clean(document as unknown as Document);
-  const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
+  const dom = document as unknown as DomDocument;
+  if (!dom.documentElement) return null;
+  clean(dom);
+  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
   if (!article?.content || (article.textContent ?? '').trim().length < MIN_TEXT_CHARS) return null;
   // Readability copies what it keeps, so a last pass over its output catches blocks it rebuilt.
-  const { document: out } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`);
-  clean(out as unknown as Document);
-  const content = sanitizeContent(out.body.innerHTML, { baseUrl });
+  const out = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document as unknown as DomDocument;
+  clean(out);
+  const content = sanitizeContent(out.body?.innerHTML ?? '', { baseUrl });
   if (content.trim() === '') return null;
   return { title: article.title ?? null, content, length: article.length ?? 0 };
 }
