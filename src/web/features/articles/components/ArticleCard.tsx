@@ -45,9 +45,7 @@ export const ArticleCard = memo(
         data-article-id={article.id}
         data-active={active || undefined}
         onFocus={() => onActivate(article)}
-        className={`relative scroll-mt-32 px-4 py-4 outline-none transition-colors sm:px-6 sm:py-5 ${
-          active ? 'bg-accent-soft/40 dark:bg-accent-soft/25' : ''
-        } focus-visible:bg-accent-soft/40`}
+        className="relative scroll-mt-32 px-4 py-4 outline-none sm:px-6 sm:py-5"
       >
         {active && <span aria-hidden className="absolute inset-y-3 left-0 w-[3px] rounded-r bg-accent" />}
         <div className="flex min-w-0 items-center gap-2 text-[0.8125rem] text-muted">

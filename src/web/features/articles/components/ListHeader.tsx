@@ -43,14 +43,14 @@ export function ListHeader({
   const count = activeFilters.length;
 
   return (
-    <div className="sticky top-14 z-10 -mx-4 mb-3 border-b border-border bg-bg/95 px-4 py-2 backdrop-blur supports-[backdrop-filter]:bg-bg/80 sm:-mx-6 sm:px-6 lg:-mx-10 lg:px-10">
-      <div className="mx-auto flex max-w-3xl flex-wrap items-center gap-x-3 gap-y-1">
+    <div className="sticky top-14 z-10 mb-3 bg-bg/95 py-1.5 backdrop-blur supports-[backdrop-filter]:bg-bg/85">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <p className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 text-sm text-muted">
           <span className="font-semibold tabular-nums text-text" data-testid="article-total">
             {t('articles.header.total', { count: total })}
           </span>
           {view.kind !== 'favorites' && (
-            <>
+            <span className="inline-flex items-center gap-x-2 whitespace-nowrap">
               <span aria-hidden>·</span>
               <button
                 type="button"
@@ -60,22 +60,27 @@ export function ListHeader({
               >
                 {showRead ? t('articles.header.showingAll') : t('articles.header.showingUnread')}
               </button>
-            </>
+            </span>
           )}
         </p>
         <button
           type="button"
           onClick={onMarkAllRead}
           disabled={markAllDisabled || marking}
-          className="inline-flex min-h-10 items-center gap-2 rounded-lg px-3 text-sm font-medium text-text transition-colors hover:bg-surface-2 disabled:cursor-not-allowed disabled:opacity-50"
+          aria-label={t('articles.header.markAllRead')}
+          title={t('articles.header.markAllRead')}
+          className="-mr-2 inline-flex min-h-10 min-w-10 items-center justify-center gap-2 rounded-lg px-2 text-sm font-medium text-text transition-colors hover:bg-surface-2 disabled:cursor-not-allowed disabled:opacity-50 sm:mr-0 sm:px-3"
         >
-          <CheckCheck aria-hidden className="size-4 text-accent" />
-          {t('articles.header.markAllRead')}
+          <CheckCheck aria-hidden className="size-[1.125rem] text-accent" />
+          {/* The phone's header has room for the icon only; the name stays on the button. */}
+          <span aria-hidden className="hidden sm:inline">
+            {t('articles.header.markAllRead')}
+          </span>
         </button>
       </div>
 
       {(count > 0 || (view.kind === 'feed' && onManageFilters)) && (
-        <div className="mx-auto max-w-3xl">
+        <div>
           <div className="flex flex-wrap items-center justify-between gap-x-3">
           {count > 0 ? (
             <button

@@ -18,7 +18,7 @@ export const SHORTCUTS: { keys: string[]; action: string }[] = [
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   return (
-    <Modal open={open} onClose={onClose} title={t('articles.shortcuts.title')} className="w-[min(100vw-2rem,28rem)]">
+    <Modal open={open} onClose={onClose} title={t('articles.shortcuts.title')} className="sm:w-[min(100vw-2rem,28rem)]">
       <div className="px-5 pb-5">
         <p className="mb-3 text-sm text-muted">{t('articles.shortcuts.intro')}</p>
         <dl className="divide-y divide-border">
