@@ -61,7 +61,8 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
   it.each([
     [400, 'INVALID_URL', 'Invalid URL. Please check the address.'],
     [404, 'FEED_NOT_FOUND', 'Feed not found.'],
-    [502, 'FETCH_CONNECTION', 'Error while searching. Please try again.'],
+    [502, 'FETCH_CONNECTION', 'Error while searching. Please try again. The server could not be reached.'],
+    [500, 'INTERNAL_ERROR', 'Error while searching. Please try again.'],
   ])('answers a %s from the search with its message', async (status, code, text) => {
     fakeServer({ 'POST /api/feeds/search': () => [status, { message: 'x', code }] });
     await renderAt('/dashboard', <Harness />);

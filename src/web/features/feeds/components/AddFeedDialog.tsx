@@ -45,7 +45,7 @@ export function AddFeedDialog({ open, onClose, onSubscribed }: AddFeedDialogProp
 }
 
 function AddFeedBody({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const tabId = useId();
   const [url, setUrl] = useState('');
   const [searching, setSearching] = useState(false);
@@ -75,7 +75,9 @@ function AddFeedBody({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
     } catch (err) {
       const status = err instanceof ApiError ? err.status : 0;
       const key = status === 400 ? 'feeds.add.invalidUrl' : status === 404 ? 'feeds.add.notFound' : 'feeds.add.searchError';
-      setMessage({ tone: 'error', text: t(key) });
+      // For other failures the site's problem (unreachable, private network, broken feed, …) is added when known.
+      const reason = key === 'feeds.add.searchError' && err instanceof ApiError && err.code ? `feedErrors.${err.code}` : null;
+      setMessage({ tone: 'error', text: reason && i18n.exists(reason) ? `${t(key)} ${t(reason)}` : t(key) });
     } finally {
       setSearching(false);
     }
@@ -186,7 +188,7 @@ function ResultRow({ result, state, onSubscribe }: { result: SearchFeedResult; s
     <li className="flex items-center gap-3 border-b border-border px-3.5 py-3 last:border-b-0">
       <FeedIcon feed={{ title, favicon_base64: null, favicon_type: null }} size="md" />
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-semibold text-text">{title}</p>
+        <p className="line-clamp-2 break-words text-sm font-semibold text-text">{title}</p>
         <p className="truncate text-xs text-muted">{result.url}</p>
       </div>
       {state === 'subscribed' ? (

@@ -38,7 +38,7 @@ export function ChoiceGroup<T extends string>({
         {options.map((option) => (
           <label
             key={option.value}
-            className="inline-flex min-h-10 cursor-pointer items-center justify-center rounded-lg border border-border-strong bg-surface px-3 text-sm font-medium text-text transition-colors hover:bg-surface-2 has-checked:border-accent has-checked:bg-accent-soft has-checked:text-accent has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-[var(--focus)] has-disabled:cursor-not-allowed has-disabled:opacity-60"
+            className="inline-flex min-h-10 cursor-pointer items-center justify-center rounded-lg border last:col-span-2 border-border-strong bg-surface px-3 text-sm font-medium text-text transition-colors hover:bg-surface-2 has-checked:border-accent has-checked:bg-accent-soft has-checked:text-accent has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-[var(--focus)] has-disabled:cursor-not-allowed has-disabled:opacity-60"
           >
             <input
               type="radio"

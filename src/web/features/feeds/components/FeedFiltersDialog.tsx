@@ -185,16 +185,19 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
           }}
         />
         {error && <Alert tone="error">{error}</Alert>}
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onDone}>
-            {t('feeds.filters.done')}
-          </Button>
-          <Button type="submit" disabled={adding}>
+        <div className="flex sm:justify-end">
+          <Button type="submit" disabled={adding} className="w-full sm:w-auto">
             <Plus aria-hidden className="size-4" />
             {adding ? t('feeds.filters.adding') : t('feeds.filters.add')}
           </Button>
         </div>
       </form>
+
+      <div className="flex sm:justify-end">
+        <Button variant="secondary" onClick={onDone} className="w-full sm:w-auto">
+          {t('feeds.filters.done')}
+        </Button>
+      </div>
     </div>
   );
 }

@@ -102,7 +102,8 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
         </button>
       </div>
 
-      <FeedIcon feed={{ ...feed, title }} size="md" className={`mt-1.5 ${feed.is_muted ? 'opacity-50 grayscale' : ''}`} />
+      {/* On phones the icon sits small beside the title, leaving the width to the text. */}
+      <FeedIcon feed={{ ...feed, title }} size="md" className={`mt-1.5 max-sm:hidden ${feed.is_muted ? 'opacity-50 grayscale' : ''}`} />
 
       <div className="min-w-0 flex-1 pt-1">
         {editing ? (
@@ -116,13 +117,16 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
           />
         ) : (
           <>
-            <h3 className={`break-words text-base font-semibold leading-snug ${feed.is_muted ? 'text-muted' : 'text-text'}`}>{title}</h3>
+            <div className="flex items-start gap-2">
+              <FeedIcon feed={{ ...feed, title }} className={`mt-[3px] sm:hidden ${feed.is_muted ? 'opacity-50 grayscale' : ''}`} />
+              <h3 className={`min-w-0 break-words text-base font-semibold leading-snug ${feed.is_muted ? 'text-muted' : 'text-text'}`}>{title}</h3>
+            </div>
             <p className="truncate text-sm text-muted" title={feed.url}>
               {feed.url}
             </p>
             {muted && (
-              <p className="mt-1.5 inline-flex items-center gap-1.5 rounded-md bg-surface-2 px-2 py-0.5 text-xs font-medium text-muted">
-                <BellOff aria-hidden className="size-3.5" />
+              <p className="mt-1.5 flex w-fit items-center gap-1.5 rounded-md bg-surface-2 px-2 py-0.5 text-xs font-medium text-muted">
+                <BellOff aria-hidden className="size-3.5 shrink-0" />
                 {muted}
               </p>
             )}
@@ -148,7 +152,7 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
       </div>
 
       {!editing && (
-        <div className="flex shrink-0 items-start gap-0.5 sm:gap-1">
+        <div className="flex shrink-0 flex-col items-center gap-0.5 sm:flex-row sm:items-start sm:gap-1">
           {feed.is_muted ? (
             <button
               type="button"
