@@ -4,6 +4,7 @@ import { useLocation } from 'react-router';
 import { ArticleTools } from '../../articles/components/ArticleTools.js';
 import { ReadingStateProvider } from '../../articles/readingState.js';
 import { PageTitleContext } from '../pageTitle.js';
+import { useNewFeedArrivals } from '../useNewFeedArrivals.js';
 import { Sidebar } from './Sidebar.js';
 import { TopBar } from './TopBar.js';
 
@@ -26,6 +27,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   const location = useLocation();
 
   const close = useCallback(() => setOpen(false), []);
+  useNewFeedArrivals();
 
   // Leaving the dashboard (e.g. logout) gives the browser tab its plain name back.
   const appName = t('common.appName');

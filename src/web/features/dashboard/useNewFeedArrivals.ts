@@ -1,0 +1,42 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { emit } from '../../lib/events.js';
+import { feedsKey, useFeeds } from '../feeds/api.js';
+
+/** How often the feed list is asked again while a new feed waits for its first fetch. */
+export const FIRST_FETCH_POLL_MS = 2000;
+/** A feed that has not been fetched after this long is left to the list's normal 30 s poll. */
+const FIRST_FETCH_WAIT_MS = 60_000;
+
+/**
+ * A feed just subscribed to is fetched by the server a moment later ("its first articles arrive in a moment").
+ * While any feed has never been fetched (and has no error), the feed list is asked again every 2 s; when such a
+ * feed has its first fetch, the article list and the unread counts are told at once (§7 force-article-update,
+ * force-unread-update), so a new reader sees the articles without waiting for the 30 s poll.
+ */
+export function useNewFeedArrivals(): void {
+  const client = useQueryClient();
+  const feeds = useFeeds();
+  const waiting = (feeds.data ?? []).filter((f) => !f.last_fetched_at && !f.last_error_code).map((f) => f.id);
+  const waitingKey = waiting.join(',');
+  const previous = useRef<Set<number>>(new Set());
+
+  useEffect(() => {
+    const now = new Set(waiting);
+    const arrived = [...previous.current].some((id) => !now.has(id) && feeds.data?.some((f) => f.id === id));
+    previous.current = now;
+    if (arrived) {
+      emit('force-article-update');
+      emit('force-unread-update');
+    }
+    if (!now.size) return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started > FIRST_FETCH_WAIT_MS) return clearInterval(timer);
+      void client.invalidateQueries({ queryKey: feedsKey });
+    }, FIRST_FETCH_POLL_MS);
+    return () => clearInterval(timer);
+    // The waiting ids (as text) decide; the array itself is new on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [waitingKey, client]);
+}
