@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { htmlToText } from '../reader/parse/text.js';
+import { sanitizeContent } from '../reader/sanitize/index.js';
+import { ftsMatchQuery, pgTsQuery, storedHtmlToText, teaser } from './article-text.js';
+
+describe('storedHtmlToText', () => {
+  const samples = [
+    '<p>Hello <b>wo</b>rld &amp; more</p><ul><li>one</li><li>two</li></ul>',
+    '<div>a<br>b</div><p title="x > y">Tom &amp; Jerry say "hi" &lt;tag&gt; caf\u00e9 &nbsp; end</p>',
+    '<p>Entity &eacute; &#233; &hellip; and a comment <!-- x --></p>',
+    'plain text without markup',
+    '<table><tr><td>1</td><td>2</td></tr></table><pre>code\n  here</pre>',
+  ];
+  it.each(samples)('equals htmlToText on sanitised HTML: %s', (html) => {
+    const clean = sanitizeContent(html, { baseUrl: 'https://example.com/' });
+    expect(storedHtmlToText(clean)).toBe(htmlToText(clean));
+  });
+
+  it('equals htmlToText on any sanitised input', () => {
+    const tags = fc.constantFrom('p', 'b', 'div', 'span', 'li', 'a href="https://x.y/?a=1&b=2"', 'img src="https://x.y/i.png" alt="a>b"', 'br', 'em', 'h2', 'script', 'style');
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom('&amp;', '&lt;', '&gt;', '&quot;', '&nbsp;', '&eacute;', '&#x27;', '&', '<', '>', '"', "'", '\u00a0'),
+      tags.map((t) => `<${t}>`),
+      tags.map((t) => `</${t.split(' ')[0]}>`),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const clean = sanitizeContent(parts.join(''), { baseUrl: 'https://example.com/' });
+        expect(storedHtmlToText(clean)).toBe(htmlToText(clean));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('search queries', () => {
+  it('quotes every word as a phrase and makes the last one a prefix (SQLite)', () => {
+    expect(ftsMatchQuery('foo bar')).toBe('"foo" "bar"*');
+    expect(ftsMatchQuery('"NEAR( x-y*')).toBe('"near" "x y"*');
+    expect(ftsMatchQuery(' " * - ')).toBeNull();
+  });
+  it('builds a tsquery of quoted lexemes (PostgreSQL)', () => {
+    expect(pgTsQuery('foo bar')).toBe("'foo' & 'bar':*");
+    expect(pgTsQuery("o'neil x-y")).toBe("('o' <-> 'neil') & ('x' <-> 'y':*)");
+    expect(pgTsQuery('& | ! :*')).toBeNull();
+  });
+});
+
+describe('teaser', () => {
+  it('cuts long text on a word boundary with an ellipsis', () => {
+    const out = teaser(`<p>${'word '.repeat(200)}</p>`);
+    expect(out.length).toBeLessThanOrEqual(601);
+    expect(out.endsWith('word…')).toBe(true);
+    expect(teaser('<p>short</p>')).toBe('short');
+    expect(teaser(null)).toBe('');
+  });
+});
