@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, renderAt, signedIn } from '../../test/dashboardHarness.js';
 import DashboardRoutes from './DashboardRoutes.js';
@@ -14,6 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
@@ -84,5 +85,34 @@ describe('mobile sidebar', () => {
     fireEvent.click(menuButton);
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Sidebar schließen' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('a new feed’s first articles', () => {
+  it('asks for the feed list every 2 s while a feed waits for its first fetch, then reloads the articles', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let fetched = false;
+    const feed = {
+      id: 1, title: 'Fresh Feed', original_title: 'Fresh Feed', custom_title: null, url: 'https://example.org/feed.xml', site_url: null,
+      description: null, favicon_base64: null, favicon_type: null, favicon_url: null, is_muted: false, muted_permanently: false,
+      muted_until: null, sort_order: 0, folder_id: null, last_error_code: null, created_at: '2026-11-22T07:00:00.000Z',
+    };
+    const article = {
+      id: 5, url: 'https://example.org/5', title: 'First article', summary: 'Hello.', content: null, author: null, image_url: null,
+      published_at: '2026-11-22T07:00:00.000Z', feed_id: 1, feed_title: 'Fresh Feed', feed_favicon: null, feed_favicon_base64: null,
+      feed_favicon_type: null, is_read: false, is_favorite: false, in_reading_list: false,
+    };
+    const listPage = (articles: unknown[]) => ({ articles, total: articles.length, current_page: 1, pages: 1, per_page: 20, active_filters: [], has_active_filters: false });
+    const calls = fakeServer({
+      'GET /api/feeds': () => [200, [{ ...feed, last_fetched_at: fetched ? '2026-11-22T07:01:00.000Z' : null }]],
+      'GET /api/feeds/unread_counts': () => [200, { counts: { '1': fetched ? 1 : 0 }, total: fetched ? 1 : 0 }],
+      'GET /api/articles?page=1&per_page=20&show_read=false': () => [200, listPage(fetched ? [article] : [])],
+    });
+    await renderAt('/dashboard', <DashboardRoutes />);
+    expect(await screen.findByRole('heading', { name: 'All read!' })).toBeTruthy();
+    fetched = true;
+    await act(() => vi.advanceTimersByTimeAsync(2100));
+    expect(await screen.findByRole('heading', { level: 2, name: /First article/ })).toBeTruthy();
+    expect(calls.filter((c) => c.key === 'GET /api/feeds').length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -86,32 +86,34 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
     return () => observer.disconnect();
   }, [list.hasMore, list.loadingMore, list.error, list.loadMore, articles.length]);
 
-  // New articles from the poll join above: keep what the reader looks at where it is (no jump).
-  const anchor = useRef<{ id: number; top: number } | null>(null);
-  const captureAnchor = () => {
-    if (window.scrollY <= 0) return (anchor.current = null);
-    for (const a of articles) {
-      const el = cardRefs.current.get(a.id);
-      const rect = el?.getBoundingClientRect();
-      if (rect && rect.bottom > 120) return (anchor.current = { id: a.id, top: rect.top });
-    }
+  // New articles from the poll join above (and removed ones leave): the first card in view stays where it is
+  // (no jump). The anchor is taken after every scroll and after every change of the list, so it is always fresh.
+  const listRef = useRef<HTMLDivElement>(null);
+  const anchor = useRef<{ id: string; top: number } | null>(null);
+  const captureAnchor = useCallback(() => {
     anchor.current = null;
-  };
+    if (window.scrollY <= 0) return;
+    for (const el of Array.from(listRef.current?.querySelectorAll<HTMLElement>('[data-article-id]') ?? [])) {
+      const rect = el.getBoundingClientRect();
+      if (rect.bottom > 120) {
+        anchor.current = { id: el.dataset.articleId!, top: rect.top };
+        return;
+      }
+    }
+  }, []);
   useLayoutEffect(() => {
     const a = anchor.current;
-    if (!a) return;
-    anchor.current = null;
-    const el = cardRefs.current.get(a.id);
-    if (!el) return;
-    const delta = el.getBoundingClientRect().top - a.top;
-    if (delta !== 0) window.scrollBy(0, delta);
-  }, [articles]);
-  // The anchor is taken on every scroll, so it is current whenever an answer changes the list.
+    const el = a && listRef.current?.querySelector<HTMLElement>(`[data-article-id="${a.id}"]`);
+    if (a && el) {
+      const delta = el.getBoundingClientRect().top - a.top;
+      if (Math.abs(delta) >= 1) window.scrollBy(0, delta);
+    }
+    captureAnchor();
+  }, [articles, captureAnchor]);
   useEffect(() => {
-    const onScroll = () => captureAnchor();
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
-  });
+    window.addEventListener('scroll', captureAnchor, { passive: true });
+    return () => window.removeEventListener('scroll', captureAnchor);
+  }, [captureAnchor]);
 
   const toggleExtended = useCallback((article: Article) => {
     setExtended((s) => {
@@ -220,6 +222,7 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
     body = (
       <>
         <div
+          ref={listRef}
           className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-surface shadow-card [overflow-anchor:none]"
           role="feed"
           aria-busy={list.loadingMore}
