@@ -93,7 +93,7 @@ describe('all articles (dashboard.md §2 "Article list view")', () => {
     // date-fns German: day first, German month, 24-hour clock (local time of the test machine is UTC).
     expect(card.querySelector('time')!.textContent).toMatch(/^20\. Nov\. 2026, \d\d:05$/);
     expect(screen.getByTestId('article-total').textContent).toBe('1 Artikel');
-    expect(screen.getByRole('button', { name: 'Nur ungelesene Artikel werden angezeigt' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nur ungelesene sichtbar' })).toBeTruthy();
   });
 
   it('marks an article read: it leaves the list, the total and the badges drop, and the events go out', async () => {
