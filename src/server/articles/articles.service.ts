@@ -2,6 +2,7 @@ import type { ActiveFilter, Article, ArticlePage, ArticleStateResponse, MarkRead
 import type { Db } from '../db/database.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { presentFilter } from '../feeds/feeds.presenter.js';
+import { presentIcon } from '../feeds/icons.js';
 import { isMuted } from '../feeds/mute.js';
 import { ftsMatchQuery, pgTsQuery, teaser } from './article-text.js';
 import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH } from './articles.schemas.js';
@@ -45,10 +46,7 @@ export function presentArticle(row: repo.ArticleRow): Article {
     published_at: row.published_at,
     feed_id: row.feed_id,
     feed_title: row.custom_title || row.feed_own_title || '',
-    // Icons are stored and sent inline, never hot-linked (privacy); feed_favicon stays null.
-    feed_favicon: null,
-    feed_favicon_base64: row.icon_data,
-    feed_favicon_type: row.icon_data ? row.icon_type : null,
+    ...(({ base64, type, url }) => ({ feed_favicon: url, feed_favicon_base64: base64, feed_favicon_type: type }))(presentIcon(row)),
     is_read: row.is_read === 1,
     is_favorite: row.is_favorite === 1,
     in_reading_list: false,

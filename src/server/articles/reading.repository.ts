@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
+import { inlineIconData } from '../feeds/icons.js';
 import { mutedFeedIds } from '../feeds/mute.js';
 
 /**
@@ -26,6 +27,7 @@ export interface ArticleRow {
   custom_title: string | null;
   icon_data: string | null;
   icon_type: string | null;
+  icon_hash: string | null;
 }
 
 type ListQuery = SelectQueryBuilder<Tables, 'user_articles' | 'articles' | 'feeds' | 'subscriptions', object>;
@@ -58,8 +60,9 @@ function articleSelect(db: Db, userId: number, now: string, subscription: 'inner
       'articles.image_url',
       'feeds.title as feed_own_title',
       'subscriptions.custom_title',
-      'feeds.icon_data',
+      inlineIconData.as('icon_data'),
       'feeds.icon_type',
+      'feeds.icon_hash',
     ])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)

@@ -53,6 +53,8 @@ export interface FeedsTable {
   /** Site icon, base64, and its MIME type. */
   icon_data: string | null;
   icon_type: string | null;
+  /** Content address of the icon (feeds/icons.ts): served at /api/icons/{hash}. */
+  icon_hash: string | null;
   icon_checked_at: string | null;
   etag: string | null;
   last_modified: string | null;

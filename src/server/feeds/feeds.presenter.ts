@@ -1,6 +1,7 @@
 import type { Feed, FeedFilter } from '../../common/api.js';
 import type { UserFeedRow } from './feeds.repository.js';
 import type { FilterRow } from './filters.repository.js';
+import { presentIcon } from './icons.js';
 import { isMuted } from './mute.js';
 
 /**
@@ -18,10 +19,7 @@ export function presentFeed(row: UserFeedRow, now: string): Feed {
     url: row.url,
     site_url: row.site_url,
     description: row.description,
-    favicon_base64: row.icon_data,
-    favicon_type: row.icon_data ? row.icon_type : null,
-    // Icons are stored and served inline, never hot-linked from the site (privacy).
-    favicon_url: null,
+    ...(({ base64, type, url }) => ({ favicon_base64: base64, favicon_type: type, favicon_url: url }))(presentIcon(row)),
     is_muted: muted,
     muted_permanently: row.muted_permanently === 1,
     muted_until: muted && row.muted_permanently !== 1 ? row.muted_until : null,

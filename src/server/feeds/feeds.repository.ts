@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import { recountSubscriptions } from '../articles/counters.js';
 import type { Db, Dialect } from '../db/database.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
+import { inlineIconData } from './icons.js';
 
 /**
  * Feeds and their refresh state (issue 3). Feeds are shared by every subscriber, so these functions are not
@@ -242,6 +243,7 @@ export interface UserFeedRow {
   description: string | null;
   icon_data: string | null;
   icon_type: string | null;
+  icon_hash: string | null;
   last_error_code: string | null;
   last_fetched_at: string | null;
 }
@@ -262,12 +264,18 @@ function userFeeds(db: Db, userId: number) {
       'feeds.url',
       'feeds.site_url',
       'feeds.description',
-      'feeds.icon_data',
+      inlineIconData.as('icon_data'),
       'feeds.icon_type',
+      'feeds.icon_hash',
       'feeds.last_error_code',
       'feeds.last_fetched_at',
     ])
     .where('subscriptions.user_id', '=', userId);
+}
+
+/** A stored icon by its content address (feeds/icons.ts). */
+export async function findIconByHash(db: Db, hash: string) {
+  return db.selectFrom('feeds').select(['icon_data', 'icon_type']).where('icon_hash', '=', hash).limit(1).executeTakeFirst();
 }
 
 /** The user's feeds in their order (sort_order, then subscription id: the subscriptions_user_order_idx order). */

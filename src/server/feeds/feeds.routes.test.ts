@@ -3,6 +3,7 @@ import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../.
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { iconHash } from './icons.js';
 import { MUTE_HOURS } from './mute.js';
 
 /**
@@ -186,7 +187,7 @@ for (const dialect of DIALECTS) {
     it('lists feeds with custom title, original title, icon and last error', async () => {
       const u = await user();
       const a = await u.add('/alpha.xml');
-      await t.database.db.updateTable('feeds').set({ icon_data: 'iVBORw0KGgo=', icon_type: 'image/png', last_error_code: 'FETCH_TIMEOUT' }).where('id', '=', a.id).execute();
+      await t.database.db.updateTable('feeds').set({ icon_data: 'iVBORw0KGgo=', icon_type: 'image/png', icon_hash: iconHash('iVBORw0KGgo='), last_error_code: 'FETCH_TIMEOUT' }).where('id', '=', a.id).execute();
       await u.post('/api/feeds/set_custom_title', { feed_id: a.id, custom_title: 'My alpha' });
       const [feed] = await u.feeds();
       expect(feed).toMatchObject({
@@ -196,9 +197,10 @@ for (const dialect of DIALECTS) {
         custom_title: 'My alpha',
         favicon_base64: 'iVBORw0KGgo=',
         favicon_type: 'image/png',
+        favicon_url: `/api/icons/${iconHash('iVBORw0KGgo=')}`,
         last_error_code: 'FETCH_TIMEOUT',
       });
-      await t.database.db.updateTable('feeds').set({ icon_data: null, icon_type: null, last_error_code: null }).where('id', '=', a.id).execute();
+      await t.database.db.updateTable('feeds').set({ icon_data: null, icon_type: null, icon_hash: null, last_error_code: null }).where('id', '=', a.id).execute();
     });
 
     it('a feed without any title is listed with an empty title (the web app shows "Unbenannter Feed")', async () => {

@@ -103,4 +103,17 @@ export async function registerFeedsRoutes(app: App, options: FeedsRoutesOptions)
       return reply.status(204).send();
     });
   });
+
+  // Icons are content-addressed (feeds/icons.ts): the address says nothing about who reads the feed, so they are
+  // served without sign-in (an <img> sends no bearer token) and cached for good.
+  app.get('/api/icons/:hash', { schema: { params: S.IconParams } }, async (request, reply) => {
+    const icon = await feeds.icon(request.params.hash);
+    return reply
+      .header('content-type', icon.type)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      // An SVG opened on its own must not run anything (it is sanitised when stored; this is the second fence).
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .send(icon.bytes);
+  });
 }

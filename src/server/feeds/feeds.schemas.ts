@@ -39,6 +39,8 @@ export const AddFeedReply = Type.Object({ ...FeedSchema.properties, is_new: Type
 
 export const FeedIdParams = Type.Object({ id: Id });
 export const FilterIdParams = Type.Object({ filterId: Id });
+/** A content address of feeds/icons.ts: 32 lower-case hex characters. */
+export const IconParams = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{32}$' }) });
 
 /** POST /api/feeds and POST /api/feeds/search. */
 export const UrlBody = Type.Object({ url: Type.String({ maxLength: 4096 }) });

@@ -185,6 +185,13 @@ export class FeedsService {
     return { counts, total };
   }
 
+  /** A stored icon by its content address (GET /api/icons/{hash}); 404 when no feed has it. */
+  async icon(hash: string): Promise<{ type: string; bytes: Buffer }> {
+    const row = await repo.findIconByHash(this.deps.db, hash);
+    if (!row?.icon_data) throw notFound('ICON_NOT_FOUND', 'No such icon.');
+    return { type: row.icon_type ?? 'application/octet-stream', bytes: Buffer.from(row.icon_data, 'base64') };
+  }
+
   /** Every feed discovery finds at or behind the URL, each marked when the user reads it already. */
   async search(userId: number, input: string): Promise<{ feeds: SearchFeedResult[] }> {
     const found = await this.discover(input);

@@ -3,6 +3,7 @@ import { currentItemHashes, writeFeedItems } from '../articles/articles.reposito
 import type { FeedEngineConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
+import { iconHash } from '../feeds/icons.js';
 import {
   acquireLease,
   feedUrlTaken,
@@ -162,7 +163,7 @@ async function refreshIcon(ctx: RefreshContext, feedId: number, input: Parameter
       .set({
         icon_checked_at: now.toISOString(),
         // A site that lost its icon keeps the one we had.
-        ...(icon ? { icon_data: icon.data, icon_type: icon.mimeType } : {}),
+        ...(icon ? { icon_data: icon.data, icon_type: icon.mimeType, icon_hash: iconHash(icon.data) } : {}),
       })
       .where('id', '=', feedId)
       .execute();

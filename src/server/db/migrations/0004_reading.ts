@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { backfillSearchIndex } from '../../articles/articles.repository.js';
+import { iconHash } from '../../feeds/icons.js';
 import { recountSubscriptions } from '../../articles/counters.js';
 import { dialectOf } from '../database.js';
 
@@ -83,11 +84,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   // Articles stored before this migration become searchable too (the store indexes every later one).
   await backfillSearchIndex(db);
+
+  // Icons are served content-addressed (feeds/icons.ts); icons stored before this migration get their address.
+  await db.schema.alterTable('feeds').addColumn('icon_hash', 'varchar(64)').execute();
+  await db.schema.createIndex('feeds_icon_hash_idx').on('feeds').column('icon_hash').execute();
+  const withIcons = await db.selectFrom('feeds').select(['id', 'icon_data']).where('icon_data', 'is not', null).execute();
+  for (const f of withIcons) await db.updateTable('feeds').set({ icon_hash: iconHash(f.icon_data) }).where('id', '=', f.id).execute();
   // Existing subscriptions start with the counters of what they already hold (list totals and unread counts).
   await recountSubscriptions(db, {});
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('feeds_icon_hash_idx').execute();
+  await db.schema.alterTable('feeds').dropColumn('icon_hash').execute();
   if (dialectOf(db) === 'postgres') {
     await sql`drop index if exists articles_search_idx`.execute(db);
     await db.schema.alterTable('articles').dropColumn('search_vector').execute();

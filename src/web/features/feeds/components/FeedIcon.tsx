@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Feed } from '../../../../common/api.js';
 
 export interface FeedIconProps {
-  feed: Pick<Feed, 'title' | 'favicon_base64' | 'favicon_type'>;
+  feed: Pick<Feed, 'title' | 'favicon_base64' | 'favicon_type'> & { favicon_url?: string | null };
   /** sm: 16 px (lists, cards), md: 32 px (feed management). */
   size?: 'sm' | 'md';
   className?: string;
@@ -26,20 +26,22 @@ export function feedInitial(title: string | null | undefined): string {
 }
 
 /**
- * A feed's icon: the stored image as a data: URL (icons are stored, never hot-linked), or a letter tile when the
+ * A feed's icon: the stored image (icons are stored, never hot-linked), or a letter tile when the
  * feed has none or the image does not load (§8 "Favicon load failure"). Decorative: the feed's title stands
  * beside it wherever it is used.
  */
 export function FeedIcon({ feed, size = 'sm', className = '' }: FeedIconProps) {
   const [failed, setFailed] = useState(false);
   const data = feed.favicon_base64;
-  useEffect(() => setFailed(false), [data]);
+  // Small icons come inline; larger ones by their cached, content-addressed URL (server feeds/icons.ts).
+  const src = data ? `data:${mediaType(data, feed.favicon_type)};base64,${data}` : (feed.favicon_url ?? null);
+  useEffect(() => setFailed(false), [src]);
   const { box, px } = sizes[size];
 
-  if (data && !failed) {
+  if (src && !failed) {
     return (
       <img
-        src={`data:${mediaType(data, feed.favicon_type)};base64,${data}`}
+        src={src}
         alt=""
         aria-hidden
         width={px}
