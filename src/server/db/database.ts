@@ -132,3 +132,12 @@ export const nowIso = () => new Date().toISOString();
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/**
+ * Keeps the query planner's statistics current after data has grown or shrunk (the hourly clean-up calls it).
+ * SQLite: PRAGMA optimize (analyses only tables whose size changed a lot, bounded by analysis_limit).
+ * PostgreSQL: nothing to do; autovacuum analyses on its own.
+ */
+export async function optimizePlanner(database: Database): Promise<void> {
+  if (database.dialect === 'sqlite') await sql`pragma optimize`.execute(database.db);
+}

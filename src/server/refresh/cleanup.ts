@@ -1,6 +1,6 @@
 import { deleteUnkeptArticles } from '../articles/articles.repository.js';
 import { recountSubscriptions } from '../articles/counters.js';
-import type { Database } from '../db/database.js';
+import { optimizePlanner, type Database } from '../db/database.js';
 import { deleteOrphanFeeds } from '../feeds/feeds.repository.js';
 
 /** Articles deleted per statement: short transactions, so readers and the refresh are never held up for long. */
@@ -28,5 +28,6 @@ export async function cleanupArticles(database: Database, options: { retentionDa
     if (n < CLEANUP_BATCH) break;
   }
   const feeds = await deleteOrphanFeeds(database.db, new Date(now.getTime() - ORPHAN_FEED_GRACE_DAYS * 86_400_000).toISOString());
+  await optimizePlanner(database);
   return { articles, feeds };
 }
