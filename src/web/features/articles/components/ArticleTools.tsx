@@ -140,7 +140,7 @@ export function ArticleTools() {
         }`}
       >
         {showRead ? <Eye aria-hidden className="size-5" /> : <EyeOff aria-hidden className="size-5" />}
-        <span className="hidden xl:inline">{showRead ? t('articles.tools.allShort') : t('articles.tools.unreadShort')}</span>
+        <span className="hidden xl:inline">{t('articles.tools.showReadShort')}</span>
       </button>
     </div>
   );
