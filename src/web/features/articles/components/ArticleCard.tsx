@@ -34,7 +34,12 @@ export const ArticleCard = memo(
     const titleId = useId();
     const date = formatPublished(article.published_at, i18n.language);
     const summary = firstSentences(article.summary ?? '', 3, i18n.language);
-    const feed = { title: article.feed_title, favicon_base64: article.feed_favicon_base64, favicon_type: article.feed_favicon_type };
+    const feed = {
+      title: article.feed_title,
+      favicon_base64: article.feed_favicon_base64,
+      favicon_type: article.feed_favicon_type,
+      favicon_url: article.feed_favicon,
+    };
     const title = article.title?.trim() || t('articles.card.untitled');
 
     return (
