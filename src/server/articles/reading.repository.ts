@@ -168,8 +168,9 @@ export async function readIds(db: Db, userId: number, now: string, limit: number
 
 /**
  * Full-text search over the user's visible articles, newest first. `match` is the dialect's query text, built
- * by article-text.ts (ftsMatchQuery / pgTsQuery) so no user syntax reaches the engine. The total comes with the
- * rows (a window count), so the index is consulted once per page.
+ * by article-text.ts (ftsMatchQuery / pgTsQuery) so no user syntax reaches the engine. A common word matches tens
+ * of thousands of articles, so the page is found on slim rows first (id, date; the total as a window count over
+ * those), and only the page's rows are joined with the article text, feed and subscription.
  */
 export async function searchArticles(
   db: Db,
@@ -177,7 +178,12 @@ export async function searchArticles(
   now: string,
   o: { match: string; feedId?: number; showRead: boolean } & Paging,
 ): Promise<{ rows: ArticleRow[]; total: number | null }> {
-  let q = articleSelect(db, userId, now, 'inner').select(sql<number>`count(*) over ()`.as('total_count'));
+  let q = db
+    .selectFrom('user_articles')
+    .select(['user_articles.article_id', sql<number>`count(*) over ()`.as('total_count')])
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
   if (dialectOf(db) === 'postgres') {
     // The matches come from the GIN index first, as one array (an init plan): the planner then looks each up by
     // the user_articles primary key. Given the condition inline, it may instead walk the user's whole list and
@@ -188,8 +194,16 @@ export async function searchArticles(
   }
   if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId);
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
-  const rows = (await newestFirst(q).limit(o.limit).offset(o.offset).execute()) as Array<ArticleRow & { total_count: number }>;
-  return { rows, total: rows.length > 0 ? Number(rows[0].total_count) : null };
+  const page = await q
+    .orderBy('user_articles.published_at', 'desc')
+    .orderBy('user_articles.article_id', 'desc')
+    .limit(o.limit)
+    .offset(o.offset)
+    .execute();
+  if (page.length === 0) return { rows: [], total: null };
+  const ids = page.map((r) => r.article_id);
+  const rows = (await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute()) as ArticleRow[];
+  return { rows, total: Number(page[0].total_count) };
 }
 
 /** One article's per-user state, with its subscription's mute state (null when not subscribed any more). */
