@@ -252,7 +252,10 @@ describe('a single feed (?feed=<id>)', () => {
       extra: (req) => (req.path === '/api/articles/read/all' ? ((read = true), [200, { marked: 1 }]) : undefined),
     });
     await renderAt('/dashboard?feed=1', <DashboardRoutes />);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Articles from Feed 1' })).toBeTruthy();
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Articles from Feed 1' });
+    // A phone's top bar shows just the feed's name (hidden from screen readers); the full title is the tooltip.
+    expect(heading.getAttribute('title')).toBe('Articles from Feed 1');
+    expect(heading.querySelector('[aria-hidden]')?.textContent).toBe('Feed 1');
     await screen.findByRole('heading', { level: 2, name: /Article 3/ });
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(within(nav).getByRole('link', { name: /Feed 1/ }).getAttribute('aria-current')).toBe('page');

@@ -54,7 +54,8 @@ function ArticleViewPage({ favorites, feedId, q }: { favorites: boolean; feedId?
             ? t('articles.titles.feed', { title: name })
             : ''
           : t('articles.titles.all');
-  usePageTitle(title || t('articles.titles.all'));
+  // On a phone the top bar shows just the feed's name; the full title stays for screen readers and as a tooltip.
+  usePageTitle(title || t('articles.titles.all'), view.kind === 'feed' && name ? name : undefined);
 
   // A user without feeds is welcomed instead of shown an empty list (§2 "Empty states").
   if (view.kind === 'all' && feeds.data?.length === 0) return <WelcomeEmptyState />;

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { ArticleTools } from '../../articles/components/ArticleTools.js';
 import { ReadingStateProvider } from '../../articles/readingState.js';
-import { PageTitleContext } from '../pageTitle.js';
+import { PageTitleContext, type PageTitle } from '../pageTitle.js';
 import { useNewFeedArrivals } from '../useNewFeedArrivals.js';
 import { Sidebar } from './Sidebar.js';
 import { TopBar } from './TopBar.js';
@@ -19,7 +19,7 @@ const DESKTOP_QUERY = '(min-width: 1024px)';
  */
 export function DashboardShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const [title, setTitle] = useState('');
+  const [title, setTitle] = useState<PageTitle>({ title: '' });
   const [open, setOpen] = useState(false);
   const sidebarId = useId();
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -106,7 +106,8 @@ export function DashboardShell({ children }: { children: ReactNode }) {
         <div className="flex min-h-screen min-w-0 flex-1 flex-col" inert={open || undefined}>
           <TopBar
             ref={menuButtonRef}
-            title={title}
+            title={title.title}
+            shortTitle={title.short}
             sidebarOpen={open}
             sidebarId={sidebarId}
             onOpenSidebar={() => setOpen(true)}

@@ -6,6 +6,11 @@ import { ThemeToggle } from '../../../components/ThemeToggle.js';
 
 export interface TopBarProps {
   title: string;
+  /**
+   * What a phone shows in place of `title` (below sm), where the bar has room for a few words only, e.g. the
+   * feed's name instead of "Articles from …". The heading's accessible name and its tooltip stay `title`.
+   */
+  shortTitle?: string;
   /** Whether the mobile sidebar is open (for the menu button's aria-expanded). */
   sidebarOpen: boolean;
   sidebarId: string;
@@ -19,7 +24,7 @@ export interface TopBarProps {
 
 /** The dashboard's top bar: menu button (below lg), page title, page tools, theme toggle, user menu. */
 export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar(
-  { title, sidebarOpen, sidebarId, onOpenSidebar, tools },
+  { title, shortTitle, sidebarOpen, sidebarId, onOpenSidebar, tools },
   menuRef,
 ) {
   const { t } = useTranslation();
@@ -36,7 +41,18 @@ export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar
       >
         <Menu aria-hidden className="size-5" />
       </button>
-      <h1 className="min-w-0 flex-1 truncate text-base font-semibold tracking-tight text-text sm:text-lg">{title}</h1>
+      <h1 title={shortTitle ? title : undefined} className="min-w-0 flex-1 truncate text-base font-semibold tracking-tight text-text sm:text-lg">
+        {shortTitle ? (
+          <>
+            <span aria-hidden className="sm:hidden">
+              {shortTitle}
+            </span>
+            <span className="sr-only sm:not-sr-only">{title}</span>
+          </>
+        ) : (
+          title
+        )}
+      </h1>
       {tools && <div className="flex min-w-0 items-center gap-2">{tools}</div>}
       <div className="flex shrink-0 items-center gap-1.5">
         <ThemeToggle />
