@@ -19,6 +19,11 @@ export interface StoredItem {
   enclosures: Enclosure[];
   publishedAt: string;
   updatedAt: string | null;
+  /**
+   * Plain text of content or summary (article-text.ts articleBody) for search and filters. The refresh computes it
+   * on its parse threads beside sanitising; when absent it is computed here.
+   */
+  text?: string;
 }
 
 // SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 16 columns.
@@ -68,7 +73,7 @@ interface ItemText {
   body: string;
 }
 
-const itemText = (id: number, i: StoredItem): ItemText => ({ id, title: i.title, body: articleBody(i.content, i.summary) });
+const itemText = (id: number, i: StoredItem): ItemText => ({ id, title: i.title, body: i.text ?? articleBody(i.content, i.summary) });
 
 /** PostgreSQL's search vector of an article ('simple' configuration: feeds come in every language). */
 const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple', ${`${t.title} ${t.body}`})`;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { articleBody } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContent, stripTracking } from '../reader/sanitize/index.js';
@@ -51,6 +52,9 @@ export function fingerprint(item: ParsedItem): string {
 
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
   const baseUrl = item.url;
+  const content = item.content ? sanitizeContent(item.content, { baseUrl }) : null;
+  // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
+  const summary = item.summary && item.summary !== item.content ? sanitizeContent(item.summary, { baseUrl }) : null;
   return {
     guidHash,
     guid: item.guid,
@@ -59,13 +63,14 @@ function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, p
     url: item.url ? stripTracking(item.url) : null,
     title: item.title,
     author: item.author,
-    content: item.content ? sanitizeContent(item.content, { baseUrl }) : null,
-    // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
-    summary: item.summary && item.summary !== item.content ? sanitizeContent(item.summary, { baseUrl }) : null,
+    content,
+    summary,
     imageUrl: item.imageUrl,
     enclosures: item.enclosures,
     publishedAt,
     updatedAt: item.updatedAt,
+    // Search and filter text, made here on the parse thread rather than on the main thread that stores it.
+    text: articleBody(content, summary),
   };
 }
 
