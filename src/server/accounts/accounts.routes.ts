@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../http/auth.js';
+import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/app.js';
 import type { RateLimiter, RateLimitRule } from '../http/rate-limit.js';
 import { normalizeEmail, type AccountsService } from './accounts.service.js';
@@ -66,15 +67,7 @@ export async function registerAccountsRoutes(app: App, options: AccountsRoutesOp
   // an empty JSON body, or {refresh_token}. This scope's JSON parser therefore reads an empty body as {}.
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    const defaultJson = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (String(body).trim() === '') return done(null, {});
-      defaultJson(request, body as string, done);
-    });
-    scope.addHook('preValidation', async (request) => {
-      if (request.body === undefined || request.body === null) request.body = {};
-    });
+    acceptEmptyJsonBody(scope, { asEmptyObject: true });
     /** Body first; else the bearer header unless it carries the access JWT (clients send that on every call). */
     const refreshTokenOf = (request: FastifyRequest, body: { refresh_token?: string }) => {
       const fromBody = body.refresh_token?.trim();

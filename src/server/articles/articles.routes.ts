@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '../db/database.js';
+import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/app.js';
 import type { Fetcher } from '../reader/fetch/index.js';
 import * as S from './articles.schemas.js';
@@ -25,16 +26,8 @@ export async function registerArticlesRoutes(app: App, options: ArticlesRoutesOp
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();
     api.addHook('onRequest', app.requireUser);
-    const defaultJson = api.getDefaultJsonParser('error', 'error');
-    api.removeContentTypeParser('application/json');
-    api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (String(body).trim() === '') return done(null, undefined);
-      defaultJson(request, body as string, done);
-    });
     // No body at all is an empty one (read/all's "everything"); bodies that must carry fields still say so (400).
-    api.addHook('preValidation', async (request) => {
-      if (request.method === 'POST' && (request.body === undefined || request.body === null)) request.body = {};
-    });
+    acceptEmptyJsonBody(api, { asEmptyObject: true });
 
     const page = { 200: S.ArticlePageReply };
     const article = { params: S.ArticleIdParams, response: { 200: S.ArticleStateReply } };

@@ -147,11 +147,11 @@ export class ArticlesService {
   }
 
   async readIds(userId: number): Promise<number[]> {
-    return repo.readIds(this.deps.db, userId, this.nowIso(), MAX_ID_LIST);
+    return repo.flaggedIds(this.deps.db, userId, this.nowIso(), 'is_read', MAX_ID_LIST);
   }
 
   async favoriteIds(userId: number): Promise<{ favorite_article_ids: number[] }> {
-    return { favorite_article_ids: await repo.favoriteIds(this.deps.db, userId, this.nowIso(), MAX_ID_LIST) };
+    return { favorite_article_ids: await repo.flaggedIds(this.deps.db, userId, this.nowIso(), 'is_favorite', MAX_ID_LIST) };
   }
 
   /** GET /api/articles/{id}/reading-lists: the article must be the user's; reading lists arrive with issue 5. */

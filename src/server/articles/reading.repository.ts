@@ -134,29 +134,16 @@ export async function countFavorites(db: Db, userId: number, now: string): Promi
   return Number(row.n);
 }
 
-/** Ids of favourites (client-held list, dashboard.md §3), newest first, at most `limit`. */
-export async function favoriteIds(db: Db, userId: number, now: string, limit: number): Promise<number[]> {
+/**
+ * Ids of favourites or of read articles (the client-held lists, dashboard.md §3), of visible articles of non-muted
+ * feeds, newest first, at most `limit`.
+ */
+export async function flaggedIds(db: Db, userId: number, now: string, flag: 'is_favorite' | 'is_read', limit: number): Promise<number[]> {
   const rows = await db
     .selectFrom('user_articles')
     .select('article_id')
     .where('user_id', '=', userId)
-    .where('is_favorite', '=', 1)
-    .where('is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now))
-    .orderBy('published_at', 'desc')
-    .orderBy('article_id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.article_id);
-}
-
-/** Ids of read articles (client-held list), newest first, at most `limit`. */
-export async function readIds(db: Db, userId: number, now: string, limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('user_articles')
-    .select('article_id')
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 1)
+    .where(flag, '=', 1)
     .where('is_hidden', '=', 0)
     .where((eb) => notMuted(eb, userId, now))
     .orderBy('published_at', 'desc')

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '../db/database.js';
+import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/app.js';
 import type { RefreshEngine } from '../refresh/engine.js';
 import * as S from './feeds.schemas.js';
@@ -31,14 +32,8 @@ export async function registerFeedsRoutes(app: App, options: FeedsRoutesOptions)
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();
     api.addHook('onRequest', app.requireUser);
-    // Body-less actions (unmute, refresh, delete) are often sent with a JSON content type and no body at all;
-    // that is read as no body rather than refused as malformed JSON.
-    const defaultJson = api.getDefaultJsonParser('error', 'error');
-    api.removeContentTypeParser('application/json');
-    api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (String(body).trim() === '') return done(null, undefined);
-      defaultJson(request, body as string, done);
-    });
+    // Body-less actions (unmute, refresh, delete) often come with a JSON content type and no body at all.
+    acceptEmptyJsonBody(api);
 
     const feed = { params: S.FeedIdParams };
 
