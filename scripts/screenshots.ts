@@ -4,9 +4,11 @@
  *   1. starts the built server (`node bin/feeder.js all`) on a free port with a throw-away DATA_DIR
  *      (REGISTRATION_EMAIL_DOMAINS unset, so registration rules do not matter),
  *   2. creates a verified demo user with `feeder user create … --verified` in the same DATA_DIR,
- *   3. adds demo feeds, served from a local HTTP server, when the feeds API exists (best effort: a server
- *      that refuses local feed addresses or has no feeds API yet just gives an emptier dashboard),
- *   4. signs in through the UI in headless Debian Chromium, like a person would,
+ *   3. subscribes it to the demo feeds of scripts/screenshots-demo.ts (German and English news, tech, science and
+ *      blogs with icons), served from a local HTTP server (hence ALLOW_PRIVATE_FEED_HOSTS=true), waits until
+ *      every feed is fetched and has its icon, and stars one article,
+ *   4. signs in through the UI in headless Debian Chromium, like a person would, and waits for a finished page
+ *      (cards, badges, icons; no skeletons, no scrollbars, no focus ring),
  *   5. writes src/web/public/screenshots/dashboard.png (1440 × 900) and phone.png (390 × 844 CSS pixels,
  *      rendered at 2× so it stays sharp on high-density screens).
  * `npm run screenshots` builds first; run the script alone only against a fresh build.
@@ -19,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { DEMO_FEEDS, demoIcon, demoRss, demoSite } from './screenshots-demo.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'src/web/public/screenshots');
@@ -49,78 +52,39 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 3
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Demo feeds: a few plausible sources with recent articles, served locally so no network is needed.
-
-const DEMO_FEEDS: { slug: string; title: string; site: string; items: string[] }[] = [
-  {
-    slug: 'tech',
-    title: 'Tech Notes',
-    site: 'Tech Notes',
-    items: [
-      'Why small web apps are fast again',
-      'A practical guide to HTTP caching headers',
-      'SQLite in production: what we learned after a year',
-      'The quiet comeback of RSS',
-      'Designing calm interfaces',
-      'Keyboard shortcuts everyone should know',
-    ],
-  },
-  {
-    slug: 'science',
-    title: 'Science Daily Digest',
-    site: 'Science Daily Digest',
-    items: [
-      'New telescope images reveal a distant spiral galaxy',
-      'How sleep helps the brain sort memories',
-      'Researchers map the ocean floor in record detail',
-      'The physics of a perfect cup of coffee',
-    ],
-  },
-  {
-    slug: 'design',
-    title: 'Type & Layout',
-    site: 'Type & Layout',
-    items: ['On measure: the ideal line length', 'Choosing a system font stack', 'Dark mode without the glare', 'Whitespace is not wasted space'],
-  },
-  {
-    slug: 'cooking',
-    title: 'Weeknight Kitchen',
-    site: 'Weeknight Kitchen',
-    items: ['One-pan lemon pasta in 20 minutes', 'The only bread recipe you need', 'Five soups for cold evenings'],
-  },
-];
-
-function rss(feed: (typeof DEMO_FEEDS)[number], base: string): string {
-  const now = Date.now();
-  const items = feed.items
-    .map((title, i) => {
-      const date = new Date(now - (i * 5 + feed.slug.length) * 3600_000).toUTCString();
-      const link = `${base}/${feed.slug}/${i + 1}`;
-      return `<item><title>${title.replace(/&/g, '&amp;')}</title><link>${link}</link><guid>${link}</guid><pubDate>${date}</pubDate>
-<description>&lt;p&gt;${title.replace(/&/g, '&amp;amp;')} – a short summary of the article, as a feed shows it before you open the full text.&lt;/p&gt;</description></item>`;
-    })
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${feed.title.replace(/&/g, '&amp;')}</title>
-<link>${base}/${feed.slug}</link><description>${feed.site.replace(/&/g, '&amp;')}</description>${items}</channel></rss>`;
-}
+// Demo feeds (scripts/screenshots-demo.ts), served locally so no network is needed.
 
 async function startFeedServer(): Promise<{ base: string; close(): Promise<void> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const now = Date.now();
   const server = createHttpServer((req, res) => {
-    const slug = (req.url ?? '').replace(/^\/|\.xml$/g, '');
-    const feed = DEMO_FEEDS.find((f) => f.slug === slug);
-    if (!feed) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(rss(feed, base));
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    const [, slug, rest] = /^\/([\w-]+)(?:\/(.*))?$/.exec(path) ?? [];
+    const plain = /^\/([\w-]+)\.xml$/.exec(path)?.[1];
+    const feed = DEMO_FEEDS.find((f) => f.slug === (plain ?? slug));
+    if (feed && plain) res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end(demoRss(feed, base, now));
+    else if (feed && rest === 'icon.svg') res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(demoIcon(feed));
+    else if (feed && rest === '') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(demoSite(feed));
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { base, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Subscribes the demo user to the demo feeds through the API; skips quietly what the server cannot do yet. */
+interface ApiFeed {
+  id: number;
+  title: string;
+  last_fetched_at: string | null;
+  last_error_code: string | null;
+  favicon_base64: string | null;
+  favicon_url: string | null;
+}
+
+/**
+ * Subscribes the demo user to the demo feeds through the API, waits until every feed has been fetched and has its
+ * icon, and stars one article, so the pictures show a lived-in reader rather than a loading one.
+ */
 async function seedDemoData(baseUrl: string, feedBase: string): Promise<void> {
   const login = await fetch(`${baseUrl}/auth/login`, {
     method: 'POST',
@@ -129,26 +93,46 @@ async function seedDemoData(baseUrl: string, feedBase: string): Promise<void> {
   });
   if (!login.ok) throw new Error(`demo login failed: HTTP ${login.status}`);
   const { access_token: token } = (await login.json()) as { access_token: string };
-  let added = 0;
-  for (const feed of DEMO_FEEDS) {
-    const res = await fetch(`${baseUrl}/api/feeds`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ url: `${feedBase}/${feed.slug}.xml` }),
+  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (res.status === 404) {
-      console.log('screenshots: the server has no feeds API yet; the dashboard is shown without feeds');
-      return;
+    if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return (await res.json()) as T;
+  };
+
+  for (const feed of DEMO_FEEDS) await api('POST', '/api/feeds', { url: `${feedBase}/${feed.slug}.xml` });
+
+  const expected = DEMO_FEEDS.reduce((n, f) => n + f.items.length, 0);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const feeds = await api<ApiFeed[]>('GET', '/api/feeds');
+    const failed = feeds.filter((f) => f.last_error_code);
+    if (failed.length) throw new Error(`demo feeds failed: ${failed.map((f) => `${f.title} (${f.last_error_code})`).join(', ')}`);
+    const { total } = await api<{ total: number }>('GET', '/api/articles?per_page=1');
+    const fetched = feeds.every((f) => f.last_fetched_at);
+    const withIcons = feeds.every((f) => f.favicon_base64 || f.favicon_url);
+    if (fetched && total === expected && withIcons) break;
+    if (Date.now() > deadline) {
+      if (fetched && total === expected) {
+        console.log('screenshots: some demo icons did not arrive; those feeds show letter tiles');
+        break;
+      }
+      throw new Error(`demo feeds not fetched in time (${total} of ${expected} articles)`);
     }
-    if (!res.ok) {
-      console.log(`screenshots: could not add demo feed ${feed.slug}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
-      continue;
-    }
-    added++;
+    await new Promise((r) => setTimeout(r, 300));
   }
-  console.log(`screenshots: added ${added} demo feeds`);
-  if (added > 0) await new Promise((r) => setTimeout(r, 3000)); // let the first refresh store articles
+
+  // One favourite, so the star shows filled on a card near the top.
+  const { articles } = await api<{ articles: { id: number; title: string }[] }>('GET', '/api/articles?per_page=20');
+  const star = articles.find((a) => a.title === FAVORITE_TITLE);
+  if (star) await api('POST', `/api/articles/${star.id}/favorite`);
+  console.log(`screenshots: ${DEMO_FEEDS.length} demo feeds with ${expected} articles`);
 }
+
+const FAVORITE_TITLE = 'Why we moved our job queue back into Postgres';
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -168,8 +152,16 @@ async function shoot(browser: Browser, baseUrl: string, viewport: { width: numbe
   await page.locator('#login-password').fill(DEMO.password);
   await page.locator('form button[type="submit"]').click();
   await page.waitForURL(/\/dashboard/, { timeout: 15_000 });
+  // A finished picture: cards in place of the skeletons, the sidebar's badges (shown 400 ms after the counts),
+  // every icon decoded, and no caret or focus ring from the sign-in.
+  await page.locator('main article').nth(3).waitFor({ timeout: 15_000 });
+  await page.locator('[data-testid="article-skeleton"]').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
   await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(800); // fonts, icons and counts settle
+  await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0), undefined, { timeout: 10_000 });
+  if (viewport.width >= 1024) await page.locator('nav [data-testid="unread-badge"]').first().waitFor({ timeout: 5_000 });
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.mouse.move(0, viewport.height - 1);
+  await page.waitForTimeout(600); // fonts and transitions settle
   await page.screenshot({ path: join(OUT_DIR, file) });
   console.log(`screenshots: wrote ${join('src/web/public/screenshots', file)} (${viewport.width}×${viewport.height} @${scale}x)`);
   await context.close();
@@ -187,6 +179,8 @@ async function main() {
     HOST: '127.0.0.1',
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'warn',
+    // The demo feeds are served from 127.0.0.1, which the SSRF guard refuses unless told otherwise.
+    ALLOW_PRIVATE_FEED_HOSTS: 'true',
   };
   let server: ChildProcess | null = null;
   let feeds: Awaited<ReturnType<typeof startFeedServer>> | null = null;
@@ -208,13 +202,14 @@ async function main() {
     });
 
     feeds = await startFeedServer();
-    await seedDemoData(baseUrl, feeds.base).catch((err) => console.log(`screenshots: demo data skipped: ${err}`));
+    await seedDemoData(baseUrl, feeds.base);
 
     mkdirSync(OUT_DIR, { recursive: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      // --hide-scrollbars: a product shot, not a browser window.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--hide-scrollbars'],
     });
     await shoot(browser, baseUrl, { width: 1440, height: 900 }, 1, 'dashboard.png');
     await shoot(browser, baseUrl, { width: 390, height: 844 }, 2, 'phone.png');
