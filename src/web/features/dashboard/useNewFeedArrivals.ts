@@ -17,14 +17,23 @@ const FIRST_FETCH_WAIT_MS = 60_000;
 export function useNewFeedArrivals(): void {
   const client = useQueryClient();
   const feeds = useFeeds();
-  const waiting = (feeds.data ?? []).filter((f) => !f.last_fetched_at && !f.last_error_code).map((f) => f.id);
+  const list = feeds.data;
+  const waiting = (list ?? []).filter((f) => !f.last_fetched_at && !f.last_error_code).map((f) => f.id);
+  const fetched = (list ?? []).filter((f) => f.last_fetched_at).map((f) => f.id);
+  // Both lists as text decide when the effect runs; the arrays themselves are new on every render.
   const waitingKey = waiting.join(',');
-  const previous = useRef<Set<number>>(new Set());
+  const fetchedKey = fetched.join(',');
+  const previous = useRef<{ waiting: Set<number>; known: Set<number> | null }>({ waiting: new Set(), known: null });
 
   useEffect(() => {
+    if (!list) return;
     const now = new Set(waiting);
-    const arrived = [...previous.current].some((id) => !now.has(id) && feeds.data?.some((f) => f.id === id));
-    previous.current = now;
+    const { waiting: before, known } = previous.current;
+    // A feed arrives when it was waiting and now is fetched, or when it shows up already fetched: the server may
+    // fetch a new subscription before the feed list is asked again, and then it is never seen waiting.
+    const arrived =
+      [...before].some((id) => !now.has(id) && list.some((f) => f.id === id)) || (known !== null && fetched.some((id) => !known.has(id)));
+    previous.current = { waiting: now, known: new Set(list.map((f) => f.id)) };
     if (arrived) {
       emit('force-article-update');
       emit('force-unread-update');
@@ -36,7 +45,6 @@ export function useNewFeedArrivals(): void {
       void client.invalidateQueries({ queryKey: feedsKey });
     }, FIRST_FETCH_POLL_MS);
     return () => clearInterval(timer);
-    // The waiting ids (as text) decide; the array itself is new on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [waitingKey, client]);
+  }, [waitingKey, fetchedKey, client]);
 }
