@@ -30,6 +30,12 @@ export interface ArticleRow {
   icon_hash: string | null;
 }
 
+/**
+ * `is_favorite = 1` as a literal, not a bound parameter: SQLite uses the partial user_articles_favorite_idx
+ * (migration 0004) only when it can see the query's condition implies the index's.
+ */
+const FAVORITE = sql.lit(1);
+
 type ListQuery = SelectQueryBuilder<Tables, 'user_articles' | 'articles' | 'feeds' | 'subscriptions', object>;
 
 /** user_articles of one user joined with what a card shows; `subscription` inner for feed lists, left for favourites. */
@@ -118,7 +124,7 @@ export async function findSubscription(db: Db, userId: number, feedId: number) {
 
 /** Favourites, read and unread, newest first; muted feeds' and filtered-out ones are left out. */
 export async function listFavorites(db: Db, userId: number, now: string, paging: Paging): Promise<ArticleRow[]> {
-  const q = articleSelect(db, userId, now, 'left').where('user_articles.is_favorite', '=', 1);
+  const q = articleSelect(db, userId, now, 'left').where('user_articles.is_favorite', '=', FAVORITE);
   return (await newestFirst(q).limit(paging.limit).offset(paging.offset).execute()) as ArticleRow[];
 }
 
@@ -127,7 +133,7 @@ export async function countFavorites(db: Db, userId: number, now: string): Promi
     .selectFrom('user_articles')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
-    .where('is_favorite', '=', 1)
+    .where('is_favorite', '=', FAVORITE)
     .where('is_hidden', '=', 0)
     .where((eb) => notMuted(eb, userId, now))
     .executeTakeFirstOrThrow();
@@ -143,7 +149,7 @@ export async function flaggedIds(db: Db, userId: number, now: string, flag: 'is_
     .selectFrom('user_articles')
     .select('article_id')
     .where('user_id', '=', userId)
-    .where(flag, '=', 1)
+    .where(flag, '=', flag === 'is_favorite' ? FAVORITE : 1)
     .where('is_hidden', '=', 0)
     .where((eb) => notMuted(eb, userId, now))
     .orderBy('published_at', 'desc')

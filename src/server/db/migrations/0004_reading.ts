@@ -39,11 +39,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('user_articles')
     .columns(['user_id', 'feed_id', 'is_read', 'is_hidden', 'published_at', 'article_id'])
     .execute();
-  await db.schema
-    .createIndex('user_articles_favorite_idx')
-    .on('user_articles')
-    .columns(['user_id', 'is_favorite', 'published_at', 'article_id'])
-    .execute();
+  // Partial: only favourites are in it, so storing a new (never favourite) article does not touch it. Queries
+  // must say `is_favorite = 1` as a literal (FAVORITE in reading.repository.ts) for SQLite to use it.
+  await sql`create index user_articles_favorite_idx on user_articles (user_id, published_at, article_id) where is_favorite = 1`.execute(db);
 
   await db.schema
     .createTable('feed_filters')
