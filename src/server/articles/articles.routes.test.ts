@@ -91,6 +91,20 @@ for (const dialect of DIALECTS) {
       expect((await u.page('/api/articles?page=9')).articles).toEqual([]);
     });
 
+    it('lists read and unread together newest first across pages, with read ones interleaved', async () => {
+      const u = await user();
+      await u.feed('Mixed A', range(1, 9).map((i) => item(i)));
+      await u.feed('Mixed B', range(1, 9).map((i) => item(i, { title: `Other ${i}` })));
+      const everything = (await u.page('/api/articles?per_page=100')).articles;
+      expect(everything).toHaveLength(18);
+      // Every third article read: the read and the unread ones alternate in date order.
+      for (const a of everything.filter((_, i) => i % 3 === 0)) expect((await u.post(`/api/articles/${a.id}/read`)).statusCode).toBe(200);
+      const pages = await Promise.all([1, 2, 3, 4].map((p) => u.page(`/api/articles?show_read=true&per_page=5&page=${p}`)));
+      expect(pages[0]).toMatchObject({ total: 18, pages: 4 });
+      expect(pages.flatMap(idsOf)).toEqual(idsOf({ articles: everything } as ArticlePage));
+      expect(pages.flatMap((p) => p.articles.map((a) => a.is_read))).toEqual(everything.map((_, i) => i % 3 === 0));
+    });
+
     it('read and unread move an article out of and back into the unread list and the counts', async () => {
       const u = await user();
       const feedId = await u.feed('States', range(1, 3).map((i) => item(i)));

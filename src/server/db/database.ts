@@ -49,6 +49,7 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -32768');
   // Planner statistics: without them SQLite guesses which index serves a list query, and with a million
   // user_articles rows a wrong guess costs seconds. analysis_limit keeps ANALYZE cheap on big tables; optimize at
   // open (0x10002: also tables never analysed) and hourly in the refresh maintenance keeps the statistics current.
