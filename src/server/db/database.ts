@@ -49,6 +49,8 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // 32 MB of page cache (default 2 MB): the article indexes of a large reader stay in memory, which keeps storing
+  // new articles fast (bench/README.md: first refresh round about 35 → 45 feeds/s on the same machine).
   sqlite.pragma('cache_size = -32768');
   // Planner statistics: without them SQLite guesses which index serves a list query, and with a million
   // user_articles rows a wrong guess costs seconds. analysis_limit keeps ANALYZE cheap on big tables; optimize at
