@@ -1,7 +1,7 @@
 import type { ActiveFilter, Article, ArticlePage, ArticleStateResponse, MarkReadResponse } from '../../common/api.js';
 import type { Db } from '../db/database.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
-import { presentFilter } from '../feeds/feeds.presenter.js';
+import { presentFilter, shownFeedTitle } from '../feeds/feeds.presenter.js';
 import { presentIcon } from '../feeds/icons.js';
 import { isMuted } from '../feeds/mute.js';
 import { ftsMatchQuery, pgTsQuery, teaser } from './article-text.js';
@@ -45,7 +45,7 @@ export function presentArticle(row: repo.ArticleRow): Article {
     image_url: row.image_url,
     published_at: row.published_at,
     feed_id: row.feed_id,
-    feed_title: row.custom_title || row.feed_own_title || '',
+    feed_title: shownFeedTitle(row.custom_title, row.feed_own_title),
     ...(({ base64, type, url }) => ({ feed_favicon: url, feed_favicon_base64: base64, feed_favicon_type: type }))(presentIcon(row)),
     is_read: row.is_read === 1,
     is_favorite: row.is_favorite === 1,
@@ -68,7 +68,7 @@ export class ArticlesService {
 
   private async filtersInView(userId: number, feedId?: number): Promise<ActiveFilter[]> {
     const rows = await repo.activeFilters(this.deps.db, userId, feedId);
-    return rows.map((r) => ({ ...presentFilter(r), feed_title: r.custom_title || r.feed_own_title || '' }));
+    return rows.map((r) => ({ ...presentFilter(r), feed_title: shownFeedTitle(r.custom_title, r.feed_own_title) }));
   }
 
   private page(rows: repo.ArticleRow[], total: number, p: ReturnType<typeof paging>, filters: ActiveFilter[]): ArticlePage {
@@ -90,15 +90,23 @@ export class ArticlesService {
     return sub;
   }
 
+  /**
+   * A view narrowed to one feed: 404 when the user does not subscribe to it; when the feed is muted, the empty page
+   * the view answers (the web app shows the muted state), else null.
+   */
+  private async mutedFeedPage(userId: number, feedId: number | undefined, now: string, p: ReturnType<typeof paging>): Promise<ArticlePage | null> {
+    if (feedId === undefined) return null;
+    const sub = await this.subscriptionOf(userId, feedId);
+    return isMuted(sub, now) ? this.page([], 0, p, await this.filtersInView(userId, feedId)) : null;
+  }
+
   /** GET /api/articles (feedId undefined) and GET /api/feeds/{id}/articles. A muted feed's own list is empty. */
   async list(userId: number, input: PageInput & { feedId?: number; showRead: boolean }): Promise<ArticlePage> {
     const { db } = this.deps;
     const now = this.nowIso();
     const p = paging(input);
-    if (input.feedId !== undefined) {
-      const sub = await this.subscriptionOf(userId, input.feedId);
-      if (isMuted(sub, now)) return this.page([], 0, p, await this.filtersInView(userId, input.feedId));
-    }
+    const muted = await this.mutedFeedPage(userId, input.feedId, now, p);
+    if (muted) return muted;
     const scope = { feedId: input.feedId, showRead: input.showRead };
     const [rows, total, filters] = await Promise.all([
       repo.listArticles(db, userId, now, { ...scope, limit: p.limit, offset: p.offset }),
@@ -129,10 +137,8 @@ export class ArticlesService {
     if ([...q].length > MAX_QUERY_LENGTH) throw badRequest('SEARCH_QUERY_TOO_LONG', `The search term may be at most ${MAX_QUERY_LENGTH} characters long.`);
     const now = this.nowIso();
     const p = paging(input);
-    if (input.feedId !== undefined) {
-      const sub = await this.subscriptionOf(userId, input.feedId);
-      if (isMuted(sub, now)) return this.page([], 0, p, await this.filtersInView(userId, input.feedId));
-    }
+    const muted = await this.mutedFeedPage(userId, input.feedId, now, p);
+    if (muted) return muted;
     const filters = await this.filtersInView(userId, input.feedId);
     const match = dialectOf(db) === 'postgres' ? pgTsQuery(q) : ftsMatchQuery(q);
     // Only punctuation (`"*"`, `-`): nothing can match, and that is an answer, not an error.

@@ -1,8 +1,8 @@
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type JoinBuilder, type SelectQueryBuilder } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { inlineIconData } from '../feeds/icons.js';
-import { mutedFeedIds } from '../feeds/mute.js';
+import { mutedFeedIds, notMutedSql } from '../feeds/mute.js';
 
 /**
  * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (design.md §4 rule 2).
@@ -41,14 +41,9 @@ type ListQuery = SelectQueryBuilder<Tables, 'user_articles' | 'articles' | 'feed
 /** user_articles of one user joined with what a card shows; `subscription` inner for feed lists, left for favourites. */
 function articleSelect(db: Db, userId: number, now: string, subscription: 'inner' | 'left') {
   const base = db.selectFrom('user_articles');
-  const joined =
-    subscription === 'inner'
-      ? base.innerJoin('subscriptions', (j) =>
-          j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
-        )
-      : base.leftJoin('subscriptions', (j) =>
-          j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
-        );
+  const ownSubscription = (j: JoinBuilder<Tables, 'user_articles' | 'subscriptions'>) =>
+    j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id');
+  const joined = subscription === 'inner' ? base.innerJoin('subscriptions', ownSubscription) : base.leftJoin('subscriptions', ownSubscription);
   return (joined as ListQuery)
     .innerJoin('articles', 'articles.id', 'user_articles.article_id')
     .innerJoin('feeds', 'feeds.id', 'user_articles.feed_id')
@@ -125,18 +120,13 @@ async function listAllWithRead(db: Db, userId: number, now: string, paging: Pagi
   return (await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute()) as ArticleRow[];
 }
 
-/** The subscription's mute state is "not muted at now" (NULL-safe: a NULL muted_until is not a mute). */
-function subscriptionNotMuted(eb: ExpressionBuilder<Tables, 'subscriptions'>, now: string) {
-  return eb.and([eb('subscriptions.muted_permanently', '=', 0), eb.or([eb('subscriptions.muted_until', 'is', null), eb('subscriptions.muted_until', '<=', now)])]);
-}
-
 /** List total from the counters: unread or all visible articles of the user's non-muted subscriptions (or one). */
 export async function countFromSubscriptions(db: Db, userId: number, now: string, o: { feedId?: number; showRead: boolean }): Promise<number> {
   let q = db
     .selectFrom('subscriptions')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(o.showRead ? 'article_count' : 'unread_count'), sql<number>`0`).as('n'))
     .where('user_id', '=', userId)
-    .where((eb) => subscriptionNotMuted(eb, now));
+    .where((eb) => notMutedSql(eb, now));
   if (o.feedId !== undefined) q = q.where('feed_id', '=', o.feedId);
   const row = await q.executeTakeFirst();
   return Number(row?.n ?? 0);
@@ -286,19 +276,8 @@ export async function activeFilters(db: Db, userId: number, feedId?: number) {
     .selectFrom('feed_filters')
     .innerJoin('subscriptions', 'subscriptions.id', 'feed_filters.subscription_id')
     .innerJoin('feeds', 'feeds.id', 'feed_filters.feed_id')
-    .select([
-      'feed_filters.id',
-      'feed_filters.user_id',
-      'feed_filters.filter_type',
-      'feed_filters.filter_scope',
-      'feed_filters.filter_text',
-      'feed_filters.filter_key',
-      'feed_filters.feed_id',
-      'feed_filters.subscription_id',
-      'feed_filters.created_at',
-      'subscriptions.custom_title',
-      'feeds.title as feed_own_title',
-    ])
+    .selectAll('feed_filters')
+    .select(['subscriptions.custom_title', 'feeds.title as feed_own_title'])
     .where('feed_filters.user_id', '=', userId)
     .where('subscriptions.user_id', '=', userId);
   if (feedId !== undefined) q = q.where('feed_filters.feed_id', '=', feedId);

@@ -8,12 +8,15 @@ import { isMuted } from './mute.js';
  * The wire shapes of src/common/api.ts from repository rows. `now` decides the mute state: a timed mute ends by
  * itself, so a muted_until in the past is presented as not muted (and muted_until null).
  */
+/** What the user calls a feed: their own title for it, else the feed's (the web app shows "Unbenannter Feed" for ''). */
+export const shownFeedTitle = (customTitle: string | null, ownTitle: string | null) => customTitle || ownTitle || '';
+
 export function presentFeed(row: UserFeedRow, now: string): Feed {
   const muted = isMuted(row, now);
   return {
     id: row.feed_id,
     // The web app shows "Unbenannter Feed" for an empty title (dashboard.md §4 "Feed edit").
-    title: row.custom_title || row.title || '',
+    title: shownFeedTitle(row.custom_title, row.title),
     original_title: row.title,
     custom_title: row.custom_title,
     url: row.url,

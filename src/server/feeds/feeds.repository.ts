@@ -3,6 +3,7 @@ import { recountSubscriptions } from '../articles/counters.js';
 import type { Db, Dialect } from '../db/database.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
 import { inlineIconData } from './icons.js';
+import { notMutedSql } from './mute.js';
 
 /**
  * Feeds and their refresh state (issue 3). Feeds are shared by every subscriber, so these functions are not
@@ -382,8 +383,7 @@ export async function unreadCountRows(db: Db, userId: number, now: string): Prom
     .selectFrom('subscriptions')
     .select(['feed_id', 'unread_count'])
     .where('user_id', '=', userId)
-    .where('muted_permanently', '=', 0)
-    .where((eb) => eb.or([eb('muted_until', 'is', null), eb('muted_until', '<=', now)]))
+    .where((eb) => notMutedSql(eb, now))
     .execute();
 }
 

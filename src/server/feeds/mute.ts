@@ -22,6 +22,11 @@ export function mutedSql(eb: ExpressionBuilder<Tables, 'subscriptions'>, now: st
   return eb.or([eb('subscriptions.muted_permanently', '=', 1), eb('subscriptions.muted_until', '>', now)]);
 }
 
+/** SQL: the subscription is not muted at `now` (NULL-safe: a NULL muted_until is no mute, never an unknown). */
+export function notMutedSql(eb: ExpressionBuilder<Tables, 'subscriptions'>, now: string) {
+  return eb.and([eb('subscriptions.muted_permanently', '=', 0), eb.or([eb('subscriptions.muted_until', 'is', null), eb('subscriptions.muted_until', '<=', now)])]);
+}
+
 /** SQL: the feed ids a user has muted at `now`, as a subquery for `feed_id not in (…)`. */
 export function mutedFeedIds(eb: ExpressionBuilder<Tables, never>, userId: number, now: string) {
   return eb
