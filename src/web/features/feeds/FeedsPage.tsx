@@ -9,7 +9,7 @@ import { Button } from '../../components/ui/Button.js';
 import { Card } from '../../components/ui/Card.js';
 import { Skeleton } from '../../components/ui/Skeleton.js';
 import { usePageTitle } from '../dashboard/pageTitle.js';
-import { useTimedMessage } from '../settings/hooks/useTimedMessage.js';
+import { useTimedMessage } from '../../lib/useTimedMessage.js';
 import { feedsKey, feedTitle, sortFeeds, useFeeds } from './api.js';
 import { AddFeedDialog } from './components/AddFeedDialog.js';
 import { DeleteFeedDialog } from './components/DeleteFeedDialog.js';

@@ -5,6 +5,7 @@ import type { Article } from '../../../../common/api.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { ApiError } from '../../../lib/api.js';
+import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { fetchErrorKey, type ArticleView } from '../api.js';
 import { useReadingState } from '../readingState.js';
 import { useArticleList } from '../useArticleList.js';
@@ -36,7 +37,7 @@ export interface ArticleListProps {
 export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps) {
   const { t } = useTranslation();
   const { showRead, toggleShowRead, focusSearch } = useReadingState();
-  const [actionError, setActionError] = useState<string | null>(null);
+  const [actionError, setActionError] = useTimedMessage(ACTION_ERROR_MS);
   const list = useArticleList(view, showRead, {
     onError: (err) => setActionError(err instanceof ApiError && err.code === 'FEED_MUTED' ? 'articles.errors.feedMuted' : 'articles.errors.action'),
   });
@@ -48,12 +49,6 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
   const cardRefs = useRef(new Map<number, HTMLElement>());
   const lastActiveIndex = useRef(0);
   const sentinel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!actionError) return;
-    const timer = setTimeout(() => setActionError(null), ACTION_ERROR_MS);
-    return () => clearTimeout(timer);
-  }, [actionError]);
 
   // A new view starts without a selection and in compact mode.
   const key = JSON.stringify(view);

@@ -6,7 +6,7 @@ import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { TextField } from '../../../components/ui/TextField.js';
-import { useTimedMessage } from '../../settings/hooks/useTimedMessage.js';
+import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { feedTitle, refreshFeed, setCustomTitle, unmuteFeed } from '../api.js';
 import { feedErrorText, mutedNotice } from '../format.js';
 import { FeedActionsMenu } from './FeedActionsMenu.js';

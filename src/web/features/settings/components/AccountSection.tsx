@@ -9,7 +9,7 @@ import { TextField } from '../../../components/ui/TextField.js';
 import { storage } from '../../../lib/storage.js';
 import { updateName } from '../api.js';
 import { accountErrorText } from '../errors.js';
-import { useTimedMessage } from '../hooks/useTimedMessage.js';
+import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { validateName } from '../validation.js';
 import { SettingsSection } from './SettingsSection.js';
 

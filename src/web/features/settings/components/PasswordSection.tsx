@@ -10,7 +10,7 @@ import { ApiError } from '../../../lib/api.js';
 import { storage } from '../../../lib/storage.js';
 import { changePassword, verifyPassword } from '../api.js';
 import { accountErrorText } from '../errors.js';
-import { useTimedMessage } from '../hooks/useTimedMessage.js';
+import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { validatePasswordChange, type PasswordChangeErrors, type PasswordChangeValues } from '../validation.js';
 import { SettingsSection } from './SettingsSection.js';
 
