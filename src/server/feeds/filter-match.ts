@@ -1,4 +1,4 @@
-import { htmlToText } from '../reader/parse/text.js';
+import { INDEX_TEXT_MAX, articleBody } from '../articles/article-text.js';
 
 /**
  * Feed filters (decisions.md "Feeds and articles"): a feed with at least one include filter shows only articles
@@ -46,15 +46,14 @@ export function isHiddenByFilters(rules: readonly FilterRule[], subject: FilterS
   return hasInclude && !included;
 }
 
-/** Text matched per article is cut here, as the store cuts what it indexes (articles/article-text.ts articleBody). */
-export const FILTER_TEXT_MAX = 100_000;
+/** Text matched per article is cut where the store cuts what it indexes. */
+export const FILTER_TEXT_MAX = INDEX_TEXT_MAX;
 
 /**
  * What filters look at in a stored article: its title (plain text already) and the plain text of its content, or of
  * its summary when it has no content. The filter service (filters changed) and the store (articles arrived) must
- * judge an article alike, so this is the same text the store computes (articleBody).
+ * judge an article alike, so this is the store's own text (articleBody).
  */
 export function filterSubjectOf(article: { title: string; content: string | null; summary: string | null }): FilterSubject {
-  const text = htmlToText(article.content ?? article.summary);
-  return { title: article.title, text: text.length > FILTER_TEXT_MAX ? text.slice(0, FILTER_TEXT_MAX) : text };
+  return { title: article.title, text: articleBody(article.content, article.summary) };
 }
