@@ -81,7 +81,7 @@ export interface Feed {
   muted_until: string | null;
   /** Position in the user's list (0-based, ascending). */
   sort_order: number;
-  /** Filled by issue 5 (folders); null until then. */
+  /** The folder the feed sits in, or null at the root. */
   folder_id: number | null;
   /** Last refresh problem (feed-errors code, translated as feedErrors.*), or null. */
   last_error_code: string | null;
@@ -146,7 +146,7 @@ export interface Article {
   feed_favicon_type: string | null;
   is_read: boolean;
   is_favorite: boolean;
-  /** Filled by issue 5 (reading lists); false until then. */
+  /** true when the article is in at least one of the user's reading lists. */
   in_reading_list: boolean;
 }
 
@@ -180,4 +180,104 @@ export interface ExtractContentResponse {
   warning: string | null;
   error: string | null;
   cached: boolean;
+}
+
+/* ───────────── Organising (dashboard.md §3 and §7: folders, reading lists, OPML, catalog) ───────────── */
+
+/** GET /api/folders → {folders: Folder[]}; POST/PUT answer {folder}. */
+export interface Folder {
+  id: number;
+  name: string;
+  /** Feed ids (feeds.id) in this folder, in the user's feed order. */
+  feeds: number[];
+  sort_order: number;
+  created_at: string;
+}
+
+export type RuleTypeName = 'keyword' | 'regex';
+
+/** A smart-list rule (dashboard.md §3 "Rule"); an article belongs to a smart list when it matches any rule. */
+export interface ReadingListRule {
+  rule_type: RuleTypeName;
+  rule_scope: FilterScopeName;
+  rule_value: string;
+  include_all_feeds: boolean;
+  /** Feed ids (feeds.id); used when include_all_feeds is false. */
+  selected_feeds: number[];
+}
+
+/** GET /api/reading-lists → {reading_lists: ReadingList[]}; POST/PUT/GET one answer {reading_list}. */
+export interface ReadingList {
+  id: number;
+  name: string;
+  description: string;
+  is_smart: boolean;
+  rules: ReadingListRule[];
+  article_count: number;
+  unread_article_count: number;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Body of POST and PUT /api/reading-lists. */
+export interface ReadingListInput {
+  name: string;
+  description?: string;
+  is_smart?: boolean;
+  rules?: ReadingListRule[];
+}
+
+/** GET /api/reading-lists/unread_counts → {unread_counts: ReadingListUnreadCount[]}. */
+export interface ReadingListUnreadCount {
+  id: number;
+  unread_article_count: number;
+}
+
+/** GET /api/articles/{id}/reading-lists: the lists the article is in. */
+export interface ArticleReadingListRef {
+  id: number;
+  name: string;
+  is_smart: boolean;
+}
+
+/** POST /api/feeds/import/opml. */
+export interface OpmlImportResult {
+  imported_count: number;
+  existed_count: number;
+  /** Outlines skipped as unusable (no or invalid xmlUrl). */
+  failed_count: number;
+  folders_created: number;
+  message: string;
+}
+
+export type CatalogLanguage = 'EN' | 'DE' | 'AF' | 'KO' | 'ES';
+
+export interface CatalogFeed {
+  title: string;
+  xmlUrl: string;
+  language: CatalogLanguage | null;
+}
+
+/** GET /api/catalog → {categories: CatalogCategory[]} (dashboard.md §3 "Catalog category"). */
+export interface CatalogCategory {
+  id: string;
+  /** German name. */
+  name: string;
+  nameEn: string;
+  feeds: CatalogFeed[];
+}
+
+/* ───────────── External apps (dashboard.md §7 "Fever API", decisions.md "External apps") ───────────── */
+
+/** PUT /api/user/fever-api {enabled}: the password comes back when enabling. */
+export interface FeverApiState {
+  enabled: boolean;
+  password?: string;
+}
+
+/** GET /api/user/fever-api/password and POST …/password {regenerate: true}. */
+export interface FeverPasswordResponse {
+  success: boolean;
+  password: string;
 }

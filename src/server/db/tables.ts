@@ -12,6 +12,12 @@ export interface UsersTable {
   language_preference: string;
   /** Incremented when every sign-in ends (password change, reset); access tokens of older epochs are refused. */
   session_epoch: Generated<number>;
+  /** Reader apps (Fever, Google Reader) switched on in settings (decisions.md "External apps"). */
+  fever_api_enabled: Generated<number>;
+  /** The reader-apps password, AES-GCM encrypted with the server secret; null until first generated. */
+  app_password_enc: string | null;
+  /** md5(lower(email) + ':' + password), lower-case hex: the Fever api_key. */
+  app_password_key: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -115,7 +121,50 @@ export interface SubscriptionsTable {
   unread_count: Generated<number>;
   /** Not filtered-out articles of this subscription (read or not); kept by articles/counters.ts. */
   article_count: Generated<number>;
+  /** The folder this feed sits in, or null at the root. */
+  folder_id: number | null;
   created_at: string;
+}
+
+export interface FoldersTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  sort_order: Generated<number>;
+  created_at: string;
+}
+
+export interface ReadingListsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: Generated<string>;
+  is_smart: Generated<number>;
+  /** JSON array of ReadingListRule (src/common/api.ts). */
+  rules: Generated<string>;
+  sort_order: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Membership of an article in a reading list (smart lists: materialised from the rules). */
+export interface ReadingListArticlesTable {
+  list_id: number;
+  article_id: number;
+  user_id: number;
+  feed_id: number;
+  published_at: string;
+  added_at: string;
+}
+
+/** Public API v1 bearer tokens (365 days), stored as SHA-256 hashes. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: string;
+  created_at: string;
+  last_used_at: string | null;
 }
 
 /** A subscriber's include/exclude filter on one feed (decisions.md "Feeds and articles"). */
@@ -163,4 +212,8 @@ export interface Tables {
   user_articles: UserArticlesTable;
   feed_filters: FeedFiltersTable;
   articles_fts: ArticlesFtsTable;
+  folders: FoldersTable;
+  reading_lists: ReadingListsTable;
+  reading_list_articles: ReadingListArticlesTable;
+  api_tokens: ApiTokensTable;
 }

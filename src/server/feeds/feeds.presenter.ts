@@ -27,7 +27,7 @@ export function presentFeed(row: UserFeedRow, now: string): Feed {
     muted_permanently: row.muted_permanently === 1,
     muted_until: muted && row.muted_permanently !== 1 ? row.muted_until : null,
     sort_order: row.sort_order,
-    folder_id: null,
+    folder_id: row.folder_id,
     last_error_code: row.last_error_code,
     last_fetched_at: row.last_fetched_at,
     created_at: row.created_at,

@@ -237,6 +237,7 @@ export interface UserFeedRow {
   sort_order: number;
   muted_until: string | null;
   muted_permanently: number;
+  folder_id: number | null;
   created_at: string;
   title: string;
   url: string;
@@ -260,6 +261,7 @@ function userFeeds(db: Db, userId: number) {
       'subscriptions.sort_order',
       'subscriptions.muted_until',
       'subscriptions.muted_permanently',
+      'subscriptions.folder_id',
       'subscriptions.created_at',
       'feeds.title',
       'feeds.url',

@@ -3,6 +3,7 @@ import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_session_epoch.js';
 import * as m0003 from './0003_feeds.js';
 import * as m0004 from './0004_reading.js';
+import * as m0005 from './0005_organising_and_apps.js';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) works the same from
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002_session_epoch': m0002,
   '0003_feeds': m0003,
   '0004_reading': m0004,
+  '0005_organising_and_apps': m0005,
 };
