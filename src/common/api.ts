@@ -194,6 +194,16 @@ export interface Folder {
   created_at: string;
 }
 
+/**
+ * POST /api/folders/{id}/feeds and DELETE /api/folders/{id}/feeds/{feedId}: the folder afterwards, and what happened
+ * (FEED_ALREADY_IN_FOLDER is an info, not an error: dashboard.md §8 "Folders").
+ */
+export interface FolderFeedResponse {
+  folder: Folder;
+  code: 'FEED_MOVED_TO_FOLDER' | 'FEED_ALREADY_IN_FOLDER' | 'FEED_REMOVED_FROM_FOLDER';
+  message: string;
+}
+
 export type RuleTypeName = 'keyword' | 'regex';
 
 /** A smart-list rule (dashboard.md §3 "Rule"); an article belongs to a smart list when it matches any rule. */

@@ -96,3 +96,17 @@ export async function writeFolderOrder(db: Db, userId: number, folderIds: readon
     await db.updateTable('folders').set({ sort_order: i }).where('user_id', '=', userId).where('id', '=', all[i]).execute();
   }
 }
+
+/** The folder the user's subscription to feedId sits in (null: the root); undefined when the user does not subscribe. */
+export async function feedFolderOf(db: Db, userId: number, feedId: number): Promise<{ folder_id: number | null } | undefined> {
+  return db.selectFrom('subscriptions').select('folder_id').where('user_id', '=', userId).where('feed_id', '=', feedId).executeTakeFirst();
+}
+
+export async function countFolders(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('folders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -8,6 +8,7 @@ import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions }
 import { AccessTokens } from '../accounts/tokens.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
 import { registerFeedsRoutes } from '../feeds/feeds.routes.js';
+import { registerFoldersRoutes } from '../folders/folders.routes.js';
 import type { Config } from '../config.js';
 import { ping, type Database } from '../db/database.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerAccountsRoutes(app, { service: accounts, limiter: new RateLimiter(rateLimitStore, app.log), limits: deps.authLimits });
   if (deps.refresh) await registerFeedsRoutes(app, { db: deps.database.db, refresh: deps.refresh, now });
   if (deps.refresh) await registerArticlesRoutes(app, { db: deps.database.db, fetcher: deps.refresh.fetcher, now });
+  await registerFoldersRoutes(app, { db: deps.database.db, now });
   app.addHook('onClose', async () => {
     await accounts.drain(); // mails still on their way
     if (!deps.mailer) await mailer.close();
