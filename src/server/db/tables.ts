@@ -165,6 +165,8 @@ export interface ApiTokensTable {
   expires_at: string;
   created_at: string;
   last_used_at: string | null;
+  /** users.session_epoch when issued (migration 0006): a password change or reset voids the token. */
+  session_epoch: Generated<number>;
 }
 
 /** A subscriber's include/exclude filter on one feed (decisions.md "Feeds and articles"). */

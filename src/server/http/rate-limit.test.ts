@@ -70,7 +70,7 @@ describe('RateLimiter', () => {
     const broken: RateLimitStore = { hit: async () => Promise.reject(new Error('down')), close: async () => {} };
     const errors: unknown[] = [];
     const limiter = new RateLimiter(broken, { error: (obj: unknown) => errors.push(obj) } as never);
-    expect(await limiter.check([{ key: 'x', limit: 1, windowMs: 1000 }])).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await limiter.check([{ key: 'x', limit: 1, windowMs: 1000 }])).toEqual({ allowed: true, retryAfterSeconds: 0, results: [] });
     expect(errors).toHaveLength(1);
   });
 
@@ -83,7 +83,7 @@ describe('RateLimiter', () => {
     ];
     expect((await limiter.check(rules)).allowed).toBe(true);
     now = 100;
-    expect(await limiter.check(rules)).toEqual({ allowed: false, retryAfterSeconds: 600 });
+    expect(await limiter.check(rules)).toMatchObject({ allowed: false, retryAfterSeconds: 600 });
   });
 });
 

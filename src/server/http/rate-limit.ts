@@ -127,6 +127,11 @@ export interface RateLimitDecision {
   allowed: boolean;
   /** Whole seconds until every exceeded window has ended (the Retry-After value); 0 when allowed. */
   retryAfterSeconds: number;
+  /**
+   * Each rule's window after this hit, in the order of the rules (the public API's X-RateLimit-* headers);
+   * empty when the store failed and the request was let through.
+   */
+  results: RateLimitResult[];
 }
 
 export class RateLimiter {
@@ -143,12 +148,12 @@ export class RateLimiter {
     } catch (err) {
       // A limiter outage must not lock everyone out of their accounts: allow and say so loudly.
       this.log?.error({ err }, 'rate limit store failed; request allowed');
-      return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: true, retryAfterSeconds: 0, results: [] };
     }
     const denied = results.filter((r) => !r.allowed);
-    if (denied.length === 0) return { allowed: true, retryAfterSeconds: 0 };
+    if (denied.length === 0) return { allowed: true, retryAfterSeconds: 0, results };
     const waitMs = Math.max(...denied.map((r) => r.resetMs));
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), results };
   }
 
   /**

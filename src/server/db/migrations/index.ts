@@ -4,6 +4,7 @@ import * as m0002 from './0002_session_epoch.js';
 import * as m0003 from './0003_feeds.js';
 import * as m0004 from './0004_reading.js';
 import * as m0005 from './0005_organising_and_apps.js';
+import * as m0006p from './0006_public_api.js';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) works the same from
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003_feeds': m0003,
   '0004_reading': m0004,
   '0005_organising_and_apps': m0005,
+  '0006_public_api': m0006p,
 };
