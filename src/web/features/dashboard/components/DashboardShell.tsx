@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { Toaster } from '../../../components/ui/Toast.js';
 import { ArticleTools } from '../../articles/components/ArticleTools.js';
 import { ReadingStateProvider } from '../../articles/readingState.js';
 import { PageTitleContext, type PageTitle } from '../pageTitle.js';
@@ -115,6 +116,8 @@ export function DashboardShell({ children }: { children: ReactNode }) {
           />
           <main className="flex-1 px-4 py-6 sm:px-6 sm:py-8 lg:px-10">{children}</main>
         </div>
+        {/* Short confirmations and errors of the whole dashboard (dashboard.md §7 "toast" event, §8). */}
+        <Toaster />
       </div>
       </ReadingStateProvider>
     </PageTitleContext.Provider>
