@@ -174,7 +174,7 @@ export async function deleteFilter(filterId: number): Promise<void> {
  */
 const listeners = new WeakMap<QueryClient, Map<string, { count: number; off: () => void }>>();
 
-function useRefetchOn(event: AppEvent, queryKey: readonly unknown[], debounceMs = 0): void {
+export function useRefetchOn(event: AppEvent, queryKey: readonly unknown[], debounceMs = 0): void {
   const client = useQueryClient();
   const keyText = JSON.stringify(queryKey);
   useEffect(() => {

@@ -1,0 +1,183 @@
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { ArticleReadingListRef, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../../common/api.js';
+import { api } from '../../lib/api.js';
+import { emit } from '../../lib/events.js';
+import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/api.js';
+
+/**
+ * The reading-list calls of dashboard.md §7 "Reading lists" (and GET /api/articles/{id}/reading-lists) with the
+ * app-wide events that follow them (§7 "Browser events"):
+ * - reading-lists-updated: the set of lists changed (created, renamed, rules edited, deleted, reordered);
+ * - reading-list-updated: the members of a list changed (detail: which list and article, see MembershipChange);
+ * - unread-counts-updated: an article joined or left a list, so a list's unread badge may change.
+ */
+
+/** §9 and §5: the limits the dialog enforces (the server checks them again). */
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 500;
+
+export const readingListsKey = ['reading-lists'] as const;
+export const readingListUnreadKey = ['reading-list-unread-counts'] as const;
+export const readingListKey = (id: number) => ['reading-list', id] as const;
+export const articleListsKey = (articleId: number) => ['article-reading-lists', articleId] as const;
+
+/** What reading-list-updated carries: the list whose members changed and, for a single article, its new flag. */
+export interface MembershipChange {
+  list_id?: number;
+  article_id?: number;
+  /** Whether the article is in any reading list after the change (the card's filled button, §2). */
+  in_reading_list?: boolean;
+}
+
+/**
+ * §5: angle brackets in names, descriptions and rule values are escaped before sending. What comes back is
+ * shown with them unescaped again (React escapes on its own), so a user who typed "<3" reads "<3".
+ */
+export function escapeAngles(text: string): string {
+  return text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function unescapeAngles(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+}
+
+/** The body of POST/PUT: trimmed, escaped, rules only for smart lists. */
+export function toInput(form: { name: string; description: string; is_smart: boolean; rules: ReadingListRule[] }): ReadingListInput {
+  return {
+    name: escapeAngles(form.name.trim()),
+    description: escapeAngles(form.description.trim()),
+    is_smart: form.is_smart,
+    rules: form.is_smart
+      ? form.rules.map((r) => ({
+          rule_type: r.rule_type,
+          rule_scope: r.rule_scope,
+          rule_value: escapeAngles(r.rule_value.trim()),
+          include_all_feeds: r.include_all_feeds,
+          selected_feeds: r.include_all_feeds ? [] : r.selected_feeds,
+        }))
+      : [],
+  };
+}
+
+/* ───────────── Calls ───────────── */
+
+export function listReadingLists(): Promise<ReadingList[]> {
+  return api<{ reading_lists: ReadingList[] }>('/api/reading-lists').then((res) => res?.reading_lists ?? []);
+}
+
+export function getReadingList(id: number): Promise<ReadingList> {
+  return api<{ reading_list: ReadingList }>(`/api/reading-lists/${id}`).then((res) => res.reading_list);
+}
+
+export function getReadingListUnreadCounts(): Promise<ReadingListUnreadCount[]> {
+  return api<{ unread_counts: ReadingListUnreadCount[] }>('/api/reading-lists/unread_counts').then((res) => res?.unread_counts ?? []);
+}
+
+export async function createReadingList(input: ReadingListInput): Promise<ReadingList> {
+  const res = await api<{ reading_list: ReadingList }>('/api/reading-lists', { method: 'POST', body: input });
+  emit('reading-lists-updated');
+  emit('force-unread-update');
+  return res.reading_list;
+}
+
+export async function updateReadingList(id: number, input: ReadingListInput): Promise<ReadingList> {
+  const res = await api<{ reading_list: ReadingList }>(`/api/reading-lists/${id}`, { method: 'PUT', body: input });
+  emit('reading-lists-updated');
+  // New rules mean new members: the list on screen and the unread badges follow.
+  emit<MembershipChange>('reading-list-updated', { list_id: id });
+  emit('force-unread-update');
+  return res.reading_list;
+}
+
+export async function deleteReadingList(id: number): Promise<void> {
+  await api(`/api/reading-lists/${id}`, { method: 'DELETE' });
+  emit('reading-lists-updated');
+  // Cards in other views may have been in this list only.
+  emit('force-article-update');
+}
+
+/** POST /api/reading-lists/sort with every list id in the new order. */
+export async function sortReadingLists(ids: number[]): Promise<void> {
+  await api('/api/reading-lists/sort', { method: 'POST', body: { reading_list_order: ids } });
+}
+
+export function articleReadingLists(articleId: number): Promise<ArticleReadingListRef[]> {
+  return api<{ reading_lists: ArticleReadingListRef[] }>(`/api/articles/${articleId}/reading-lists`).then((res) => res?.reading_lists ?? []);
+}
+
+/** Adds an article to a simple list; 409 ALREADY_IN_LIST when it is there, a 4xx when the list is smart. */
+export async function addToReadingList(listId: number, articleId: number): Promise<void> {
+  await api(`/api/reading-lists/${listId}/articles/${articleId}`, { method: 'POST' });
+}
+
+export async function removeFromReadingList(listId: number, articleId: number): Promise<void> {
+  await api(`/api/reading-lists/${listId}/articles/${articleId}`, { method: 'DELETE' });
+}
+
+/* ───────────── Hooks ───────────── */
+
+/** The user's lists in their order, refetched whenever lists or their members change. */
+export function useReadingLists(): UseQueryResult<ReadingList[]> {
+  useRefetchOn('reading-lists-updated', readingListsKey);
+  useRefetchOn('reading-list-updated', readingListsKey);
+  return useQuery({ queryKey: readingListsKey, queryFn: listReadingLists });
+}
+
+/** One list (the list page's title, description and rules). */
+export function useReadingList(id: number): UseQueryResult<ReadingList> {
+  useRefetchOn('reading-lists-updated', ['reading-list']);
+  return useQuery({ queryKey: readingListKey(id), queryFn: () => getReadingList(id), retry: false });
+}
+
+/**
+ * Unread articles per list, for the sidebar badges. Like the feeds' counts (§9): cached 60 s, a burst of read
+ * marks (unread-counts-updated) is one request after 300 ms, a forced refresh or a membership change is at once.
+ */
+export function useReadingListUnreadCounts(): UseQueryResult<Map<number, number>> {
+  useRefetchOn('unread-counts-updated', readingListUnreadKey, UNREAD_COUNTS_DEBOUNCE_MS);
+  useRefetchOn('force-unread-update', readingListUnreadKey);
+  useRefetchOn('reading-list-updated', readingListUnreadKey);
+  useRefetchOn('reading-lists-updated', readingListUnreadKey);
+  return useQuery({
+    queryKey: readingListUnreadKey,
+    queryFn: async () => new Map((await getReadingListUnreadCounts()).map((c) => [c.id, c.unread_article_count])),
+    staleTime: UNREAD_COUNTS_STALE_MS,
+  });
+}
+
+/** The lists an article is in (the add-to-list modal). */
+export function useArticleReadingLists(articleId: number): UseQueryResult<ArticleReadingListRef[]> {
+  return useQuery({ queryKey: articleListsKey(articleId), queryFn: () => articleReadingLists(articleId), staleTime: 0 });
+}
+
+/**
+ * Reordering with an optimistic cache update (§4 "Folders": applied at once, rolled back on failure).
+ * Resolves false when the server refused, after the old order is back.
+ */
+export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
+  const client = useQueryClient();
+  return useCallback(
+    async (ids: number[]) => {
+      const before = client.getQueryData<ReadingList[]>(readingListsKey);
+      if (before) {
+        const byId = new Map(before.map((l) => [l.id, l]));
+        client.setQueryData<ReadingList[]>(
+          readingListsKey,
+          ids.map((id) => byId.get(id)).filter((l): l is ReadingList => Boolean(l)),
+        );
+      }
+      try {
+        await sortReadingLists(ids);
+        return true;
+      } catch (err) {
+        console.error('Reordering reading lists failed', err);
+        if (before) client.setQueryData(readingListsKey, before);
+        return false;
+      } finally {
+        void client.invalidateQueries({ queryKey: readingListsKey });
+      }
+    },
+    [client],
+  );
+}

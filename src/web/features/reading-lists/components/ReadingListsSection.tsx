@@ -1,0 +1,274 @@
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  MouseSensor,
+  TouchSensor,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type Modifier,
+  type UniqueIdentifier,
+} from '@dnd-kit/core';
+import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { BookmarkCheck, ChevronRight, GripVertical, Pencil, Plus, Sparkles, Trash2 } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { ReadingList } from '../../../../common/api.js';
+import { storage } from '../../../lib/storage.js';
+import { useTimedMessage } from '../../../lib/useTimedMessage.js';
+import { FeedActionsMenu } from '../../feeds/components/FeedActionsMenu.js';
+import { unescapeAngles, useReadingListUnreadCounts, useReadingLists, useSortReadingLists } from '../api.js';
+import { DeleteReadingListDialog } from './DeleteReadingListDialog.js';
+import { ReadingListDialog } from './ReadingListDialog.js';
+
+/** §4 "Folders" / §9: a touch drag starts after a 300 ms hold; moving more than 10 px before that scrolls instead. */
+export const TOUCH_HOLD_MS = 300;
+export const TOUCH_TOLERANCE_PX = 10;
+/** The section's open state is kept per browser (a UI preference like the theme). */
+const EXPANDED_KEY = 'readingListsExpanded';
+/** Lists move up and down only. */
+const verticalOnly: Modifier = ({ transform }) => ({ ...transform, x: 0 });
+
+/** The list id of a /dashboard/reading-list/{id} path, or null. */
+export function activeListId(pathname: string): number | null {
+  const m = /^\/dashboard\/reading-list\/(\d+)\/?$/.exec(pathname);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The sidebar's reading-lists section (dashboard.md §2 "Sidebar", §4, §7): collapsible, each list with its
+ * name, a smart icon for smart lists and its unread badge, a "+" for a new list; it opens by itself when a list
+ * is the active view. Lists are reordered by drag and drop (mouse, a 300 ms touch hold, or the keyboard on the
+ * grip), applied at once and rolled back when the server refuses. Each list has a menu with edit and delete.
+ */
+export function ReadingListsSection({ className = '' }: { className?: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const lists = useReadingLists();
+  const unread = useReadingListUnreadCounts();
+  const sort = useSortReadingLists();
+  const [sortError, setSortError] = useTimedMessage(5000);
+  const active = activeListId(location.pathname);
+  const [expanded, setExpanded] = useState(() => storage.get(EXPANDED_KEY) !== '0');
+  const [dialog, setDialog] = useState<{ mode: 'create' } | { mode: 'edit'; list: ReadingList } | null>(null);
+  const [deleting, setDeleting] = useState<ReadingList | null>(null);
+  const headingId = useId();
+  const listId = useId();
+
+  // §2: the section expands by itself when a list is the active view.
+  useEffect(() => {
+    if (active !== null) setExpanded(true);
+  }, [active]);
+
+  const toggle = () => {
+    setExpanded((e) => {
+      storage.set(EXPANDED_KEY, e ? '0' : '1');
+      return !e;
+    });
+  };
+
+  const sensors = useSensors(
+    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: TOUCH_HOLD_MS, tolerance: TOUCH_TOLERANCE_PX } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  const items = lists.data ?? [];
+  const nameOf = (id: UniqueIdentifier) => unescapeAngles(items.find((l) => l.id === id)?.name ?? '');
+  const positionOf = (id: UniqueIdentifier | undefined) => items.findIndex((l) => l.id === id) + 1;
+  const announcements: Announcements = {
+    onDragStart: ({ active: a }) => t('readingLists.section.dndPickedUp', { name: nameOf(a.id) }),
+    onDragOver: ({ active: a, over }) =>
+      over ? t('readingLists.section.dndOver', { name: nameOf(a.id), position: positionOf(over.id), count: items.length }) : undefined,
+    onDragEnd: ({ active: a, over }) =>
+      over ? t('readingLists.section.dndDropped', { name: nameOf(a.id), position: positionOf(over.id), count: items.length }) : undefined,
+    onDragCancel: () => t('readingLists.section.dndCancelled'),
+  };
+
+  const onDragEnd = async ({ active: a, over }: DragEndEvent) => {
+    if (!over || a.id === over.id) return;
+    const from = items.findIndex((l) => l.id === a.id);
+    const to = items.findIndex((l) => l.id === over.id);
+    if (from < 0 || to < 0) return;
+    const ok = await sort(arrayMove(items, from, to).map((l) => l.id));
+    if (!ok) setSortError(t('readingLists.section.sortError'));
+  };
+
+  return (
+    <section aria-labelledby={headingId} className={className} data-testid="reading-lists-section">
+      <div className="mb-1 flex min-h-8 items-center justify-between gap-2 pl-1 pr-3">
+        <h2 id={headingId} className="min-w-0">
+          <button
+            type="button"
+            onClick={toggle}
+            aria-expanded={expanded}
+            aria-controls={listId}
+            className="inline-flex min-h-10 items-center gap-1 rounded-md px-2 text-xs font-semibold uppercase tracking-wider text-muted hover:text-text lg:min-h-8"
+          >
+            <ChevronRight aria-hidden className={`size-3.5 transition-transform ${expanded ? 'rotate-90' : ''}`} />
+            {t('readingLists.section.title')}
+          </button>
+        </h2>
+        <button
+          type="button"
+          onClick={() => setDialog({ mode: 'create' })}
+          aria-label={t('readingLists.section.new')}
+          title={t('readingLists.section.new')}
+          className="-mr-2 inline-flex size-10 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-text lg:size-8"
+        >
+          <Plus aria-hidden className="size-4.5" />
+        </button>
+      </div>
+
+      <div id={listId} hidden={!expanded}>
+        {lists.isPending ? (
+          <div aria-hidden className="flex flex-col gap-2 px-3 py-1">
+            {[60, 45].map((w) => (
+              <div key={w} className="h-3.5 animate-pulse rounded bg-surface-2" style={{ width: `${w}%` }} />
+            ))}
+          </div>
+        ) : items.length === 0 ? (
+          <p className="px-3 py-1 text-sm text-muted">{lists.isError ? t('readingLists.section.loadError') : t('readingLists.section.empty')}</p>
+        ) : (
+          <DndContext
+            sensors={sensors}
+            collisionDetection={closestCenter}
+            modifiers={[verticalOnly]}
+            onDragEnd={(e) => void onDragEnd(e)}
+            accessibility={{ announcements, screenReaderInstructions: { draggable: t('readingLists.section.dndInstructions') } }}
+          >
+            <SortableContext items={items.map((l) => l.id)} strategy={verticalListSortingStrategy}>
+              <ul className="flex flex-col gap-0.5">
+                {items.map((list) => (
+                  <SortableListItem
+                    key={list.id}
+                    list={list}
+                    active={active === list.id}
+                    count={unread.data?.get(list.id) ?? list.unread_article_count}
+                    onEdit={() => setDialog({ mode: 'edit', list })}
+                    onDelete={() => setDeleting(list)}
+                  />
+                ))}
+              </ul>
+            </SortableContext>
+          </DndContext>
+        )}
+        {sortError && (
+          <p role="alert" className="px-3 py-1 text-sm text-danger">
+            {sortError}
+          </p>
+        )}
+      </div>
+
+      <ReadingListDialog
+        open={dialog !== null}
+        list={dialog?.mode === 'edit' ? dialog.list : undefined}
+        onClose={() => setDialog(null)}
+        onSaved={(saved, created) => created && navigate(`/dashboard/reading-list/${saved.id}`)}
+      />
+      {deleting && (
+        <DeleteReadingListDialog
+          list={deleting}
+          open
+          onClose={() => setDeleting(null)}
+          // §7: after deleting the list in view the user goes to /dashboard.
+          onDeleted={() => active === deleting.id && navigate('/dashboard')}
+        />
+      )}
+    </section>
+  );
+}
+
+function SortableListItem({
+  list,
+  active,
+  count,
+  onEdit,
+  onDelete,
+}: {
+  list: ReadingList;
+  active: boolean;
+  count: number;
+  onEdit(): void;
+  onDelete(): void;
+}) {
+  const { t } = useTranslation();
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: list.id });
+  const name = unescapeAngles(list.name);
+  const dragged = useRef(false);
+  useEffect(() => {
+    if (isDragging) dragged.current = true;
+  }, [isDragging]);
+
+  // Mouse and touch drag from anywhere on the row; the keyboard uses the grip (Enter on the link still opens it).
+  const { onKeyDown, ...pointerListeners } = (listeners ?? {}) as { onKeyDown?: (e: KeyboardEvent) => void } & Record<string, unknown>;
+  const Icon = list.is_smart ? Sparkles : BookmarkCheck;
+
+  return (
+    <li
+      ref={setNodeRef}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+      className={`group relative flex items-center rounded-lg ${isDragging ? 'z-10 bg-surface shadow-card ring-1 ring-border' : ''}`}
+      data-testid="reading-list-item"
+    >
+      <Link
+        to={`/dashboard/reading-list/${list.id}`}
+        aria-current={active ? 'page' : undefined}
+        {...pointerListeners}
+        onClickCapture={(e) => {
+          // The click that ends a mouse drag is not a visit.
+          if (dragged.current) {
+            e.preventDefault();
+            dragged.current = false;
+          }
+        }}
+        onContextMenu={(e) => isDragging && e.preventDefault()}
+        className={`flex min-h-10 min-w-0 flex-1 touch-manipulation select-none items-center gap-3 rounded-lg py-1 pl-3 pr-2 text-left text-sm transition-colors [-webkit-touch-callout:none] ${
+          active ? 'bg-surface-2 font-semibold text-text' : 'font-medium text-muted hover:bg-surface-2 hover:text-text'
+        }`}
+      >
+        <Icon aria-hidden className={`size-4.5 shrink-0 ${active ? 'text-accent' : 'text-muted group-hover:text-text'}`} />
+        <span className="min-w-0 flex-1 truncate">{name}</span>
+        {list.is_smart && <span className="sr-only">({t('readingLists.section.smart')})</span>}
+        <Badge count={count} />
+      </Link>
+      {/* On a wide screen grip and menu appear over the badge on hover or focus; on a phone the menu stays visible. */}
+      <div className="flex shrink-0 items-center lg:pointer-events-none lg:absolute lg:inset-y-0 lg:right-0 lg:rounded-r-lg lg:bg-surface-2 lg:pl-1 lg:opacity-0 lg:group-focus-within:pointer-events-auto lg:group-focus-within:opacity-100 lg:group-hover:pointer-events-auto lg:group-hover:opacity-100">
+        <button
+          ref={setActivatorNodeRef}
+          type="button"
+          {...attributes}
+          onKeyDown={onKeyDown}
+          aria-label={t('readingLists.section.dragHandle', { name })}
+          title={t('readingLists.section.dragHandle', { name })}
+          className="sr-only inline-flex size-10 cursor-grab items-center justify-center rounded-lg text-muted hover:bg-surface hover:text-text focus-visible:not-sr-only lg:not-sr-only"
+        >
+          <GripVertical aria-hidden className="size-4" />
+        </button>
+        <FeedActionsMenu
+          label={t('readingLists.section.actions', { name })}
+          actions={[
+            { label: t('readingLists.section.edit'), icon: Pencil, onSelect: onEdit },
+            { label: t('readingLists.section.delete'), icon: Trash2, onSelect: onDelete, danger: true },
+          ]}
+        />
+      </div>
+    </li>
+  );
+}
+
+function Badge({ count }: { count?: number }) {
+  const { t } = useTranslation();
+  if (count === undefined || count <= 0) return null;
+  return (
+    <span className="rounded-full bg-surface px-2 py-0.5 text-xs font-semibold tabular-nums text-muted ring-1 ring-border" data-testid="unread-badge">
+      <span aria-hidden>{count > 999 ? '999+' : count}</span>
+      <span className="sr-only">{t('dashboard.sidebar.unread', { count })}</span>
+    </span>
+  );
+}
