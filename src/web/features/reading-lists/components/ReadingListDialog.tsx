@@ -85,7 +85,7 @@ function ruleErrors(e: Errors) {
 }
 
 function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'open'>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const [name, setName] = useState(() => unescapeAngles(list?.name ?? ''));
   const [description, setDescription] = useState(() => unescapeAngles(list?.description ?? ''));
@@ -165,8 +165,7 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
       console.error('Saving the reading list failed', err);
       if (err instanceof ApiError && !err.isNetwork && err.code) {
         const key = `readingLists.errorCodes.${err.code}`;
-        const known = t(key, { defaultValue: '' });
-        setServerError(known || t('readingLists.errors.save', { message: err.message }));
+        setServerError(i18n.exists(key) ? t(key) : t('readingLists.errors.save', { message: err.message }));
       } else if (err instanceof ApiError && !err.isNetwork && err.message) {
         setServerError(t('readingLists.errors.save', { message: err.message }));
       } else {
@@ -222,7 +221,10 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
 
       <div className="max-h-[min(60dvh,32rem)] overflow-y-auto px-5 py-4">
         <div role="tabpanel" id={`${id}-panel-0`} aria-labelledby={`${id}-tab-0`} hidden={tab !== 0} className="flex flex-col gap-5">
+          <div className="flex flex-col gap-1">
           <TextField
+            id={`${id}-name`}
+            aria-describedby={`${id}-name-counter${nameError ? ` ${id}-name-error` : ''}`}
             label={t('readingLists.dialog.name')}
             value={name}
             onChange={(e) => setName(e.target.value)}
@@ -232,8 +234,11 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
             autoComplete="off"
             required
             error={nameError}
-            hint={<Counter count={name.trim().length} max={NAME_MAX} />}
           />
+          <p id={`${id}-name-counter`} className="text-xs text-muted">
+            <Counter count={name.trim().length} max={NAME_MAX} />
+          </p>
+          </div>
           <DescriptionField value={description} onChange={setDescription} error={descriptionError} />
           <Switch
             checked={isSmart}
@@ -303,8 +308,11 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
 function Counter({ count, max }: { count: number; max: number }) {
   const { t } = useTranslation();
   return (
-    <span className={`tabular-nums ${count > max ? 'text-danger' : ''}`} aria-label={t('readingLists.dialog.counter', { count, max })}>
-      {count}/{max}
+    <span className={`tabular-nums ${count > max ? 'text-danger' : ''}`}>
+      <span aria-hidden>
+        {count}/{max}
+      </span>
+      <span className="sr-only">{t('readingLists.dialog.counter', { count, max })}</span>
     </span>
   );
 }
