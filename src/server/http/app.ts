@@ -7,6 +7,7 @@ import { AccountsService } from '../accounts/accounts.service.js';
 import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
 import { AccessTokens } from '../accounts/tokens.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
+import { registerPublicApiV1, type PublicApiLimits } from '../apis/public-v1/public.routes.js';
 import { registerFeedsRoutes } from '../feeds/feeds.routes.js';
 import { registerFoldersRoutes } from '../folders/folders.routes.js';
 import type { Config } from '../config.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Overrides of the account endpoints' rate limits (tests). */
   authLimits?: Partial<AuthLimits>;
+  /** Overrides of the public API's rate limits (tests). */
+  publicApiLimits?: Partial<PublicApiLimits>;
   /** The feed refresh engine: routes queue feeds through it (new subscriptions, refresh now). */
   refresh?: RefreshEngine;
 }
@@ -88,11 +91,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, { accessTokens, db: deps.database.db });
   const mailer = deps.mailer ?? createMailer(deps.config, (line) => app.log.info(line));
   const rateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
+  const hasher = new PasswordHasher(deps.passwordHashing ?? DEFAULT_PASSWORD_HASHING);
   const accounts = new AccountsService({
     db: deps.database.db,
     config: deps.config,
     mailer,
-    hasher: new PasswordHasher(deps.passwordHashing ?? DEFAULT_PASSWORD_HASHING),
+    hasher,
     accessTokens,
     log: app.log,
     now,
@@ -100,6 +104,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerAccountsRoutes(app, { service: accounts, limiter: new RateLimiter(rateLimitStore, app.log), limits: deps.authLimits });
   if (deps.refresh) await registerFeedsRoutes(app, { db: deps.database.db, refresh: deps.refresh, now });
   if (deps.refresh) await registerArticlesRoutes(app, { db: deps.database.db, fetcher: deps.refresh.fetcher, now });
+  if (deps.refresh) {
+    await registerPublicApiV1(app, {
+      db: deps.database.db,
+      hasher,
+      refresh: deps.refresh,
+      limiter: new RateLimiter(rateLimitStore, app.log),
+      limits: deps.publicApiLimits,
+      now,
+      publicUrl: deps.config.publicUrl,
+    });
+  }
   await registerFoldersRoutes(app, { db: deps.database.db, now });
   app.addHook('onClose', async () => {
     await accounts.drain(); // mails still on their way

@@ -9,7 +9,7 @@ import { TEST_PASSWORD_HASHING } from '../accounts/passwords.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Database, Dialect } from '../db/database.js';
 import { AUTH_LIMITS, type AuthLimits } from '../accounts/accounts.routes.js';
-import { buildApp, type App } from '../http/app.js';
+import { buildApp, type App, type AppDeps } from '../http/app.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../http/rate-limit.js';
 import type { Mailer } from '../mail/mailer.js';
 import { createRefreshEngine, type RefreshEngine, type RefreshEngineDeps } from '../refresh/engine.js';
@@ -50,6 +50,8 @@ export interface TestAppOptions {
    * users from one address never hit them; pass `{}` for the production limits or small ones to test 429s.
    */
   authLimits?: Partial<AuthLimits>;
+  /** Rate limits of the public API v1 (default: production's); small ones test 429s. */
+  publicApiLimits?: AppDeps['publicApiLimits'];
   /** Engine options (e.g. a fake fetcher); the engine is created for every test app, allowed to fetch from 127.0.0.1. */
   engine?: Partial<RefreshEngineDeps>;
 }
@@ -128,6 +130,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     passwordHashing: TEST_PASSWORD_HASHING,
     clock: clock.now,
     authLimits: options.authLimits ?? RELAXED_LIMITS,
+    publicApiLimits: options.publicApiLimits,
     webDir: join(dataDir, 'no-web-build'),
   });
   await app.ready();
