@@ -11,6 +11,8 @@ export interface User {
   is_verified: boolean;
   language_preference: Language;
   created_at: string;
+  /** Reader apps (Fever and Google Reader API) switched on in settings (dashboard.md §3 "User"). */
+  fever_api_enabled: boolean;
 }
 
 export interface LoginResponse {

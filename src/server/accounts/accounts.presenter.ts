@@ -11,5 +11,7 @@ export function presentUser(row: UserRow): User {
     is_verified: row.is_verified === 1,
     language_preference: (row.language_preference === 'en' ? 'en' : 'de') satisfies Language,
     created_at: row.created_at,
+    // Reader apps (Fever, Google Reader) switched on in settings (dashboard.md §3 "User").
+    fever_api_enabled: row.fever_api_enabled === 1,
   };
 }

@@ -4,7 +4,7 @@ import { DIALECTS } from '../test/dialects.js';
 import { createTestApp, uniqueEmail, type TestApp } from '../test/test-app.js';
 
 const HOUR = 60 * 60 * 1000;
-const USER_KEYS = ['created_at', 'email', 'id', 'is_verified', 'language_preference', 'name'];
+const USER_KEYS = ['created_at', 'email', 'fever_api_enabled', 'id', 'is_verified', 'language_preference', 'name'];
 
 for (const dialect of DIALECTS) {
   describe(`accounts API (${dialect})`, () => {

@@ -22,6 +22,7 @@ export const UserSchema = Type.Object({
   is_verified: Type.Boolean(),
   language_preference: LanguageSchema,
   created_at: Type.String(),
+  fever_api_enabled: Type.Boolean(),
 });
 
 export const StatusSchema = Type.Object({

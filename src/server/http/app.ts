@@ -9,6 +9,8 @@ import { AccessTokens } from '../accounts/tokens.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
 import { registerPublicApiV1, type PublicApiLimits } from '../apis/public-v1/public.routes.js';
 import { registerFeedsRoutes } from '../feeds/feeds.routes.js';
+import { registerFeverRoutes } from '../apis/fever/fever.routes.js';
+import { registerSettingsRoutes } from '../settings/settings.routes.js';
 import { registerFoldersRoutes } from '../folders/folders.routes.js';
 import type { Config } from '../config.js';
 import { ping, type Database } from '../db/database.js';
@@ -115,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       publicUrl: deps.config.publicUrl,
     });
   }
+  await registerSettingsRoutes(app, { db: deps.database.db, secret: deps.config.secret, now });
+  await registerFeverRoutes(app, { db: deps.database.db, now });
   await registerFoldersRoutes(app, { db: deps.database.db, now });
   app.addHook('onClose', async () => {
     await accounts.drain(); // mails still on their way

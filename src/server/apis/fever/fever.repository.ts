@@ -1,0 +1,201 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Tables } from '../../db/tables.js';
+import { mutedFeedIds, notMutedSql } from '../../feeds/mute.js';
+import { normalizeApiKey } from '../app-password.js';
+import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
+
+/**
+ * The Fever adapter's queries, each scoped to its user (design.md §4 rule 2). What the web app hides stays hidden
+ * here (dashboard.md §4 "Feed mute", decisions.md "Feeds and articles"): articles of muted feeds
+ * (feeds/mute.ts) and articles the user's filters hide (user_articles.is_hidden). Items are read by the
+ * user_articles primary key (user_id, article_id), so since_id / max_id pages are one index range each
+ * (design.md §5 external API budget).
+ */
+
+/** user_articles.feed_id is not one of the user's muted feeds at `now`. */
+function notMuted(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
+  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
+}
+
+/**
+ * The Fever api_key's user (only while the reader apps are on, apps/app-password.ts's contract) together with
+ * last_refreshed_on_time's source, the latest check of any of their feeds: one indexed read per request.
+ */
+export async function authenticate(db: Db, apiKey: unknown): Promise<{ id: number; last_fetched_at: string | null } | undefined> {
+  const key = normalizeApiKey(apiKey);
+  if (key === null) return undefined;
+  return db
+    .selectFrom('users')
+    .select((eb) => [
+      'users.id',
+      eb
+        .selectFrom('subscriptions')
+        .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+        .select((s) => s.fn.max('feeds.last_fetched_at').as('m'))
+        .whereRef('subscriptions.user_id', '=', 'users.id')
+        .as('last_fetched_at'),
+    ])
+    .where('users.app_password_key', '=', key)
+    .where('users.fever_api_enabled', '=', 1)
+    .executeTakeFirst() as Promise<{ id: number; last_fetched_at: string | null } | undefined>;
+}
+
+/** The user's folders (Fever groups), in sidebar order. */
+export async function listGroups(db: Db, userId: number) {
+  return db.selectFrom('folders').select(['id', 'name']).where('user_id', '=', userId).orderBy('sort_order').orderBy('id').execute();
+}
+
+/** The user's feeds that are not muted at `now`, in sidebar order, with what a Fever feed shows. */
+export async function listVisibleFeeds(db: Db, userId: number, now: string) {
+  return db
+    .selectFrom('subscriptions')
+    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+    .select([
+      'subscriptions.feed_id',
+      'subscriptions.folder_id',
+      'subscriptions.custom_title',
+      'feeds.title',
+      'feeds.url',
+      'feeds.site_url',
+      'feeds.last_success_at',
+      'feeds.last_fetched_at',
+      sql<number>`case when feeds.icon_data is null then 0 else 1 end`.as('has_icon'),
+    ])
+    .where('subscriptions.user_id', '=', userId)
+    .where((eb) => notMutedSql(eb, now))
+    .orderBy('subscriptions.sort_order')
+    .orderBy('subscriptions.id')
+    .execute();
+}
+
+/** Icons of the user's visible feeds (full size: a favicons call is rare and cached by the clients). */
+export async function listFavicons(db: Db, userId: number, now: string) {
+  return db
+    .selectFrom('subscriptions')
+    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+    .select(['subscriptions.feed_id', 'feeds.icon_data', 'feeds.icon_type'])
+    .where('subscriptions.user_id', '=', userId)
+    .where('feeds.icon_data', 'is not', null)
+    .where((eb) => notMutedSql(eb, now))
+    .orderBy('subscriptions.feed_id')
+    .execute();
+}
+
+export interface ItemRow {
+  id: number;
+  feed_id: number;
+  is_read: number;
+  is_favorite: number;
+  title: string;
+  author: string | null;
+  content: string | null;
+  summary: string | null;
+  url: string | null;
+  published_at: string;
+}
+
+/** One page (at most 50) of the user's visible items in the window the client asked for. */
+export async function listItems(db: Db, userId: number, now: string, window: ItemsWindow): Promise<ItemRow[]> {
+  if (window.kind === 'with' && window.ids.length === 0) return [];
+  let q = db
+    .selectFrom('user_articles')
+    .innerJoin('articles', 'articles.id', 'user_articles.article_id')
+    .select([
+      'user_articles.article_id as id',
+      'user_articles.feed_id',
+      'user_articles.is_read',
+      'user_articles.is_favorite',
+      'articles.title',
+      'articles.author',
+      'articles.content',
+      'articles.summary',
+      'articles.url',
+      'articles.published_at',
+    ])
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
+  if (window.kind === 'with') q = q.where('user_articles.article_id', 'in', window.ids).orderBy('user_articles.article_id', 'asc');
+  else if (window.kind === 'since') q = q.where('user_articles.article_id', '>', window.sinceId).orderBy('user_articles.article_id', 'asc');
+  else {
+    if (window.maxId !== null) q = q.where('user_articles.article_id', '<', window.maxId);
+    q = q.orderBy('user_articles.article_id', 'desc');
+  }
+  return q.limit(PAGE_SIZE).execute();
+}
+
+/** total_items: the user's visible articles, read or not, from the subscription counters (articles/counters.ts). */
+export async function countItems(db: Db, userId: number, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('article_count'), sql<number>`0`).as('n'))
+    .where('user_id', '=', userId)
+    .where((eb) => notMutedSql(eb, now))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Ids of the user's visible unread (is_read = 0) or saved (is_favorite = 1) items, ascending. */
+export async function flaggedItemIds(db: Db, userId: number, now: string, flag: 'unread' | 'saved'): Promise<number[]> {
+  let q = db
+    .selectFrom('user_articles')
+    .select('article_id')
+    .where('user_id', '=', userId)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
+  // is_favorite = 1 as a literal: SQLite then uses the partial favourites index (reading.repository.ts FAVORITE).
+  q = flag === 'unread' ? q.where('is_read', '=', 0) : q.where('is_favorite', '=', sql.lit(1));
+  const rows = await q.orderBy('article_id').execute();
+  return rows.map((r) => r.article_id);
+}
+
+/**
+ * mark=feed|group as=read: the user's visible unread articles of the scope that the server had stored by `before`
+ * (articles.created_at), so items that arrived after the client's last sync stay unread. Muted feeds are left
+ * alone. Returns how many changed.
+ */
+export async function markScopeRead(
+  db: Db,
+  userId: number,
+  now: string,
+  scope: { feedId: number } | { folderId: number } | { all: true },
+  before: string,
+): Promise<number> {
+  let q = db
+    .updateTable('user_articles')
+    .set({ is_read: 1, read_at: now })
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now))
+    .where((eb) =>
+      eb.exists(eb.selectFrom('articles').select(sql`1`.as('one')).whereRef('articles.id', '=', 'user_articles.article_id').where('articles.created_at', '<=', before)),
+    );
+  if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
+  if ('folderId' in scope) {
+    q = q.where('feed_id', 'in', (eb) => eb.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', scope.folderId));
+  }
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The feeds of one of the user's folders (for the recount after a group mark). */
+export async function folderFeedIds(db: Db, userId: number, folderId: number): Promise<number[]> {
+  const rows = await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', folderId).execute();
+  return rows.map((r) => r.feed_id);
+}
+
+/** unread_recently_read=1: visible articles of non-muted feeds read at or after `since` become unread again. */
+export async function unreadRecentlyRead(db: Db, userId: number, now: string, since: string): Promise<number> {
+  const result = await db
+    .updateTable('user_articles')
+    .set({ is_read: 0, read_at: null })
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 1)
+    .where('is_hidden', '=', 0)
+    .where('read_at', '>=', since)
+    .where((eb) => notMuted(eb, userId, now))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

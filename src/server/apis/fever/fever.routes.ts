@@ -1,0 +1,66 @@
+import multipart from '@fastify/multipart';
+import type { Db } from '../../db/database.js';
+import type { App } from '../../http/app.js';
+import { parseFeverParams } from './fever.params.js';
+import { FeverService } from './fever.service.js';
+
+/**
+ * /api/fever.php (dashboard.md §7 "Fever API": the URL shown in settings; README.md beside this file): GET or POST,
+ * arguments in the query string and/or a urlencoded or multipart body. The body parsers are registered in this
+ * plugin's scope only, so the rest of the app keeps its JSON-only behaviour. Authentication is the protocol's own
+ * api_key (never the web app's bearer token), and a failure is an HTTP 200 with `auth: 0`.
+ */
+export interface FeverRoutesOptions {
+  db: Db;
+  now: () => Date;
+}
+
+/** Fever arguments are a few short fields; a body beyond this is not a Fever call. */
+const FORM_LIMIT = 64 * 1024;
+
+export const FEVER_PATH = '/api/fever.php';
+
+export async function registerFeverRoutes(app: App, options: FeverRoutesOptions): Promise<void> {
+  const fever = new FeverService(options);
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    // A multipart type without a boundary cannot be read at all (busboy throws a plain error, which would be a
+    // 500): such a body is treated as none, like any other unreadable one below.
+    scope.addHook('onRequest', async (request) => {
+      const type = request.headers['content-type'];
+      if (typeof type === 'string' && /^\s*multipart\//i.test(type) && !/;\s*boundary=/i.test(type)) request.headers['content-type'] = 'application/octet-stream';
+    });
+    // multipart/form-data (what Reeder and several iOS clients post): fields only; a file part is refused (413).
+    await scope.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fields: 50, fieldSize: FORM_LIMIT, fieldNameSize: 100, files: 0, parts: 60, headerPairs: 50 },
+    });
+    // Anything else (JSON, text, no type): read as arguments when it is a JSON object, else ignored; Fever has no
+    // error channel, so an odd body never turns into an error answer.
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(null, undefined);
+      }
+    });
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_LIMIT }, (_request, _body, done) => done(null, undefined));
+
+    const handler = async (request: { query: unknown; body: unknown }) => fever.handle(parseFeverParams(request.query, request.body));
+    for (const url of [FEVER_PATH, `${FEVER_PATH}/`]) {
+      scope.route({
+        method: ['GET', 'POST'],
+        url,
+        handler: async (request, reply) => {
+          // Per-user data: never kept by a proxy or the client's HTTP cache.
+          reply.header('cache-control', 'no-store');
+          return handler(request);
+        },
+      });
+    }
+  });
+}

@@ -1,0 +1,35 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Db } from '../db/database.js';
+import type { App } from '../http/app.js';
+import { FeverSettingsService } from './fever-settings.service.js';
+import * as S from './settings.schemas.js';
+
+/**
+ * Account-settings endpoints of the reader apps (dashboard.md §7 "Fever API"), for the signed-in user only:
+ * thin routes over FeverSettingsService (design.md §4 rule 1).
+ */
+export interface SettingsRoutesOptions {
+  db: Db;
+  /** config.secret: the reader-apps password is stored encrypted under a key derived from it. */
+  secret: string;
+  now: () => Date;
+}
+
+export async function registerSettingsRoutes(app: App, options: SettingsRoutesOptions): Promise<void> {
+  const fever = new FeverSettingsService(options);
+
+  await app.register(async (plain) => {
+    const api = plain.withTypeProvider<TypeBoxTypeProvider>();
+    api.addHook('onRequest', app.requireUser);
+
+    api.get('/api/user/fever-api/password', { schema: { response: { 200: S.PasswordReply } } }, async (request) => fever.password(request.userId));
+
+    api.put('/api/user/fever-api', { schema: { body: S.FeverToggleBody, response: { 200: S.FeverToggleReply } } }, async (request) =>
+      fever.setEnabled(request.userId, request.body.enabled),
+    );
+
+    api.post('/api/user/fever-api/password', { schema: { body: S.RegenerateBody, response: { 200: S.PasswordReply } } }, async (request) =>
+      fever.regenerate(request.userId),
+    );
+  });
+}
