@@ -22,7 +22,8 @@ export type ArticleView =
   | { kind: 'all' }
   | { kind: 'favorites' }
   | { kind: 'feed'; feedId: number }
-  | { kind: 'search'; q: string; feedId?: number };
+  | { kind: 'search'; q: string; feedId?: number }
+  | { kind: 'reading-list'; listId: number };
 
 /** The view key of §2; switching to another key starts again at page 1. */
 export function viewKey(view: ArticleView): string {
@@ -34,6 +35,8 @@ export function viewKey(view: ArticleView): string {
       return `feed-${view.feedId}`;
     case 'search':
       return `search-${view.feedId ?? 'all'}-${view.q}`;
+    case 'reading-list':
+      return `reading-list-${view.listId}`;
   }
 }
 
@@ -43,13 +46,16 @@ export function listPath(view: ArticleView, page: number, showRead: boolean): st
   if (view.kind === 'search') params.set('q', view.q);
   params.set('page', String(page));
   params.set('per_page', String(PER_PAGE));
-  if (view.kind !== 'favorites') params.set('show_read', String(showRead));
+  // The reading-list call takes show_read as 1 or 0 (§7 "Reading lists").
+  if (view.kind === 'reading-list') params.set('show_read', showRead ? '1' : '0');
+  else if (view.kind !== 'favorites') params.set('show_read', String(showRead));
   if (view.kind === 'search' && view.feedId !== undefined) params.set('feed_id', String(view.feedId));
   const base = {
     all: '/api/articles',
     favorites: '/api/articles/favorites',
     feed: `/api/feeds/${view.kind === 'feed' ? view.feedId : 0}/articles`,
     search: '/api/articles/search',
+    'reading-list': `/api/reading-lists/${view.kind === 'reading-list' ? view.listId : 0}/articles`,
   }[view.kind];
   return `${base}?${params}`;
 }
@@ -86,7 +92,7 @@ export function fetchErrorKey(err: unknown, view: ArticleView): { key: string; v
   if (err instanceof NoTokenError) return { key: 'articles.errors.loginRequired' };
   if (err instanceof ApiError) {
     if (err.isNetwork) return { key: 'articles.errors.noResponse' };
-    if (err.status === 404) return { key: 'articles.errors.feedNotFound' };
+    if (err.status === 404) return { key: view.kind === 'reading-list' ? 'readingLists.page.notFoundText' : 'articles.errors.feedNotFound' };
     if (err.status === 401) return { key: 'articles.errors.sessionExpired' };
     if (err.status === 500) return { key: 'articles.errors.server' };
     return { key: 'articles.errors.status', values: { status: err.status } };

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ActiveFilter, Article } from '../../../common/api.js';
 import { emit, on } from '../../lib/events.js';
+import { unreadArticlesOfList, type MembershipChange } from '../reading-lists/api.js';
 import {
   clearUnreadCounts,
   fetchArticlePage,
@@ -205,6 +206,23 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
     };
   }, [loadFirst]);
 
+  // Reading-list membership changed (§4): a card shows its new "in a list" flag, and the list in view (a reading
+  // list whose members changed, or any list after rules changed) is fetched again.
+  useEffect(
+    () =>
+      on<MembershipChange | undefined>('reading-list-updated', (change) => {
+        if (change?.article_id !== undefined && change.in_reading_list !== undefined) {
+          setState((x) => ({
+            ...x,
+            articles: x.articles.map((a) => (a.id === change.article_id ? { ...a, in_reading_list: change.in_reading_list! } : a)),
+          }));
+        }
+        const v = viewRef.current;
+        if (v.kind === 'reading-list' && (change?.list_id === undefined || change.list_id === v.listId)) void loadFirst({ keepList: true });
+      }),
+    [loadFirst],
+  );
+
   /** Applies a read change to the loaded list: flags, removal when read ones are hidden, return when unread. */
   const applyRead = useCallback(
     (matches: (a: Article) => boolean, isRead: boolean, ids?: number[]) => {
@@ -306,6 +324,18 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
         clearUnreadCounts(client);
         applyRead(() => true, true);
         emit<ReadStatusChange>('article-read-status-changed', { all: true, is_read: true, source });
+      } else if (v.kind === 'reading-list') {
+        // Every unread article of the list, not only the loaded pages.
+        const members = await unreadArticlesOfList(v.listId);
+        if (!members.length) return;
+        const ids = members.map((a) => a.id);
+        await markAllReadCall({ article_ids: ids });
+        const deltas = new Map<number, number>();
+        for (const a of members) deltas.set(a.feed_id, (deltas.get(a.feed_id) ?? 0) - 1);
+        shiftUnreadCounts(client, deltas);
+        const idSet = new Set(ids);
+        applyRead((a) => idSet.has(a.id), true);
+        emit<ReadStatusChange>('article-read-status-changed', { ids, is_read: true, source });
       } else {
         const ids = loaded.map((a) => a.id);
         if (!ids.length) return;

@@ -1,6 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { ArticlesPage } from '../articles/ArticlesPage.js';
 import FeedsPage from '../feeds/FeedsPage.js';
+import { ReadingListPage } from '../reading-lists/components/ReadingListPage.js';
 import SettingsPage from '../settings/SettingsPage.js';
 import { DashboardHome } from './components/DashboardHome.js';
 import { DashboardShell } from './components/DashboardShell.js';
@@ -9,8 +10,7 @@ import { NotFound } from './components/NotFound.js';
 /**
  * Everything under /dashboard (mounted by app/router.tsx behind RequireAuth), dashboard.md §2.
  * Feed views and searches are query parameters of the index route (?feed=<id>, ?q=<text>; see ArticlesPage).
- * Routes are added here as their views arrive: reading-list/:id (numeric ids only; any other id falls through
- * to the not-found page, as every unknown path does now).
+ * reading-list/:id takes numeric ids only; any other id shows the not-found page, as every unknown path does.
  */
 export default function DashboardRoutes() {
   return (
@@ -20,6 +20,7 @@ export default function DashboardRoutes() {
         <Route path="favorites" element={<ArticlesPage favorites />} />
         <Route path="feeds" element={<FeedsPage />} />
         <Route path="settings" element={<SettingsPage />} />
+        <Route path="reading-list/:id" element={<ReadingListPage />} />
         <Route path="*" element={<NotFound />} />
       </Routes>
     </DashboardShell>

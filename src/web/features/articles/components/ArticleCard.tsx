@@ -1,4 +1,4 @@
-import { BookOpen, Check, CircleDot, ListCollapse, Star } from 'lucide-react';
+import { Bookmark, BookOpen, Check, CircleDot, ListCollapse, Star } from 'lucide-react';
 import { forwardRef, memo, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Article } from '../../../../common/api.js';
@@ -17,17 +17,20 @@ export interface ArticleCardProps {
   /** The original was opened (link click or shortcut): it counts as read. */
   onOpened(article: Article): void;
   onActivate(article: Article): void;
+  /** Opens the "add to reading list" modal (§2 "Modals"); without it the card has no reading-list button. */
+  onReadingLists?(article: Article): void;
 }
 
 /**
  * One article (dashboard.md §2 "Article card"). Compact: feed icon and title, the title linking to the original in
  * a new tab, the first three sentences of the summary clamped to three lines, the date in the user's language,
- * and the buttons favourite, mark read/unread and the mode toggle. Extended: the full content and the author.
+ * and the buttons favourite, add to reading list (filled when the article is in a list), mark read/unread and the
+ * mode toggle. Extended: the full content and the author.
  * Read articles carry a read badge.
  */
 export const ArticleCard = memo(
   forwardRef<HTMLElement, ArticleCardProps>(function ArticleCard(
-    { article, extended, active, onToggleExtended, onToggleRead, onToggleFavorite, onOpened, onActivate },
+    { article, extended, active, onToggleExtended, onToggleRead, onToggleFavorite, onOpened, onActivate, onReadingLists },
     ref,
   ) {
     const { t, i18n } = useTranslation();
@@ -105,6 +108,15 @@ export const ArticleCard = memo(
           >
             <Star aria-hidden className={`size-[1.125rem] ${article.is_favorite ? 'fill-accent text-accent' : ''}`} />
           </CardButton>
+          {onReadingLists && (
+            <CardButton
+              label={article.in_reading_list ? t('readingLists.add.buttonInList') : t('readingLists.add.button')}
+              onClick={() => onReadingLists(article)}
+              hasPopup
+            >
+              <Bookmark aria-hidden className={`size-[1.125rem] ${article.in_reading_list ? 'fill-accent text-accent' : ''}`} />
+            </CardButton>
+          )}
           <CardButton label={article.is_read ? t('articles.card.markUnread') : t('articles.card.markRead')} onClick={() => onToggleRead(article)}>
             {article.is_read ? <CircleDot aria-hidden className="size-[1.125rem]" /> : <Check aria-hidden className="size-[1.125rem]" />}
           </CardButton>
@@ -123,13 +135,26 @@ export const ArticleCard = memo(
   }),
 );
 
-function CardButton({ label, pressed, onClick, children }: { label: string; pressed?: boolean; onClick(): void; children: ReactNode }) {
+function CardButton({
+  label,
+  pressed,
+  hasPopup,
+  onClick,
+  children,
+}: {
+  label: string;
+  pressed?: boolean;
+  hasPopup?: boolean;
+  onClick(): void;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
       aria-label={label}
       title={label}
       aria-pressed={pressed}
+      aria-haspopup={hasPopup ? 'dialog' : undefined}
       onClick={onClick}
       className="inline-flex size-10 items-center justify-center rounded-lg text-muted transition-colors hover:bg-surface-2 hover:text-text"
     >

@@ -1,5 +1,5 @@
 import { CheckCircle2, Inbox, RotateCw, SearchX, Star } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Article } from '../../../../common/api.js';
 import { Alert } from '../../../components/ui/Alert.js';
@@ -14,6 +14,7 @@ import { ArticleCard, ArticleSkeleton } from './ArticleCard.js';
 import { EmptyState } from './EmptyState.js';
 import { ListHeader } from './ListHeader.js';
 import { ShortcutsDialog } from './ShortcutsDialog.js';
+import { AddToReadingListModal } from '../../reading-lists/components/AddToReadingListModal.js';
 
 /** §9: the next page loads when the end of the list comes within 300 px of the viewport. */
 export const SCROLL_ROOT_MARGIN = '300px';
@@ -28,13 +29,17 @@ export interface ArticleListProps {
   onManageFilters?(): void;
   /** Opens the mute dialog of the feed in view (single-feed view). */
   onMute?(): void;
+  /** Shown above the sticky header (a reading list's description and actions). */
+  intro?: ReactNode;
+  /** Replaces the built-in empty state (a reading list knows whether it is empty or all read). */
+  emptyState?: ReactNode;
 }
 
 /**
  * The article list of one view (dashboard.md §2 "Article list view", §4, §8 "Article fetch"): sticky header,
  * cards, infinite scroll with placeholders, background poll, empty states and keyboard shortcuts.
  */
-export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps) {
+export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }: ArticleListProps) {
   const { t } = useTranslation();
   const { showRead, toggleShowRead, focusSearch } = useReadingState();
   const [actionError, setActionError] = useTimedMessage(ACTION_ERROR_MS);
@@ -46,6 +51,8 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
   const [activeId, setActiveId] = useState<number | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [marking, setMarking] = useState(false);
+  /** The article whose "add to reading list" modal is open (§2 "Modals"). */
+  const [listsFor, setListsFor] = useState<Article | null>(null);
   const cardRefs = useRef(new Map<number, HTMLElement>());
   const lastActiveIndex = useRef(0);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -121,6 +128,7 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
 
   const opened = useCallback((article: Article) => void list.toggleRead(article, true), [list.toggleRead]);
   const activate = useCallback((article: Article) => setActiveId(article.id), []);
+  const openReadingLists = useCallback((article: Article) => setListsFor(article), []);
 
   const select = (index: number) => {
     const article = articles[index];
@@ -181,7 +189,9 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
       onManageFilters={onManageFilters}
       onMute={onMute}
       onMarkAllRead={() => void markAll()}
-      markAllDisabled={articles.length === 0 || (view.kind !== 'all' && view.kind !== 'feed' && !articles.some((a) => !a.is_read))}
+      markAllDisabled={
+        articles.length === 0 || (view.kind !== 'all' && view.kind !== 'feed' && view.kind !== 'reading-list' && !articles.some((a) => !a.is_read))
+      }
       marking={marking}
     />
   );
@@ -212,7 +222,7 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
         </Alert>
       );
   } else if (articles.length === 0) {
-    body = <ListEmpty view={view} showRead={showRead} onShowAll={toggleShowRead} />;
+    body = emptyState ?? <ListEmpty view={view} showRead={showRead} onShowAll={toggleShowRead} />;
   } else {
     body = (
       <>
@@ -238,6 +248,7 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
               onToggleFavorite={list.toggleFavorite}
               onOpened={opened}
               onActivate={activate}
+              onReadingLists={openReadingLists}
             />
           ))}
           {list.loadingMore && !list.error && Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleSkeleton key={`s${i}`} />)}
@@ -260,6 +271,7 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
 
   return (
     <div className="mx-auto max-w-3xl">
+      {intro}
       {header}
       {actionError && (
         <Alert tone="error" className="mb-3">
@@ -271,6 +283,7 @@ export function ArticleList({ view, onManageFilters, onMute }: ArticleListProps)
         {list.loadingMore ? t('articles.list.loadingMore') : ''}
       </p>
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      {listsFor && <AddToReadingListModal article={listsFor} open onClose={() => setListsFor(null)} />}
     </div>
   );
 }
@@ -292,6 +305,8 @@ function ListEmpty({ view, showRead, onShowAll }: { view: ArticleView; showRead:
           </Button>
         </EmptyState>
       );
+    case 'reading-list':
+      return <EmptyState icon={Inbox} title={t('readingLists.page.emptyTitle')} text={t('readingLists.page.emptyText')} />;
     case 'feed':
       return showRead ? (
         <EmptyState icon={Inbox} title={t('articles.empty.feedEmptyTitle')} text={t('articles.empty.feedEmptyText')} />
