@@ -1,13 +1,18 @@
-import { BellOff, LayoutList, LogOut, Newspaper, Plus, Settings, Star, X, type LucideIcon } from 'lucide-react';
+import { LayoutList, LogOut, Newspaper, Settings, Star, X, type LucideIcon } from 'lucide-react';
 import { forwardRef, useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
-import type { Feed, UnreadCounts } from '../../../../common/api.js';
+import type { UnreadCounts } from '../../../../common/api.js';
 import { useAuth } from '../../../app/auth.js';
 import { Logo } from '../../../components/ui/Logo.js';
-import { feedTitle, useFeeds, useUnreadCounts } from '../../feeds/api.js';
+import { useFeeds, useUnreadCounts } from '../../feeds/api.js';
 import { AddFeedDialog } from '../../feeds/components/AddFeedDialog.js';
-import { FeedIcon } from '../../feeds/components/FeedIcon.js';
+import { useFolders } from '../../folders/api.js';
+import { AddMenu } from '../../folders/components/AddMenu.js';
+import { FolderDialog } from '../../folders/components/FolderDialog.js';
+import { SidebarFeedTree } from '../../folders/components/SidebarFeedTree.js';
+import { ReadingListsSection } from '../../reading-lists/components/ReadingListsSection.js';
+import { Badge, itemClass } from './SidebarItems.js';
 
 /** §9: the sidebar's badges follow the unread counts 400 ms after they settle (a burst of marks is one change). */
 export const BADGE_DEBOUNCE_MS = 400;
@@ -26,9 +31,10 @@ function useDebounced<T>(value: T, ms: number): T {
 
 /**
  * The dashboard sidebar (dashboard.md §2 "Sidebar"): All articles with the total unread badge, Favorites, the
- * Feeds section (icon or letter tile, title, unread badge; a muted feed greyed with a mute icon and no badge) with
- * its "+" for adding a feed, and the footer with feed management, account settings and logout.
- * Folders, the add-folder entry and the reading-lists section come with issue 5; the "+" then becomes a menu.
+ * reading lists (reading-lists/components/ReadingListsSection), the
+ * Feeds section (folders, then the feeds outside any folder, with drag and drop: folders/components/SidebarFeedTree;
+ * each feed with its icon or letter tile, title and unread badge; a muted feed greyed with a mute icon and no badge)
+ * with its "+" menu (add feed, add folder), and the footer with feed management, account settings and logout.
  * Feed views are /dashboard?feed=<id> (see ArticlesPage), so the active entry is found from the query too.
  */
 export interface SidebarProps {
@@ -41,8 +47,9 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
   const { signOut } = useAuth();
   const location = useLocation();
   const feeds = useFeeds();
+  const folders = useFolders();
   const unread = useDebounced<UnreadCounts | undefined>(useUnreadCounts().data, BADGE_DEBOUNCE_MS);
-  const [addOpen, setAddOpen] = useState(false);
+  const [addOpen, setAddOpen] = useState<'feed' | 'folder' | null>(null);
   const onDashboard = location.pathname === '/dashboard' || location.pathname === '/dashboard/';
   const activeFeed = onDashboard ? new URLSearchParams(location.search).get('feed') : null;
 
@@ -79,22 +86,14 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
           </li>
         </ul>
 
+        <ReadingListsSection className="mt-6" />
+
         <SidebarSection
           title={t('dashboard.sidebar.feeds')}
           className="mt-6"
-          action={
-            <button
-              type="button"
-              onClick={() => setAddOpen(true)}
-              aria-label={t('dashboard.sidebar.addFeed')}
-              title={t('dashboard.sidebar.addFeed')}
-              className="-mr-2 inline-flex size-10 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-text lg:size-8"
-            >
-              <Plus aria-hidden className="size-4.5" />
-            </button>
-          }
+          action={<AddMenu onAddFeed={() => setAddOpen('feed')} onAddFolder={() => setAddOpen('folder')} />}
         >
-          {feeds.isPending ? (
+          {feeds.isPending || (folders.isPending && !folders.isError) ? (
             <div aria-hidden className="flex flex-col gap-2 px-3 py-1">
               {[70, 55, 80].map((w) => (
                 <div key={w} className="flex items-center gap-3">
@@ -103,14 +102,12 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
                 </div>
               ))}
             </div>
-          ) : feeds.data && feeds.data.length > 0 ? (
-            <ul className="flex flex-col gap-0.5">
-              {feeds.data.map((feed) => (
-                <li key={feed.id}>
-                  <FeedLink feed={feed} active={activeFeed === String(feed.id)} count={unread?.counts[String(feed.id)]} />
-                </li>
-              ))}
-            </ul>
+          ) : feeds.data && (feeds.data.length > 0 || (folders.data?.length ?? 0) > 0) ? (
+            <>
+              {/* Without the folders (their call failed) every feed still shows, at the root. */}
+              <SidebarFeedTree feeds={feeds.data} folders={folders.data ?? []} activeFeed={activeFeed} counts={unread?.counts} />
+              {folders.isError && <p className="px-3 py-1 text-xs text-muted">{t('folders.errors.load')}</p>}
+            </>
           ) : (
             <p className="px-3 py-1 text-sm text-muted">{feeds.isError ? t('dashboard.sidebar.feedsError') : t('dashboard.sidebar.noFeeds')}</p>
           )}
@@ -133,59 +130,11 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
           </li>
         </ul>
       </div>
-      <AddFeedDialog open={addOpen} onClose={() => setAddOpen(false)} />
+      <AddFeedDialog open={addOpen === 'feed'} onClose={() => setAddOpen(null)} />
+      <FolderDialog open={addOpen === 'folder'} onClose={() => setAddOpen(null)} />
     </div>
   );
 });
-
-/** A feed in the sidebar: icon or letter tile, title, unread badge; muted: greyed, a mute icon, no badge. */
-function FeedLink({ feed, active, count }: { feed: Feed; active: boolean; count?: number }) {
-  const { t } = useTranslation();
-  const title = feedTitle(feed, t);
-  return (
-    <Link
-      to={`/dashboard?feed=${feed.id}`}
-      aria-current={active ? 'page' : undefined}
-      className={feed.is_muted ? mutedItemClass : itemClass(active)}
-      data-muted={feed.is_muted || undefined}
-    >
-      <FeedIcon feed={feed} size="sm" className={feed.is_muted ? 'grayscale' : ''} />
-      <span className="min-w-0 flex-1 truncate">{title}</span>
-      {feed.is_muted ? (
-        <>
-          <BellOff aria-hidden className="size-3.5 shrink-0 text-muted" />
-          <span className="sr-only">{t('dashboard.sidebar.muted')}</span>
-        </>
-      ) : (
-        <Badge count={count} />
-      )}
-    </Link>
-  );
-}
-
-function Badge({ count }: { count?: number }) {
-  const { t } = useTranslation();
-  if (count === undefined || count <= 0) return null;
-  return (
-    <span className="rounded-full bg-surface px-2 py-0.5 text-xs font-semibold tabular-nums text-muted ring-1 ring-border" data-testid="unread-badge">
-      <span aria-hidden>{count > 999 ? '999+' : count}</span>
-      <span className="sr-only">{t('dashboard.sidebar.unread', { count })}</span>
-    </span>
-  );
-}
-
-/**
- * A muted feed is greyed by a lighter text colour that still meets AA on the sidebar and on its hover/current
- * background (the former 60 % opacity did not: 2.7:1 light, 3.3:1 dark), a plain weight and a grey icon.
- */
-const mutedItemClass =
-  'group flex min-h-10 w-full items-center gap-3 rounded-lg px-3 text-left text-sm font-normal text-subtle transition-colors hover:bg-surface-2 aria-[current=page]:bg-surface-2';
-
-function itemClass(active: boolean): string {
-  return `group flex min-h-10 w-full items-center gap-3 rounded-lg px-3 text-left text-sm transition-colors ${
-    active ? 'bg-surface-2 font-semibold text-text' : 'font-medium text-muted hover:bg-surface-2 hover:text-text'
-  }`;
-}
 
 /**
  * One navigation entry with icon, label and an optional unread badge. `active` overrides the router's own
