@@ -7,6 +7,7 @@ import { AccountsService } from '../accounts/accounts.service.js';
 import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
 import { AccessTokens } from '../accounts/tokens.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
+import { registerGReaderRoutes } from '../apis/greader/greader.routes.js';
 import { registerPublicApiV1, type PublicApiLimits } from '../apis/public-v1/public.routes.js';
 import { registerFeedsRoutes } from '../feeds/feeds.routes.js';
 import { registerFeverRoutes } from '../apis/fever/fever.routes.js';
@@ -106,6 +107,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerAccountsRoutes(app, { service: accounts, limiter: new RateLimiter(rateLimitStore, app.log), limits: deps.authLimits });
   if (deps.refresh) await registerFeedsRoutes(app, { db: deps.database.db, refresh: deps.refresh, now });
   if (deps.refresh) await registerArticlesRoutes(app, { db: deps.database.db, fetcher: deps.refresh.fetcher, now });
+  // Google Reader API for reader apps (decisions.md "External apps"; apis/greader/README.md).
+  if (deps.refresh) await registerGReaderRoutes(app, { db: deps.database.db, config: deps.config, refresh: deps.refresh, now });
   if (deps.refresh) {
     await registerPublicApiV1(app, {
       db: deps.database.db,

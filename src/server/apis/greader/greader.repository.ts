@@ -1,0 +1,262 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Tables } from '../../db/tables.js';
+import { mutedFeedIds, notMutedSql } from '../../feeds/mute.js';
+
+/**
+ * The Google Reader adapter's queries (apis/greader/README.md), every one scoped to its user (design.md §4 rule 2)
+ * and, like the web app's (articles/reading.repository.ts), blind to filtered-out articles and muted feeds.
+ * Streams are read through the user_articles indexes of migration 0004 in their order (published_at, article_id)
+ * with a keyset cursor, so every page, the first or the hundredth, is one index range scan that stops after n rows.
+ */
+
+/** `is_favorite = 1` as a literal: SQLite uses the partial favourites index only when it can see this (0004). */
+const FAVORITE = sql.lit(1);
+
+export interface StreamPosition {
+  published_at: string;
+  article_id: number;
+}
+
+export interface StreamQuery {
+  /** Only these feeds (a feed or label stream); undefined: all the user's feeds. */
+  feedIds?: readonly number[];
+  /** is_read must be this (xt=read → 0, it=read or the read stream → 1); undefined: either. */
+  read?: 0 | 1;
+  /** Only favourites (the starred stream, it=starred) or only the others (xt=starred). */
+  starred?: boolean;
+  /** Crawled (articles.created_at) at or after / before these times (ot, nt). */
+  crawledFrom?: string;
+  crawledUntil?: string;
+  /** Items strictly after this position in the stream's order (continuation). */
+  after?: StreamPosition;
+  oldestFirst: boolean;
+  limit: number;
+}
+
+export interface StreamRef extends StreamPosition {
+  feed_id: number;
+}
+
+function notMuted(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
+  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
+}
+
+/**
+ * One page of a stream as slim rows (id, date, feed). When read and unread are both wanted (and not only
+ * favourites), the unread and the read rows come each from their own range of the (user, is_read, is_hidden,
+ * published_at, article_id) index and are merged here, as the web app's all-articles list does: there is no index
+ * over every row in date order (docs/decisions.md "Reading").
+ */
+export async function streamPage(db: Db, userId: number, now: string, q: StreamQuery): Promise<StreamRef[]> {
+  if (q.feedIds && q.feedIds.length === 0) return [];
+  if (q.read === undefined && q.starred !== true) {
+    const [unread, read] = [await streamRange(db, userId, now, { ...q, read: 0 }), await streamRange(db, userId, now, { ...q, read: 1 })];
+    return [...unread, ...read].sort(q.oldestFirst ? ascending : (a, b) => ascending(b, a)).slice(0, q.limit);
+  }
+  return streamRange(db, userId, now, q);
+}
+
+function ascending(a: StreamPosition, b: StreamPosition): number {
+  if (a.published_at !== b.published_at) return a.published_at < b.published_at ? -1 : 1;
+  return a.article_id - b.article_id;
+}
+
+async function streamRange(db: Db, userId: number, now: string, q: StreamQuery): Promise<StreamRef[]> {
+  const dir = q.oldestFirst ? 'asc' : 'desc';
+  let query = db
+    .selectFrom('user_articles')
+    .select(['user_articles.article_id', 'user_articles.published_at', 'user_articles.feed_id'])
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
+  if (q.read !== undefined) query = query.where('user_articles.is_read', '=', q.read);
+  if (q.starred === true) query = query.where('user_articles.is_favorite', '=', FAVORITE);
+  if (q.starred === false) query = query.where('user_articles.is_favorite', '=', 0);
+  if (q.feedIds) query = query.where('user_articles.feed_id', 'in', [...q.feedIds]);
+  if (q.after) {
+    // A row-value comparison: both engines read it as a range of the index, not as a filter.
+    query = query.where(
+      q.oldestFirst
+        ? sql<boolean>`(user_articles.published_at, user_articles.article_id) > (${q.after.published_at}, ${q.after.article_id})`
+        : sql<boolean>`(user_articles.published_at, user_articles.article_id) < (${q.after.published_at}, ${q.after.article_id})`,
+    );
+  }
+  if (q.crawledFrom !== undefined || q.crawledUntil !== undefined) {
+    query = query.where((eb) => {
+      let crawled = eb.selectFrom('articles').select('articles.id').whereRef('articles.id', '=', 'user_articles.article_id');
+      if (q.crawledFrom !== undefined) crawled = crawled.where('articles.created_at', '>=', q.crawledFrom);
+      if (q.crawledUntil !== undefined) crawled = crawled.where('articles.created_at', '<', q.crawledUntil);
+      return eb.exists(crawled);
+    });
+  }
+  return query.orderBy('user_articles.published_at', dir).orderBy('user_articles.article_id', dir).limit(q.limit).execute();
+}
+
+/** Where an article sits in every stream (its date); undefined when it is not the user's. */
+export async function streamPosition(db: Db, userId: number, articleId: number): Promise<StreamPosition | undefined> {
+  return db
+    .selectFrom('user_articles')
+    .select(['published_at', 'article_id'])
+    .where('user_id', '=', userId)
+    .where('article_id', '=', articleId)
+    .executeTakeFirst();
+}
+
+/** An item with everything stream/contents and the Atom stream show. */
+export interface ItemRow {
+  id: number;
+  feed_id: number;
+  published_at: string;
+  is_read: number;
+  is_favorite: number;
+  url: string | null;
+  title: string;
+  author: string | null;
+  content: string | null;
+  summary: string | null;
+  enclosures: string | null;
+  crawled_at: string;
+  updated_at: string | null;
+  feed_own_title: string;
+  custom_title: string | null;
+  site_url: string | null;
+  folder_name: string | null;
+}
+
+/**
+ * The visible items among these ids (the user's, not filtered out, not of a muted feed), newest first or oldest
+ * first. Foreign and unknown ids match nothing.
+ */
+export async function itemsByIds(db: Db, userId: number, now: string, ids: readonly number[], oldestFirst: boolean): Promise<ItemRow[]> {
+  if (ids.length === 0) return [];
+  const dir = oldestFirst ? 'asc' : 'desc';
+  return db
+    .selectFrom('user_articles')
+    .innerJoin('subscriptions', (j) =>
+      j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
+    )
+    .innerJoin('articles', 'articles.id', 'user_articles.article_id')
+    .innerJoin('feeds', 'feeds.id', 'user_articles.feed_id')
+    .leftJoin('folders', 'folders.id', 'subscriptions.folder_id')
+    .select([
+      'user_articles.article_id as id',
+      'user_articles.feed_id',
+      'user_articles.published_at',
+      'user_articles.is_read',
+      'user_articles.is_favorite',
+      'articles.url',
+      'articles.title',
+      'articles.author',
+      'articles.content',
+      'articles.summary',
+      'articles.enclosures',
+      'articles.created_at as crawled_at',
+      'articles.updated_at',
+      'feeds.title as feed_own_title',
+      'subscriptions.custom_title',
+      'feeds.site_url',
+      'folders.name as folder_name',
+    ])
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.article_id', 'in', [...ids])
+    .where('user_articles.is_hidden', '=', 0)
+    .where((eb) => notMutedSql(eb, now))
+    .orderBy('user_articles.published_at', dir)
+    .orderBy('user_articles.article_id', dir)
+    .execute();
+}
+
+/**
+ * Unread count and newest article date of each of the user's feeds that is not muted: the counters kept by
+ * articles/counters.ts, and the newest date from articles_feed_published_idx (one index probe per feed).
+ */
+export async function feedCounts(db: Db, userId: number, now: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select((eb) => [
+      'subscriptions.feed_id',
+      'subscriptions.folder_id',
+      'subscriptions.unread_count',
+      eb.selectFrom('articles').select((a) => a.fn.max('articles.published_at').as('newest')).whereRef('articles.feed_id', '=', 'subscriptions.feed_id').as('newest'),
+    ])
+    .where('subscriptions.user_id', '=', userId)
+    .where((eb) => notMutedSql(eb, now))
+    .orderBy('subscriptions.sort_order')
+    .orderBy('subscriptions.id')
+    .execute() as Promise<{ feed_id: number; folder_id: number | null; unread_count: number; newest: string | null }[]>;
+}
+
+/**
+ * edit-tag: sets read or starred on the user's visible items among the ids (filtered-out articles and muted feeds'
+ * are left alone, as the web app refuses them). Returns the feeds of the rows that changed, for the recount.
+ */
+export async function setItemsFlag(trx: Db, userId: number, now: string, ids: readonly number[], flag: 'is_read' | 'is_favorite', on: boolean): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const value = on ? 1 : 0;
+  const change = flag === 'is_read' ? { is_read: value, read_at: on ? now : null } : { is_favorite: value, favorited_at: on ? now : null };
+  const rows = await trx
+    .updateTable('user_articles')
+    .set(change)
+    .where('user_id', '=', userId)
+    .where('article_id', 'in', [...ids])
+    .where(flag, '=', 1 - value)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now))
+    .returning('feed_id')
+    .execute();
+  return [...new Set(rows.map((r) => r.feed_id))];
+}
+
+/**
+ * mark-all-as-read: the visible unread items of the user (or of these feeds, or the favourites), crawled before
+ * `crawledBefore` when given (ts: what the client had seen), become read. One statement however many rows.
+ */
+export async function markStreamRead(
+  trx: Db,
+  userId: number,
+  now: string,
+  scope: { feedIds?: readonly number[]; starred?: boolean; crawledBefore?: string },
+): Promise<number> {
+  if (scope.feedIds && scope.feedIds.length === 0) return 0;
+  let q = trx
+    .updateTable('user_articles')
+    .set({ is_read: 1, read_at: now })
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
+  if (scope.feedIds) q = q.where('feed_id', 'in', [...scope.feedIds]);
+  if (scope.starred) q = q.where('is_favorite', '=', FAVORITE);
+  if (scope.crawledBefore !== undefined) {
+    const before = scope.crawledBefore;
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('articles').select('articles.id').whereRef('articles.id', '=', 'user_articles.article_id').where('articles.created_at', '<=', before)),
+    );
+  }
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The user's feed with this (normalised) URL, or undefined. */
+export async function findFeedIdByUrl(db: Db, userId: number, url: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+    .select('subscriptions.feed_id')
+    .where('subscriptions.user_id', '=', userId)
+    .where('feeds.url', '=', url)
+    .executeTakeFirst();
+  return row?.feed_id;
+}
+
+/** The user's feed ids in a folder. */
+export async function folderFeedIds(db: Db, userId: number, folderId: number): Promise<number[]> {
+  const rows = await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', folderId).execute();
+  return rows.map((r) => r.feed_id);
+}
+
+/** The user's profile as user-info shows it. */
+export async function findProfile(db: Db, userId: number) {
+  return db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('id', '=', userId).executeTakeFirst();
+}
