@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../dashboard/pageTitle.js';
 import { AccountSection } from './components/AccountSection.js';
 import { AppearanceSection } from './components/AppearanceSection.js';
+import { FeverSection } from './components/FeverSection.js';
 import { PasswordSection } from './components/PasswordSection.js';
 
 /**
@@ -17,7 +18,8 @@ export default function SettingsPage() {
       <p className="text-muted">{t('settings.intro')}</p>
       <AccountSection />
       <PasswordSection />
-      {/* 3. Feed management and 4. Fever API go here. */}
+      {/* 3. Feed management goes here. */}
+      <FeverSection />
       <AppearanceSection />
     </div>
   );
