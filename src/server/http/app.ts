@@ -7,6 +7,7 @@ import { AccountsService } from '../accounts/accounts.service.js';
 import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
 import { AccessTokens } from '../accounts/tokens.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
+import { registerCatalogRoutes } from '../catalog/catalog.routes.js';
 import { registerGReaderRoutes } from '../apis/greader/greader.routes.js';
 import { registerPublicApiV1, type PublicApiLimits } from '../apis/public-v1/public.routes.js';
 import { registerFeedsRoutes } from '../feeds/feeds.routes.js';
@@ -16,6 +17,7 @@ import { registerFoldersRoutes } from '../folders/folders.routes.js';
 import type { Config } from '../config.js';
 import { ping, type Database } from '../db/database.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
+import { registerOpmlRoutes } from '../opml/opml.routes.js';
 import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limit.js';
@@ -107,6 +109,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerAccountsRoutes(app, { service: accounts, limiter: new RateLimiter(rateLimitStore, app.log), limits: deps.authLimits });
   if (deps.refresh) await registerFeedsRoutes(app, { db: deps.database.db, refresh: deps.refresh, now });
   if (deps.refresh) await registerArticlesRoutes(app, { db: deps.database.db, fetcher: deps.refresh.fetcher, now });
+  if (deps.refresh) {
+    await registerOpmlRoutes(app, { db: deps.database.db, refresh: deps.refresh, now, allowPrivateHosts: deps.config.feeds.allowPrivateHosts });
+  }
+  await registerCatalogRoutes(app);
   // Google Reader API for reader apps (decisions.md "External apps"; apis/greader/README.md).
   if (deps.refresh) await registerGReaderRoutes(app, { db: deps.database.db, config: deps.config, refresh: deps.refresh, now });
   if (deps.refresh) {
