@@ -18,8 +18,9 @@ export interface ReadingState {
 
 const ReadingStateContext = createContext<ReadingState | null>(null);
 
-export function ReadingStateProvider({ children }: { children: ReactNode }) {
-  const [showRead, setShowRead] = useState(false);
+/** `initialShowRead`: a reading list starts with read articles shown (kept articles, see ReadingListPage). */
+export function ReadingStateProvider({ children, initialShowRead = false }: { children: ReactNode; initialShowRead?: boolean }) {
+  const [showRead, setShowRead] = useState(initialShowRead);
   const searchFocus = useRef<(() => void) | null>(null);
   const toggleShowRead = useCallback(() => setShowRead((v) => !v), []);
   const registerSearch = useCallback((focus: (() => void) | null) => {

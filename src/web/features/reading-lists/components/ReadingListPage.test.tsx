@@ -57,7 +57,7 @@ afterEach(() => {
 });
 
 describe('reading-list page (dashboard.md §2 /dashboard/reading-list/{id})', () => {
-  it('shows the name as title, the description, the count and the list’s unread articles (show_read=0)', async () => {
+  it('shows the name as title, the description, the count and the list’s articles, read ones too (show_read=1)', async () => {
     const requests = serve();
     await renderAt('/dashboard/reading-list/1', <DashboardRoutes />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Read <later>' })).toBeTruthy();
@@ -65,13 +65,13 @@ describe('reading-list page (dashboard.md §2 /dashboard/reading-list/{id})', ()
     expect(await screen.findByRole('heading', { level: 2, name: /Newest/ })).toBeTruthy();
     expect(screen.getByTestId('article-total').textContent).toBe('2 articles');
     const call = requests.find((r) => r.path === '/api/reading-lists/1/articles')!;
-    expect(Object.fromEntries(call.query)).toEqual({ page: '1', per_page: '20', show_read: '0' });
+    expect(Object.fromEntries(call.query)).toEqual({ page: '1', per_page: '20', show_read: '1' });
     // The card's reading-list button is filled (pressed look) for members.
     const card = screen.getAllByRole('article')[0];
     expect(within(card).getByRole('button', { name: 'In a reading list – manage reading lists' })).toBeTruthy();
-    // The note switches to read ones too (show_read=1).
-    fireEvent.click(screen.getByRole('button', { name: 'Showing unread only' }));
-    await waitFor(() => expect(requests.some((r) => r.path === '/api/reading-lists/1/articles' && r.query.get('show_read') === '1')).toBe(true));
+    // The note switches to unread ones only (show_read=0).
+    fireEvent.click(screen.getByRole('button', { name: 'Showing all articles' }));
+    await waitFor(() => expect(requests.some((r) => r.path === '/api/reading-lists/1/articles' && r.query.get('show_read') === '0')).toBe(true));
   });
 
   it('shows the not-found page for a non-numeric or unknown id', async () => {
@@ -101,10 +101,12 @@ describe('reading-list page (dashboard.md §2 /dashboard/reading-list/{id})', ()
     expect(screen.getByRole('dialog', { name: 'Edit reading list' })).toBeTruthy();
   });
 
-  it('a list whose articles are all read offers to show them', async () => {
+  it('with unread only, a list whose articles are all read offers to show them', async () => {
     members = members.map((a) => ({ ...a, is_read: true }));
     serve();
     await renderAt('/dashboard/reading-list/1', <DashboardRoutes />);
+    await screen.findByRole('heading', { level: 2, name: /Newest/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Showing all articles' }));
     expect(await screen.findByRole('heading', { name: 'All read' })).toBeTruthy();
     fireEvent.click(within(screen.getByTestId('empty-state')).getByRole('button', { name: 'Show all' }));
     expect(await screen.findByRole('heading', { level: 2, name: /Newest/ })).toBeTruthy();
@@ -127,7 +129,8 @@ describe('reading-list page (dashboard.md §2 /dashboard/reading-list/{id})', ()
     expect(requests.some((r) => r.path === '/api/reading-lists/1/articles' && r.query.get('per_page') === '100' && r.query.get('show_read') === '0')).toBe(
       true,
     );
-    expect(await screen.findByRole('heading', { name: 'All read' })).toBeTruthy();
+    // Read ones stay in view (read articles shown), now with their read mark.
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Mark as unread' })).toHaveLength(2));
   });
 
   it('reloads when its members change (reading-list-updated)', async () => {

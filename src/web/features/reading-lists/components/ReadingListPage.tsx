@@ -10,7 +10,7 @@ import { ApiError } from '../../../lib/api.js';
 import type { ArticleView } from '../../articles/api.js';
 import { ArticleList } from '../../articles/components/ArticleList.js';
 import { EmptyState } from '../../articles/components/EmptyState.js';
-import { useReadingState } from '../../articles/readingState.js';
+import { ReadingStateProvider, useReadingState } from '../../articles/readingState.js';
 import { NotFound } from '../../dashboard/components/NotFound.js';
 import { usePageTitle } from '../../dashboard/pageTitle.js';
 import { unescapeAngles, useReadingList } from '../api.js';
@@ -25,7 +25,13 @@ import { ReadingListDialog } from './ReadingListDialog.js';
 export function ReadingListPage() {
   const { id } = useParams();
   if (!id || !/^[1-9]\d{0,15}$/.test(id)) return <NotFound />;
-  return <ListView key={id} listId={Number(id)} />;
+  // A reading list holds articles the user chose to keep, and most were read before they were kept: the list
+  // opens with read articles shown (its own show-read state, per visit; the header note still switches it).
+  return (
+    <ReadingStateProvider key={id} initialShowRead>
+      <ListView listId={Number(id)} />
+    </ReadingStateProvider>
+  );
 }
 
 function ListView({ listId }: { listId: number }) {
