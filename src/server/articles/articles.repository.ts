@@ -4,6 +4,7 @@ import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
 import { articleBody } from './article-text.js';
 import { recountSubscriptions } from './counters.js';
+import { matchArrivedArticles } from '../reading-lists/membership.js';
 
 /** An item ready to store: sanitised HTML, plain-text title and author, hashes computed by the caller. */
 export interface StoredItem {
@@ -71,9 +72,16 @@ interface ItemText {
   id: number;
   title: string;
   body: string;
+  /** The item's date: smart reading lists copy it (their pages are ordered by it). */
+  publishedAt: string;
 }
 
-const itemText = (id: number, i: StoredItem): ItemText => ({ id, title: i.title, body: i.text ?? articleBody(i.content, i.summary) });
+const itemText = (id: number, i: StoredItem): ItemText => ({
+  id,
+  title: i.title,
+  body: i.text ?? articleBody(i.content, i.summary),
+  publishedAt: i.publishedAt,
+});
 
 /** PostgreSQL's search vector of an article ('simple' configuration: feeds come in every language). */
 const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple', ${`${t.title} ${t.body}`})`;
@@ -82,7 +90,7 @@ const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple
 const FTS_BATCH = 300;
 
 /** SQLite: (re)writes the FTS5 entries of these articles. PostgreSQL keeps search_vector on the row instead. */
-async function writeFtsRows(trx: Db, rows: ItemText[], replace: boolean): Promise<void> {
+async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body'>[], replace: boolean): Promise<void> {
   for (const batch of chunks(rows, FTS_BATCH)) {
     if (replace) await trx.deleteFrom('articles_fts').where('rowid', 'in', batch.map((r) => r.id)).execute();
     await trx
@@ -216,6 +224,9 @@ export async function writeFeedItems(
   }
   await applyFilters(trx, feedId, freshTexts, false);
   const editsFiltered = await applyFilters(trx, feedId, changedTexts, true);
+  // Smart reading lists of the feed's subscribers take the new articles that match their rules (one indexed query
+  // when no subscriber has a smart list; docs/decisions.md "Organising: folders and reading lists").
+  await matchArrivedArticles(trx, feedId, { fresh: freshTexts, changed: changedTexts }, now);
   if (newIds.length > 0 || editsFiltered) await recountSubscriptions(trx, { feedIds: [feedId] });
   return newIds;
 }
@@ -247,7 +258,7 @@ export async function backfillSearchIndex(db: Kysely<any>, batchSize = 500): Pro
 
 /**
  * The clean-up of decisions.md "Old articles": removes articles published before `cutoff` that no subscriber
- * keeps (every subscriber has read it, nobody made it a favourite) and that are no longer in their feed's latest
+ * keeps (every subscriber has read it, nobody made it a favourite, nobody has it in a reading list) and that are no longer in their feed's latest
  * document (otherwise the next fetch would bring them back as new). At most `limit` per call, so one call never
  * holds the database for long. Returns how many went and from which feeds (the caller recounts those).
  */
@@ -268,6 +279,10 @@ export async function deleteUnkeptArticles(db: Db, cutoff: string, limit: number
             .where((w) => w.or([w('user_articles.is_read', '=', 0), w('user_articles.is_favorite', '=', 1)])),
         ),
       ),
+    )
+    // An article in anybody's reading list is kept too (reading_list_articles_article_idx).
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').whereRef('reading_list_articles.article_id', '=', 'articles.id'))),
     )
     .limit(limit);
   // The feeds come back with the rows: their subscriptions' article counts must be recounted (articles/counters.ts).

@@ -200,6 +200,11 @@ for (const dialect of DIALECTS) {
       }
       expect((await stranger.get(`/api/articles/${a}/reading-lists`)).statusCode).toBe(404);
       expect((await owner.get(`/api/articles/${a}/reading-lists`)).json()).toEqual({ reading_lists: [] });
+      // The owner's lists holding the article (the reading-lists suite tests them in full).
+      const list = (await owner.post('/api/reading-lists', { name: 'Later' })).json().reading_list;
+      expect((await owner.post(`/api/reading-lists/${list.id}/articles/${a}`)).statusCode).toBe(201);
+      expect((await owner.get(`/api/articles/${a}/reading-lists`)).json()).toEqual({ reading_lists: [{ id: list.id, name: 'Later', is_smart: false }] });
+      expect((await stranger.get(`/api/articles/${a}/reading-lists`)).statusCode).toBe(404);
       expect((await stranger.post('/api/extract-article-content', { articleId: a })).statusCode).toBe(404);
       expect((await stranger.post('/api/articles/mark-read', { article_ids: [a] })).json()).toEqual({ marked: 0 });
       expect((await stranger.post('/api/articles/read/all', { article_ids: [a] })).json()).toEqual({ marked: 0 });

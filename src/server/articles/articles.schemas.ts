@@ -74,8 +74,10 @@ export const ArticleStateReply = Type.Object({ id: Type.Integer(), is_read: Type
 export const MarkReadReply = Type.Object({ marked: Type.Integer() });
 export const ReadIdsReply = Type.Array(Type.Integer());
 export const FavoriteIdsReply = Type.Object({ favorite_article_ids: Type.Array(Type.Integer()) });
-/** Reading lists arrive with issue 5; until then no list exists, so the answer is an empty list. */
-export const ArticleReadingListsReply = Type.Object({ reading_lists: Type.Array(Type.Object({ id: Type.Integer() }, { additionalProperties: true })) });
+/** GET /api/articles/{id}/reading-lists: ArticleReadingListRef[] of src/common/api.ts. */
+export const ArticleReadingListsReply = Type.Object({
+  reading_lists: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), is_smart: Type.Boolean() })),
+});
 
 export const MarkReadBody = Type.Object({ article_ids: Type.Array(Id, { maxItems: MAX_MARK_IDS }) });
 /** read/all: one feed, some ids, or (empty body) everything visible. */

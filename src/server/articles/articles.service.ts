@@ -1,4 +1,5 @@
-import type { ActiveFilter, Article, ArticlePage, ArticleStateResponse, MarkReadResponse } from '../../common/api.js';
+import type { ActiveFilter, Article, ArticlePage, ArticleReadingListRef, ArticleStateResponse, MarkReadResponse } from '../../common/api.js';
+import { listsOfArticle } from '../reading-lists/reading-lists.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { presentFilter, shownFeedTitle } from '../feeds/feeds.presenter.js';
@@ -49,7 +50,7 @@ export function presentArticle(row: repo.ArticleRow): Article {
     ...(({ base64, type, url }) => ({ feed_favicon: url, feed_favicon_base64: base64, feed_favicon_type: type }))(presentIcon(row)),
     is_read: row.is_read === 1,
     is_favorite: row.is_favorite === 1,
-    in_reading_list: false,
+    in_reading_list: Boolean(row.in_reading_list),
   };
 }
 
@@ -160,11 +161,29 @@ export class ArticlesService {
     return { favorite_article_ids: await repo.flaggedIds(this.deps.db, userId, this.nowIso(), 'is_favorite', MAX_ID_LIST) };
   }
 
-  /** GET /api/articles/{id}/reading-lists: the article must be the user's; reading lists arrive with issue 5. */
-  async readingListsOf(userId: number, articleId: number): Promise<{ reading_lists: { id: number }[] }> {
+  /** GET /api/articles/{id}/reading-lists: the user's lists the article is in (in sidebar order); 404 for a foreign article. */
+  async readingListsOf(userId: number, articleId: number): Promise<{ reading_lists: ArticleReadingListRef[] }> {
     const state = await repo.findArticleState(this.deps.db, userId, articleId);
     if (!state) throw articleNotFound();
-    return { reading_lists: [] };
+    return { reading_lists: await listsOfArticle(this.deps.db, userId, articleId) };
+  }
+
+  /**
+   * GET /api/reading-lists/{id}/articles: the list's visible articles, newest first, as every other list page. The
+   * caller (ReadingListsService) has checked the list is the user's. The filters in view are all the user's (as for
+   * favourites): they decide which members are shown.
+   */
+  async readingListPage(userId: number, listId: number, input: PageInput & { showRead: boolean }): Promise<ArticlePage> {
+    const { db } = this.deps;
+    const now = this.nowIso();
+    const p = paging(input);
+    const scope = { listId, showRead: input.showRead };
+    const [rows, total, filters] = await Promise.all([
+      repo.listReadingListArticles(db, userId, now, { ...scope, limit: p.limit, offset: p.offset }),
+      repo.countReadingListArticles(db, userId, now, scope),
+      this.filtersInView(userId),
+    ]);
+    return this.page(rows, total, p, filters);
   }
 
   /** POST /api/articles/{id}/read|unread|favorite|unfavorite. */

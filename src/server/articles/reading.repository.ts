@@ -28,6 +28,8 @@ export interface ArticleRow {
   icon_data: string | null;
   icon_type: string | null;
   icon_hash: string | null;
+  /** In at least one of the user's reading lists: 1/0 on SQLite, true/false on PostgreSQL. */
+  in_reading_list: number | boolean;
 }
 
 /**
@@ -64,6 +66,17 @@ function articleSelect(db: Db, userId: number, now: string, subscription: 'inner
       inlineIconData.as('icon_data'),
       'feeds.icon_type',
       'feeds.icon_hash',
+      // One probe of reading_list_articles_article_idx per row of the page (the select list runs for output rows only).
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('reading_list_articles')
+              .select('reading_list_articles.list_id')
+              .whereRef('reading_list_articles.article_id', '=', 'user_articles.article_id')
+              .whereRef('reading_list_articles.user_id', '=', 'user_articles.user_id'),
+          )
+          .as('in_reading_list'),
     ])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
@@ -130,6 +143,83 @@ export async function countFromSubscriptions(db: Db, userId: number, now: string
   if (o.feedId !== undefined) q = q.where('feed_id', '=', o.feedId);
   const row = await q.executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The visible members of one of the user's reading lists (not filtered out, feed not muted: as every list), newest
+ * first, unread only unless showRead: the page is found on slim rows through reading_list_articles_page_idx, then
+ * only its rows are joined with what a card shows. The caller has checked the list is the user's.
+ */
+export async function listReadingListArticles(
+  db: Db,
+  userId: number,
+  now: string,
+  o: { listId: number; showRead: boolean } & Paging,
+): Promise<ArticleRow[]> {
+  const page = await readingListMembers(db, userId, now, o)
+    .select('reading_list_articles.article_id')
+    .orderBy('reading_list_articles.published_at', 'desc')
+    .orderBy('reading_list_articles.article_id', 'desc')
+    .limit(o.limit)
+    .offset(o.offset)
+    .execute();
+  if (page.length === 0) return [];
+  const ids = page.map((r) => r.article_id);
+  return (await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute()) as ArticleRow[];
+}
+
+export async function countReadingListArticles(db: Db, userId: number, now: string, o: { listId: number; showRead: boolean }): Promise<number> {
+  const row = await readingListMembers(db, userId, now, o)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function readingListMembers(db: Db, userId: number, now: string, o: { listId: number; showRead: boolean }) {
+  let q = db
+    .selectFrom('reading_list_articles')
+    .innerJoin('user_articles', (j) =>
+      j.onRef('user_articles.article_id', '=', 'reading_list_articles.article_id').onRef('user_articles.user_id', '=', 'reading_list_articles.user_id'),
+    )
+    .where('reading_list_articles.list_id', '=', o.listId)
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now));
+  if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
+  return q;
+}
+
+/**
+ * Visible members of the user's reading lists (or one), all and unread, per list: what the lists' counts show. One
+ * grouped query over the user's lists' members (each list a range of its primary key); lists without visible
+ * members are absent.
+ */
+export async function readingListCounts(
+  db: Db,
+  userId: number,
+  now: string,
+  o: { listId?: number; unreadOnly?: boolean } = {},
+): Promise<{ list_id: number; total: number; unread: number }[]> {
+  let q = db
+    .selectFrom('reading_lists')
+    .innerJoin('reading_list_articles', 'reading_list_articles.list_id', 'reading_lists.id')
+    .innerJoin('user_articles', (j) =>
+      j.onRef('user_articles.article_id', '=', 'reading_list_articles.article_id').onRef('user_articles.user_id', '=', 'reading_lists.user_id'),
+    )
+    .select((eb) => [
+      'reading_lists.id as list_id',
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>(eb.case().when('user_articles.is_read', '=', 0).then(1).else(0).end()).as('unread'),
+    ])
+    .where('reading_lists.user_id', '=', userId)
+    .where('user_articles.user_id', '=', userId)
+    .where('user_articles.is_hidden', '=', 0)
+    .where((eb) => notMuted(eb, userId, now))
+    .groupBy('reading_lists.id');
+  if (o.listId !== undefined) q = q.where('reading_lists.id', '=', o.listId);
+  if (o.unreadOnly) q = q.where('user_articles.is_read', '=', 0);
+  const rows = await q.execute();
+  return rows.map((r) => ({ list_id: r.list_id, total: Number(r.total), unread: Number(r.unread ?? 0) }));
 }
 
 /** The user's subscription to a feed, or undefined: a feed the user does not subscribe to is a 404. */

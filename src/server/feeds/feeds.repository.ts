@@ -4,6 +4,7 @@ import type { Db, Dialect } from '../db/database.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
 import { inlineIconData } from './icons.js';
 import { notMutedSql } from './mute.js';
+import { matchSubscribedFeed } from '../reading-lists/membership.js';
 
 /**
  * Feeds and their refresh state (issue 3). Feeds are shared by every subscriber, so these functions are not
@@ -67,6 +68,8 @@ export async function subscribe(db: Db, userId: number, feedId: number, now: str
       .execute();
     // The backfilled articles count at once (the sidebar's badge right after subscribing).
     await recountSubscriptions(trx, { userId, feedIds: [feedId] });
+    // …and join the user's smart reading lists whose rules they match.
+    await matchSubscribedFeed(trx, userId, feedId, now);
     return true;
   });
 }
@@ -391,7 +394,7 @@ export async function unreadCountRows(db: Db, userId: number, now: string): Prom
 
 /**
  * Ends the user's subscription to a feed (call inside a transaction): its filters, the user's article rows of that
- * feed (read and favourite state included; docs/decisions.md "Reading") and the subscription go; the feeds after it
+ * feed (read and favourite state included; docs/decisions.md "Reading"), their reading-list memberships and the subscription go; the feeds after it
  * move up one place, so positions stay 0…n-1. The feed row stays for other subscribers (or the orphan clean-up).
  * Returns false when the user did not subscribe to the feed.
  */
@@ -404,6 +407,12 @@ export async function unsubscribe(trx: Db, userId: number, feedId: number): Prom
     .executeTakeFirst();
   if (!sub) return false;
   await trx.deleteFrom('feed_filters').where('user_id', '=', userId).where('subscription_id', '=', sub.id).execute();
+  // The feed's articles leave the user's reading lists as they leave the user (docs/decisions.md "Organising").
+  await trx
+    .deleteFrom('reading_list_articles')
+    .where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId))
+    .where('feed_id', '=', feedId)
+    .execute();
   await trx.deleteFrom('user_articles').where('user_id', '=', userId).where('feed_id', '=', feedId).execute();
   await trx.deleteFrom('subscriptions').where('id', '=', sub.id).execute();
   await trx
@@ -415,9 +424,11 @@ export async function unsubscribe(trx: Db, userId: number, feedId: number): Prom
   return true;
 }
 
-/** Ends every subscription of the user (call inside a transaction), with their filters and article rows. */
+/** Ends every subscription of the user (call inside a transaction), with their filters, article rows and list memberships. */
 export async function unsubscribeAll(trx: Db, userId: number): Promise<void> {
   await trx.deleteFrom('feed_filters').where('user_id', '=', userId).execute();
+  // The lists stay (a smart one fills again as new feeds bring matching articles); their articles go.
+  await trx.deleteFrom('reading_list_articles').where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId)).execute();
   await trx
     .deleteFrom('user_articles')
     .where('user_id', '=', userId)

@@ -14,6 +14,7 @@ import { registerFeedsRoutes } from '../feeds/feeds.routes.js';
 import { registerFeverRoutes } from '../apis/fever/fever.routes.js';
 import { registerSettingsRoutes } from '../settings/settings.routes.js';
 import { registerFoldersRoutes } from '../folders/folders.routes.js';
+import { registerReadingListsRoutes } from '../reading-lists/reading-lists.routes.js';
 import type { Config } from '../config.js';
 import { ping, type Database } from '../db/database.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerSettingsRoutes(app, { db: deps.database.db, secret: deps.config.secret, now });
   await registerFeverRoutes(app, { db: deps.database.db, now });
   await registerFoldersRoutes(app, { db: deps.database.db, now });
+  await registerReadingListsRoutes(app, { db: deps.database.db, now });
   app.addHook('onClose', async () => {
     await accounts.drain(); // mails still on their way
     if (!deps.mailer) await mailer.close();

@@ -1,0 +1,197 @@
+import { articleBody } from '../articles/article-text.js';
+import type { Db } from '../db/database.js';
+import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, rulesForFeed, type CompiledRule } from './smart-rules.js';
+
+/**
+ * Smart-list membership, materialised in reading_list_articles (decisions.md "Smart reading lists"; docs/decisions.md
+ * "Organising"): recomputed over the user's articles when a list's rules change, matched as articles arrive (the
+ * store calls matchArrivedArticles inside the feed's transaction), and when a user subscribes to a feed that
+ * already has articles. Membership holds every matching article of the user's feeds; whether it is shown (not
+ * filtered out, feed not muted) is decided when reading, like every other list, so filter and mute changes need no
+ * recompute.
+ */
+
+/** Articles read per step of a recompute: bounded memory, and short write transactions between the steps. */
+export const RECOMPUTE_BATCH = 500;
+const WRITE_BATCH = 500;
+
+function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Lets the event loop serve other requests between the steps of a long recompute. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface ArrivedArticle {
+  id: number;
+  title: string;
+  /** articleBody of the article (the store's plain text). */
+  body: string;
+  publishedAt: string;
+}
+
+/**
+ * New and edited articles of a feed against the smart lists of its subscribers (call inside the feed's
+ * transaction). Costs one indexed query when no subscriber has a smart list. New matches are added; an edited
+ * article that no longer matches leaves the smart list. Every list's copy of an edited article's date follows it.
+ */
+export async function matchArrivedArticles(
+  trx: Db,
+  feedId: number,
+  arrived: { fresh: ArrivedArticle[]; changed: ArrivedArticle[] },
+  now: string,
+): Promise<void> {
+  if (arrived.fresh.length === 0 && arrived.changed.length === 0) return;
+  const lists = await trx
+    .selectFrom('subscriptions')
+    .innerJoin('reading_lists', 'reading_lists.user_id', 'subscriptions.user_id')
+    .select(['reading_lists.id', 'reading_lists.user_id', 'reading_lists.rules'])
+    .where('subscriptions.feed_id', '=', feedId)
+    .where('reading_lists.is_smart', '=', 1)
+    .execute();
+  for (const a of arrived.changed) {
+    // Lists are ordered by date (reading_list_articles_page_idx); an edit may move the article.
+    await trx.updateTable('reading_list_articles').set({ published_at: a.publishedAt }).where('article_id', '=', a.id).execute();
+  }
+  if (lists.length === 0) return;
+  const all = [...arrived.fresh, ...arrived.changed];
+  const changedIds = new Set(arrived.changed.map((a) => a.id));
+  for (const list of lists) {
+    const rules = rulesForFeed(compileRules(parseStoredRules(list.rules)), feedId);
+    const add: ArrivedArticle[] = [];
+    const remove: number[] = [];
+    for (const a of all) {
+      if (rules.length > 0 && matchesAny(rules, { feedId, title: a.title, text: a.body })) add.push(a);
+      else if (changedIds.has(a.id)) remove.push(a.id);
+    }
+    await addMembers(trx, list.id, list.user_id, feedId, add, now);
+    for (const batch of chunks(remove, WRITE_BATCH)) {
+      await trx.deleteFrom('reading_list_articles').where('list_id', '=', list.id).where('article_id', 'in', batch).execute();
+    }
+  }
+}
+
+async function addMembers(trx: Db, listId: number, userId: number, feedId: number | null, rows: { id: number; publishedAt: string; feedId?: number }[], now: string) {
+  for (const batch of chunks(rows, WRITE_BATCH)) {
+    await trx
+      .insertInto('reading_list_articles')
+      .values(
+        batch.map((r) => ({ list_id: listId, article_id: r.id, user_id: userId, feed_id: feedId ?? r.feedId!, published_at: r.publishedAt, added_at: now })),
+      )
+      .onConflict((oc) => oc.columns(['list_id', 'article_id']).doNothing())
+      .execute();
+  }
+}
+
+/**
+ * The user's articles of one feed (null: all feeds) against rules, in id order, a step at a time; `onStep` gets each
+ * step's matches and misses. Only the columns the rules need are read.
+ */
+async function scanUserArticles(
+  db: Db,
+  userId: number,
+  rules: CompiledRule[],
+  scope: { feedIds: readonly number[] | null },
+  onStep: (matched: { id: number; feedId: number; publishedAt: string }[], missed: number[]) => Promise<boolean>,
+  between: () => Promise<void>,
+): Promise<void> {
+  if (scope.feedIds !== null && scope.feedIds.length === 0) return;
+  const withText = needsText(rules);
+  for (let after = 0; ; ) {
+    let q = db
+      .selectFrom('user_articles')
+      .innerJoin('articles', 'articles.id', 'user_articles.article_id')
+      .select(['user_articles.article_id', 'user_articles.feed_id', 'user_articles.published_at', 'articles.title'])
+      .where('user_articles.user_id', '=', userId)
+      .where('user_articles.article_id', '>', after)
+      .orderBy('user_articles.article_id')
+      .limit(RECOMPUTE_BATCH);
+    if (scope.feedIds !== null) q = q.where('user_articles.feed_id', 'in', [...scope.feedIds]);
+    const rows = withText ? await q.select(['articles.content', 'articles.summary']).execute() : await q.execute();
+    const matched: { id: number; feedId: number; publishedAt: string }[] = [];
+    const missed: number[] = [];
+    for (const row of rows) {
+      const r = row as typeof row & { content?: string | null; summary?: string | null };
+      const text = withText ? articleBody(r.content ?? null, r.summary ?? null) : '';
+      if (matchesAny(rules, { feedId: r.feed_id, title: r.title, text })) matched.push({ id: r.article_id, feedId: r.feed_id, publishedAt: r.published_at });
+      else missed.push(r.article_id);
+    }
+    if (!(await onStep(matched, missed))) return;
+    if (rows.length < RECOMPUTE_BATCH) return;
+    after = rows[rows.length - 1].article_id;
+    await between();
+  }
+}
+
+/**
+ * Recomputes a smart list's members from its rules over all the user's articles, a step of RECOMPUTE_BATCH
+ * articles at a time, each step's writes in their own short transaction, yielding to the event loop between steps
+ * (100,000 articles never hold the server or the database for long). Only articles this pass judged are added or
+ * removed, so articles the store matches meanwhile stay right. A newer change of the list's rules stops this pass
+ * (its own pass takes over): each step first checks the list still has the rules this pass started from.
+ */
+export async function recomputeSmartList(db: Db, listId: number, options: { now: () => Date; between?: () => Promise<void> }): Promise<void> {
+  const list = await db.selectFrom('reading_lists').select(['user_id', 'rules', 'is_smart', 'updated_at']).where('id', '=', listId).executeTakeFirst();
+  if (!list || list.is_smart !== 1) return;
+  const rules = compileRules(parseStoredRules(list.rules));
+  const scope = feedsInScope(rules);
+  const current = async (trx: Db) => {
+    const row = await trx.selectFrom('reading_lists').select(['rules', 'updated_at', 'is_smart']).where('id', '=', listId).executeTakeFirst();
+    return row !== undefined && row.is_smart === 1 && row.rules === list.rules && row.updated_at === list.updated_at;
+  };
+  const subscribed = (
+    await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', list.user_id).execute()
+  ).map((s) => s.feed_id);
+  const feedIds = scope === null ? null : subscribed.filter((id) => scope.has(id));
+  // Members outside the rules' feeds (a feed deselected, or a manual member of a list that became smart) go first.
+  const stillCurrent = await db.transaction().execute(async (trx) => {
+    if (!(await current(trx))) return false;
+    const members = trx.deleteFrom('reading_list_articles').where('list_id', '=', listId);
+    if (rules.length === 0 || (feedIds !== null && feedIds.length === 0)) await members.execute();
+    else if (feedIds !== null) await members.where('feed_id', 'not in', feedIds).execute();
+    return true;
+  });
+  if (!stillCurrent || rules.length === 0) return;
+  await scanUserArticles(
+    db,
+    list.user_id,
+    rules,
+    { feedIds },
+    (matched, missed) =>
+      db.transaction().execute(async (trx) => {
+        if (!(await current(trx))) return false;
+        const now = options.now().toISOString();
+        await addMembers(trx, listId, list.user_id, null, matched.map((m) => ({ id: m.id, feedId: m.feedId, publishedAt: m.publishedAt })), now);
+        for (const batch of chunks(missed, WRITE_BATCH)) {
+          await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).execute();
+        }
+        return true;
+      }),
+    options.between ?? yieldToEventLoop,
+  );
+}
+
+/**
+ * A user subscribed to a feed that already has articles (subscribe backfills them): they join the user's smart lists
+ * whose rules match (call inside the subscribe transaction). One query when the user has no smart list.
+ */
+export async function matchSubscribedFeed(trx: Db, userId: number, feedId: number, now: string): Promise<void> {
+  const lists = await trx.selectFrom('reading_lists').select(['id', 'rules']).where('user_id', '=', userId).where('is_smart', '=', 1).execute();
+  for (const list of lists) {
+    const rules = rulesForFeed(compileRules(parseStoredRules(list.rules)), feedId);
+    if (rules.length === 0) continue;
+    await scanUserArticles(
+      trx,
+      userId,
+      rules,
+      { feedIds: [feedId] },
+      async (matched) => {
+        await addMembers(trx, list.id, userId, feedId, matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })), now);
+        return true;
+      },
+      async () => {},
+    );
+  }
+}
