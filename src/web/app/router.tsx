@@ -22,6 +22,7 @@ const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage.
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage.js'));
 const ImprintPage = lazy(() => import('../features/legal/ImprintPage.js'));
 const TermsPage = lazy(() => import('../features/legal/TermsPage.js'));
+const ApiDocsPage = lazy(() => import('../features/api-docs/ApiDocsPage.js'));
 const DashboardRoutes = lazy(() => import('../features/dashboard/DashboardRoutes.js'));
 
 function LoadingScreen() {
@@ -89,6 +90,7 @@ export function AppRouter() {
           <Route path="/privacy" element={<PrivacyPage />} />
           <Route path="/imprint" element={<ImprintPage />} />
           <Route path="/terms" element={<TermsPage />} />
+          <Route path="/api-docs" element={<ApiDocsPage />} />
           <Route path="/dashboard/*" element={<RequireAuth><DashboardRoutes /></RequireAuth>} />
           <Route path="*" element={<UnknownRoute />} />
         </Routes>

@@ -146,10 +146,10 @@ export const SubscribeReply = Type.Object(
 
 export const ArticlesQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'The page, from 1.' })),
-    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Articles per page, at most ${MAX_PER_PAGE}.` })),
-    feed_id: Type.Optional(IdOf('Only this feed’s articles (404 when you do not subscribe to it; empty while it is muted).')),
-    unread: Type.Optional(Type.Boolean({ description: 'true: only unread articles; false or absent: read and unread.' })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'The page, from 1.', examples: [1] })),
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Articles per page, at most ${MAX_PER_PAGE}.`, examples: [20] })),
+    feed_id: Type.Optional(IdOf('Only this feed’s articles (404 when you do not subscribe to it; empty while it is muted).', 12)),
+    unread: Type.Optional(Type.Boolean({ description: 'true: only unread articles; false or absent: read and unread.', examples: [true] })),
     include_base64_favicons: Type.Optional(
       Type.Boolean({ default: false, description: 'Also send each article’s feed icon inline as base64 (feed_favicon_base64, feed_favicon_type).' }),
     ),

@@ -40,10 +40,10 @@ describe('public header', () => {
     expect(screen.getByRole('button', { name: /Switch to (dark|light) theme/ })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
     expect(screen.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe('/register');
-    for (const [name, href] of [['Privacy', '/privacy'], ['Imprint', '/imprint'], ['Terms', '/terms']]) {
+    // public-area-and-api.md §2: the footer links privacy, imprint, terms and api-docs
+    for (const [name, href] of [['Privacy', '/privacy'], ['Imprint', '/imprint'], ['Terms', '/terms'], ['API', '/api-docs']]) {
       expect(screen.getByRole('link', { name }).getAttribute('href')).toBe(href);
     }
-    expect(screen.queryByRole('link', { name: /api/i })).toBeNull();
     expect(screen.getByText('© 2026 Feeder')).toBeTruthy();
   });
 

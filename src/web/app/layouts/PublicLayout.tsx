@@ -102,6 +102,7 @@ function SiteFooter() {
     { to: '/privacy', label: t('footer.privacy') },
     { to: '/imprint', label: t('footer.imprint') },
     { to: '/terms', label: t('footer.terms') },
+    { to: '/api-docs', label: t('apiDocs.footerLink') },
   ];
   return (
     <footer className="border-t border-border bg-surface/40">
