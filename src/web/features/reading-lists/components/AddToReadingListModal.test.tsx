@@ -43,7 +43,7 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     expect(dialog().textContent).toContain('The article');
     const keep = row('Keep');
     expect((within(keep).getByRole('button', { name: /Already added/ }) as HTMLButtonElement).disabled).toBe(true);
-    expect(within(keep).getByRole('button', { name: 'Remove from “Keep”' })).toBeTruthy();
+    expect(within(keep).getByRole('button', { name: 'Remove from list “Keep”' })).toBeTruthy();
     const smart = row('AI');
     expect(within(smart).queryByRole('button')).toBeNull();
     expect(smart.textContent).toContain('Rules only');
@@ -96,7 +96,7 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     const changes: unknown[] = [];
     const off = on('reading-list-updated', (d) => changes.push(d));
     await renderAt('/dashboard', <AddToReadingListModal article={article} open onClose={() => {}} />);
-    fireEvent.click(await within(dialog()).findByRole('button', { name: 'Remove from “Keep”' }));
+    fireEvent.click(await within(dialog()).findByRole('button', { name: 'Remove from list “Keep”' }));
     expect(await within(dialog()).findByText('Removed from “Keep”.')).toBeTruthy();
     await waitFor(() => expect(within(dialog()).getByRole('button', { name: 'Add to “Keep”' })).toBeTruthy());
     expect(changes).toContainEqual({ list_id: 2, article_id: 42, in_reading_list: false });

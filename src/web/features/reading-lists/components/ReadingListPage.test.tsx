@@ -170,7 +170,7 @@ describe('reading-list page (dashboard.md §2 /dashboard/reading-list/{id})', ()
     const card = screen.getAllByRole('article')[0];
     fireEvent.click(within(card).getByRole('button', { name: 'In a reading list – manage reading lists' }));
     const modal = screen.getByRole('dialog', { name: 'Add to reading list' });
-    fireEvent.click(await within(modal).findByRole('button', { name: 'Remove from “Read <later>”' }));
+    fireEvent.click(await within(modal).findByRole('button', { name: 'Remove from list “Read <later>”' }));
     await waitFor(() => expect(screen.queryByRole('heading', { level: 2, name: /Newest/ })).toBeNull());
     expect(screen.getByRole('heading', { level: 2, name: /Older/ })).toBeTruthy();
   });

@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Article, ArticlePage } from '../src/common/api.js';
+import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
+import { apiAs, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
+
+/**
+ * Reading lists in a real browser against `feeder all` and a local feed server (issue 5; dashboard.md §2 sidebar,
+ * list view, card, modals and the reading-list dialog; §4 membership and the smart-rules tab): a simple list is
+ * created from the sidebar, an article is added from its card, seen in the list and removed again; a smart list
+ * collects the articles matching its keyword, follows an edit of its rules, and is deleted (→ /dashboard).
+ * The list page, both dialog tabs and the modal are checked with axe (WCAG 2.1 A/AA).
+ */
+let browser: Browser;
+let feeds: TestFeedServer;
+const password = 'lists-password-1';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function audit(page: Page): Promise<string[]> {
+  await page.waitForTimeout(250); // transitions settle before colours are measured
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return result.violations;
+  })) as Array<{ id: string; impact: string; help: string; nodes: { target: string[] }[] }>;
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  feeds = await startTestFeedServer();
+  feeds.set('/lists.xml', {
+    body: rss('E2E Lists', [
+      item(1, { title: 'Klimagipfel in Berlin', description: '<p>Die Staaten verhandeln über neue Ziele.</p>' }),
+      item(2, { title: 'Neue KI-Modelle vorgestellt', description: '<p>Sprachmodelle werden schneller.</p>' }),
+      item(3, { title: 'Rezept: Apfelkuchen', description: '<p>Mit Zimt und Streuseln.</p>' }),
+    ]),
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await feeds?.close();
+});
+
+const main = (page: Page) => page.getByRole('main');
+const nav = (page: Page) => page.getByRole('navigation', { name: t('dashboard.sidebar.label') });
+const section = (page: Page) => nav(page).getByRole('region', { name: t('readingLists.section.title') });
+const card = (page: Page, title: string): Locator => main(page).getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+const titles = async (page: Page) =>
+  (await main(page).getByRole('article').getByRole('heading', { level: 2 }).allTextContents()).map((s) => s.replace(` ${t('articles.card.opensInNewTab')}`, ''));
+
+/** Waits until the list view shows exactly `expected` (smart membership is computed on the server after a save). */
+async function expectTitles(page: Page, expected: string[]) {
+  const deadline = Date.now() + 20_000;
+  let seen: string[] = [];
+  for (let round = 1; Date.now() < deadline; round++) {
+    seen = await titles(page);
+    if (JSON.stringify(seen) === JSON.stringify(expected)) return;
+    await page.waitForTimeout(400);
+    // Every few rounds a reload asks the server again, in case the list has not caught up yet.
+    if (round % 5 === 0) await page.reload();
+  }
+  expect(seen).toEqual(expected);
+}
+
+async function createList(page: Page, name: string, keyword?: string) {
+  await section(page).getByRole('button', { name: t('readingLists.section.new') }).click();
+  const dialog = page.getByRole('dialog', { name: t('readingLists.dialog.createTitle') });
+  await dialog.getByLabel(t('readingLists.dialog.name')).fill(name);
+  if (keyword) {
+    await dialog.getByRole('switch', { name: t('readingLists.dialog.smart') }).click();
+    expect(await dialog.getByRole('tab', { name: t('readingLists.dialog.tabRules') }).getAttribute('aria-selected')).toBe('true');
+    expect(await audit(page)).toEqual([]);
+    await dialog.getByLabel(t('readingLists.dialog.ruleValue')).fill(keyword);
+  } else {
+    expect(await audit(page)).toEqual([]);
+  }
+  await dialog.getByRole('button', { name: t('readingLists.dialog.create') }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.waitForURL(/\/dashboard\/reading-list\/\d+$/);
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+describe('reading lists', () => {
+  it('simple list: create, add from a card, see it, remove it; smart list: keyword, edit rules, delete', async () => {
+    const email = uniqueEmail('lists');
+    createUser(email, password, 'Lisa Lists');
+    const api = await apiAs(email, password);
+    await api('POST', '/api/feeds', { url: feeds.url('/lists.xml') });
+    // The first fetch runs in the background; wait for its articles.
+    await expect
+      .poll(async () => (await api<ArticlePage>('GET', '/api/articles?show_read=true')).articles.map((a: Article) => a.title).length, { timeout: 30_000 })
+      .toBe(3);
+
+    const { context, page } = await newPage(browser, { width: 1280 });
+    await signIn(page, email, password);
+    await card(page, 'Rezept: Apfelkuchen').waitFor();
+    await section(page).getByText(t('readingLists.section.empty')).waitFor();
+
+    // A simple list from the sidebar's "+": the new, empty list is shown with how to fill it.
+    await createList(page, 'Später lesen');
+    await main(page).getByRole('heading', { name: t('readingLists.page.emptyTitle') }).waitFor();
+    await main(page).getByText(t('readingLists.page.emptyText')).waitFor();
+    expect(await audit(page)).toEqual([]);
+
+    // Add an article from its card in the all view.
+    await nav(page).getByRole('link', { name: /^All articles/ }).click();
+    const cake = card(page, 'Rezept: Apfelkuchen');
+    await cake.getByRole('button', { name: t('readingLists.add.button') }).click();
+    const modal = page.getByRole('dialog', { name: t('readingLists.add.title') });
+    await modal.getByRole('button', { name: t('readingLists.add.addTo', { name: 'Später lesen' }) }).click();
+    await modal.getByText(t('readingLists.add.added', { name: 'Später lesen' })).waitFor();
+    await modal.getByRole('button', { name: new RegExp(t('readingLists.add.alreadyAdded')) }).waitFor();
+    expect(await modal.getByRole('button', { name: new RegExp(t('readingLists.add.alreadyAdded')) }).isDisabled()).toBe(true);
+    expect(await audit(page)).toEqual([]);
+    await modal.getByRole('button', { name: t('readingLists.add.done') }).click();
+    await modal.waitFor({ state: 'hidden' });
+    // The card's button now says the article is in a list.
+    await cake.getByRole('button', { name: t('readingLists.add.buttonInList') }).waitFor();
+    const lists = await api<{ reading_lists: Array<{ id: number; name: string }> }>('GET', '/api/reading-lists');
+    const later = lists.reading_lists.find((l) => l.name === 'Später lesen')!;
+
+    // The list shows it, with its unread badge in the sidebar.
+    await section(page).getByRole('link', { name: /^Später lesen/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Später lesen' }).waitFor();
+    await expectTitles(page, ['Rezept: Apfelkuchen']);
+    await expect.poll(async () => section(page).getByRole('link', { name: /^Später lesen/ }).getByTestId('unread-badge').locator('[aria-hidden]').textContent()).toBe('1');
+
+    // Remove it from the list again through the card: it leaves the list view.
+    await card(page, 'Rezept: Apfelkuchen').getByRole('button', { name: t('readingLists.add.buttonInList') }).click();
+    await modal.getByRole('button', { name: t('readingLists.add.removeFrom', { name: 'Später lesen' }) }).click();
+    await modal.getByText(t('readingLists.add.removed', { name: 'Später lesen' })).waitFor();
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden' });
+    await main(page).getByRole('heading', { name: t('readingLists.page.emptyTitle') }).waitFor();
+    expect(page.url()).toContain(`/dashboard/reading-list/${later.id}`);
+
+    // A smart list with a keyword collects the matching article by itself.
+    await createList(page, 'KI', 'KI');
+    await main(page).getByText(t('readingLists.page.smartBadge')).waitFor();
+    await expectTitles(page, ['Neue KI-Modelle vorgestellt']);
+    // Smart lists cannot be chosen in the modal.
+    await card(page, 'Neue KI-Modelle vorgestellt').getByRole('button', { name: t('readingLists.add.buttonInList') }).click();
+    await modal.getByText(t('readingLists.add.smartHint')).waitFor();
+    await modal.getByText(t('readingLists.add.smartMember')).waitFor();
+    await modal.getByRole('button', { name: t('readingLists.add.done') }).click();
+
+    // Edit its rules: the dialog opens on the rules tab; the new keyword changes the members.
+    await main(page).getByRole('button', { name: t('readingLists.page.editRules') }).first().click();
+    const edit = page.getByRole('dialog', { name: t('readingLists.dialog.editTitle') });
+    expect(await edit.getByRole('tab', { name: t('readingLists.dialog.tabRules') }).getAttribute('aria-selected')).toBe('true');
+    expect(await audit(page)).toEqual([]);
+    await edit.getByLabel(t('readingLists.dialog.ruleValue')).fill('Klima');
+    await edit.getByRole('button', { name: t('readingLists.dialog.save') }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await expectTitles(page, ['Klimagipfel in Berlin']);
+
+    // Delete it from the header: confirm, then /dashboard; the sidebar no longer lists it.
+    await main(page).getByRole('button', { name: t('readingLists.page.delete') }).click();
+    const confirm = page.getByRole('dialog', { name: t('readingLists.delete.title') });
+    await confirm.getByText(t('readingLists.delete.irreversible')).waitFor();
+    await confirm.getByRole('button', { name: t('readingLists.delete.confirm') }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await section(page).getByRole('link', { name: /^KI/ }).waitFor({ state: 'detached' });
+    await section(page).getByRole('link', { name: /^Später lesen/ }).waitFor();
+
+    await context.close();
+  });
+});
