@@ -1,6 +1,5 @@
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
 import type { Enclosure } from '../../reader/types.js';
-import type { ItemRow } from './greader.repository.js';
 import { LABEL_PREFIX, READ, READING_LIST, STARRED, longItemId, toMsecString, toSeconds, toUsecString } from './protocol.js';
 
 /**
@@ -22,6 +21,27 @@ export interface GReaderItem {
   summary: { direction: 'ltr'; content: string };
   author?: string;
   enclosure?: { href: string; type: string; length?: number }[];
+}
+
+/** An item with everything stream/contents and the Atom stream show. */
+export interface ItemRow {
+  id: number;
+  feed_id: number;
+  published_at: string;
+  is_read: number;
+  is_favorite: number;
+  url: string | null;
+  title: string;
+  author: string | null;
+  content: string | null;
+  summary: string | null;
+  enclosures: string | null;
+  crawled_at: string;
+  updated_at: string | null;
+  feed_own_title: string;
+  custom_title: string | null;
+  site_url: string | null;
+  folder_name: string | null;
 }
 
 export function presentItem(row: ItemRow): GReaderItem {

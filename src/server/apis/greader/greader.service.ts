@@ -10,7 +10,7 @@ import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
 import * as folders from '../../folders/folders.repository.js';
 import type { GReaderAuth, ReaderUser } from './greader.auth.js';
-import { presentItem, type GReaderItem } from './greader.presenter.js';
+import { presentItem, type GReaderItem, type ItemRow } from './greader.presenter.js';
 import * as repo from './greader.repository.js';
 import { KEPT_UNREAD, LABEL_PREFIX, READ, READING_LIST, STARRED, parseStreamId, type StreamRef } from './protocol.js';
 
@@ -391,8 +391,49 @@ export class GReaderService {
   /** stream/contents and the Atom stream: a page of items with a continuation when more follow. */
   async streamContents(user: ReaderUser, streamId: string, o: StreamOptions): Promise<StreamPage<GReaderItem>> {
     const { refs, continuation } = await this.refs(user, streamId, o);
-    const rows = await repo.itemsByIds(this.deps.db, user.id, this.nowIso(), refs.map((r) => r.article_id), o.oldestFirst);
-    return { items: rows.map(presentItem), continuation };
+    return { items: await this.items(user.id, refs), continuation };
+  }
+
+  /** The items of these slim rows, in their order: article text, feed title and folder added. */
+  private async items(userId: number, refs: repo.StreamRef[]): Promise<GReaderItem[]> {
+    if (refs.length === 0) return [];
+    const { db } = this.deps;
+    const [texts, feeds] = await Promise.all([
+      repo.articleTexts(db, refs.map((r) => r.article_id)),
+      repo.feedDirectory(db, userId, [...new Set(refs.map((r) => r.feed_id))]),
+    ]);
+    const folderIds = [...new Set(feeds.map((f) => f.folder_id).filter((id): id is number => id !== null))];
+    const names = await repo.folderNames(db, userId, folderIds);
+    const textOf = new Map(texts.map((t) => [t.id, t]));
+    const feedOf = new Map(feeds.map((f) => [f.feed_id, f]));
+    const items: GReaderItem[] = [];
+    for (const ref of refs) {
+      const text = textOf.get(ref.article_id);
+      const feed = feedOf.get(ref.feed_id);
+      // Gone between the two reads (clean-up, unsubscribe in another tab): left out, as if a moment later.
+      if (!text || !feed) continue;
+      const row: ItemRow = {
+        id: ref.article_id,
+        feed_id: ref.feed_id,
+        published_at: ref.published_at,
+        is_read: ref.is_read,
+        is_favorite: ref.is_favorite,
+        url: text.url,
+        title: text.title,
+        author: text.author,
+        content: text.content,
+        summary: text.summary,
+        enclosures: text.enclosures,
+        crawled_at: text.created_at,
+        updated_at: text.updated_at,
+        feed_own_title: feed.title,
+        custom_title: feed.custom_title,
+        site_url: feed.site_url,
+        folder_name: feed.folder_id === null ? null : (names.get(feed.folder_id) ?? null),
+      };
+      items.push(presentItem(row));
+    }
+    return items;
   }
 
   /** stream/items/ids: the page's ids in short (decimal) form; with includeAllDirectSubstreams also their streams. */
@@ -418,8 +459,11 @@ export class GReaderService {
 
   /** stream/items/contents: the visible items among the ids; unknown, foreign, muted and filtered ones are left out. */
   async itemsContents(user: ReaderUser, ids: number[], oldestFirst: boolean): Promise<GReaderItem[]> {
-    const rows = await repo.itemsByIds(this.deps.db, user.id, this.nowIso(), [...new Set(ids)], oldestFirst);
-    return rows.map(presentItem);
+    const refs = await repo.visibleRefs(this.deps.db, user.id, this.nowIso(), [...new Set(ids)]);
+    const newestFirst = (a: repo.StreamRef, b: repo.StreamRef) =>
+      a.published_at === b.published_at ? b.article_id - a.article_id : a.published_at < b.published_at ? 1 : -1;
+    refs.sort(oldestFirst ? (a, b) => newestFirst(b, a) : newestFirst);
+    return this.items(user.id, refs);
   }
 
   /**
