@@ -86,8 +86,11 @@ async function addMembers(trx: Db, listId: number, userId: number, feedId: numbe
 }
 
 /**
- * The user's articles of one feed (null: all feeds) against rules, in id order, a step at a time; `onStep` gets each
- * step's matches and misses. Only the columns the rules need are read.
+ * The user's articles (of some feeds, or all: null) against rules, in id order, a window of RECOMPUTE_BATCH ids at a
+ * time; `onStep` gets each window's matches and misses and may stop the scan. Windows of ids rather than LIMIT: each
+ * step's plan is bounded whatever the planner's statistics say (PostgreSQL, misjudging a fresh table, sorted every
+ * remaining row each step), and the articles' primary-key range is named too so a merge join starts at the window.
+ * Empty stretches (other users' ids) are skipped with one index look-up. Only the columns the rules need are read.
  */
 async function scanUserArticles(
   db: Db,
@@ -99,15 +102,24 @@ async function scanUserArticles(
 ): Promise<void> {
   if (scope.feedIds !== null && scope.feedIds.length === 0) return;
   const withText = needsText(rules);
-  for (let after = 0; ; ) {
+  const next = async (after: number): Promise<number | null> => {
+    let q = db.selectFrom('user_articles').select((eb) => eb.fn.min('article_id').as('id')).where('user_id', '=', userId).where('article_id', '>', after);
+    if (scope.feedIds !== null) q = q.where('feed_id', 'in', [...scope.feedIds]);
+    const row = await q.executeTakeFirst();
+    return row?.id === null || row?.id === undefined ? null : Number(row.id);
+  };
+  for (let first = await next(0); first !== null; ) {
+    const from = first - 1;
+    const to = from + RECOMPUTE_BATCH;
     let q = db
       .selectFrom('user_articles')
       .innerJoin('articles', 'articles.id', 'user_articles.article_id')
       .select(['user_articles.article_id', 'user_articles.feed_id', 'user_articles.published_at', 'articles.title'])
       .where('user_articles.user_id', '=', userId)
-      .where('user_articles.article_id', '>', after)
-      .orderBy('user_articles.article_id')
-      .limit(RECOMPUTE_BATCH);
+      .where('user_articles.article_id', '>', from)
+      .where('user_articles.article_id', '<=', to)
+      .where('articles.id', '>', from)
+      .where('articles.id', '<=', to);
     if (scope.feedIds !== null) q = q.where('user_articles.feed_id', 'in', [...scope.feedIds]);
     const rows = withText ? await q.select(['articles.content', 'articles.summary']).execute() : await q.execute();
     const matched: { id: number; feedId: number; publishedAt: string }[] = [];
@@ -118,10 +130,9 @@ async function scanUserArticles(
       if (matchesAny(rules, { feedId: r.feed_id, title: r.title, text })) matched.push({ id: r.article_id, feedId: r.feed_id, publishedAt: r.published_at });
       else missed.push(r.article_id);
     }
-    if (!(await onStep(matched, missed))) return;
-    if (rows.length < RECOMPUTE_BATCH) return;
-    after = rows[rows.length - 1].article_id;
-    await between();
+    if ((matched.length > 0 || missed.length > 0) && !(await onStep(matched, missed))) return;
+    first = await next(to);
+    if (first !== null) await between();
   }
 }
 
