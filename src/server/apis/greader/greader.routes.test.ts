@@ -287,6 +287,9 @@ for (const dialect of DIALECTS) {
       expect(titles((await c.json(`stream/contents/feed/${feedId}`)).items)).toEqual(expected);
       expect(titles((await c.json(`stream/contents/${encodeURIComponent(`feed/${url}`)}`)).items)).toEqual(expected);
       expect(titles((await c.json(`stream/contents/user/-/label/Folder%20One`)).items)).toEqual(expected);
+      // The feed URL unencoded in the path (older clients), and a trailing slash on a plain call.
+      expect(titles((await c.json(`stream/contents/feed/${url}`)).items)).toEqual(expected);
+      expect((await c.json('tag/list/')).tags[0]).toEqual({ id: STARRED });
       expect(titles((await c.json(`stream/contents?s=${encodeURIComponent('user/-/label/Folder One')}`)).items)).toEqual(expected);
       expect(titles((await c.json(`stream/contents/user/${c.id}/label/Folder%20One`)).items)).toEqual(expected);
       const page = await c.json(`stream/contents/feed/${feedId}?n=1`);

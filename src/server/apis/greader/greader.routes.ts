@@ -93,7 +93,8 @@ export async function registerGReaderRoutes(app: App, options: GReaderRoutesOpti
         ...(page.continuation !== undefined ? { continuation: page.continuation } : {}),
       });
     }
-    switch (rest) {
+    // A trailing slash is no different call (`tag/list/`), but inside a stream id (`feed/https://x.org/feed/`) it stays.
+    switch (rest.replace(/\/+$/, '')) {
       case 'token':
         return text(reply, auth.actionToken(user) + '\n');
       case 'user-info':
@@ -162,19 +163,20 @@ export async function registerGReaderRoutes(app: App, options: GReaderRoutesOpti
     const rawPath = (queryAt === -1 ? url : url.slice(0, queryAt)).slice(PREFIX.length);
     let path: string;
     try {
-      path = decodeURIComponent(rawPath).replace(/\/+$/, '');
+      path = decodeURIComponent(rawPath);
     } catch {
       throw badRequest('INVALID_PATH', 'The path is not valid percent-encoding.');
     }
     const params = new Params(queryAt === -1 ? undefined : url.slice(queryAt + 1), typeof request.body === 'string' ? request.body : undefined);
 
-    if (path === '/accounts/ClientLogin') {
+    if (path.replace(/\/+$/, '') === '/accounts/ClientLogin') {
       const token = await service.clientLogin(params.get('Email'), params.get('Passwd'));
       if (token === undefined) return text(reply.status(401), 'Error=BadAuthentication\n');
       return text(reply, `SID=${token}\nLSID=null\nAuth=${token}\n`);
     }
     const apiPath = /^\/reader\/api\/0\/(.*)$/s.exec(path);
     const atomPath = /^\/reader\/atom(?:\/(.*))?$/s.exec(path);
+    if (path === '' || path === '/') return ok(reply);
     if (!apiPath && !atomPath) throw notFound('NOT_FOUND', 'No such Google Reader API call.');
 
     const user = await auth.authenticate(request.headers.authorization);
