@@ -3,10 +3,12 @@ import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import type {
   AddFeedResponse,
+  CatalogCategory,
   Feed,
   FeedFilter,
   FilterScopeName,
   FilterTypeName,
+  OpmlImportResult,
   SearchFeedResult,
   UnreadCounts,
 } from '../../../common/api.js';
@@ -123,26 +125,60 @@ export async function refreshFeed(id: number): Promise<void> {
   }, REFRESH_SETTLE_MS);
 }
 
-export interface OpmlImportResult {
-  imported_count: number;
-  existed_count: number;
-  message: string;
-}
-
-/** POST /api/feeds/import/opml (multipart, field opml_file). */
+/** POST /api/feeds/import/opml (multipart, field opml_file): subscriptions and folders from an OPML file. */
 export async function importOpml(file: File): Promise<OpmlImportResult> {
   const form = new FormData();
   form.append('opml_file', file);
   const result = await api<OpmlImportResult>('/api/feeds/import/opml', { method: 'POST', body: form });
   emit('feeds-updated');
+  emit('folders-updated');
   emit('force-unread-update');
   emit('force-article-update');
   return result;
 }
 
-/** GET /api/feeds/export/opml: the OPML document as text (the caller saves it as feeder-feeds-YYYY-MM-DD.opml). */
-export function exportOpml(): Promise<string> {
-  return api<string>('/api/feeds/export/opml');
+/** GET /api/feeds/export/opml: the OPML document as text. */
+export async function exportOpml(): Promise<string> {
+  const text = await api<unknown>('/api/feeds/export/opml');
+  if (typeof text !== 'string' || !text.includes('<opml')) throw new Error('The export is not an OPML document.');
+  return text;
+}
+
+/** dashboard.md §9: feeder-feeds-{date YYYY-MM-DD}.opml, the date as the user's calendar shows it. */
+export function opmlFilename(date: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `feeder-feeds-${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}.opml`;
+}
+
+/** Fetches the export and saves it as feeder-feeds-YYYY-MM-DD.opml (a download, as the browser does for files). */
+export async function downloadOpmlExport(): Promise<void> {
+  const text = await exportOpml();
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/xml' }));
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = opmlFilename();
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    // Revoked after the click has been handled; the download keeps its own copy.
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+}
+
+/* ───────────── Catalog ───────────── */
+
+export const catalogKey = ['catalog'] as const;
+
+/** GET /api/catalog: the built-in catalog (dashboard.md §3 "Catalog category"). */
+export function getCatalog(): Promise<CatalogCategory[]> {
+  return api<{ categories: CatalogCategory[] }>('/api/catalog').then((res) => res.categories);
+}
+
+/** The catalog changes only with a release: fetched once per session. */
+export function useCatalog(enabled = true): UseQueryResult<CatalogCategory[]> {
+  return useQuery({ queryKey: catalogKey, queryFn: getCatalog, staleTime: Infinity, gcTime: Infinity, enabled });
 }
 
 /* ───────────── Filters ───────────── */

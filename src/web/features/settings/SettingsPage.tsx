@@ -2,13 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../dashboard/pageTitle.js';
 import { AccountSection } from './components/AccountSection.js';
 import { AppearanceSection } from './components/AppearanceSection.js';
+import { FeedManagementSection } from './components/FeedManagementSection.js';
 import { FeverSection } from './components/FeverSection.js';
 import { PasswordSection } from './components/PasswordSection.js';
 
 /**
  * /dashboard/settings (dashboard.md §2 "Account settings"): one readable column of cards, in the spec's
- * order. Sections 3 (feed management: delete all feeds, OPML import/export) and 4 (Fever API) arrive with
- * their features and slot in between password and appearance.
+ * order: account, password, feed management (OPML import/export, delete all feeds), Fever API, appearance.
  */
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -18,7 +18,7 @@ export default function SettingsPage() {
       <p className="text-muted">{t('settings.intro')}</p>
       <AccountSection />
       <PasswordSection />
-      {/* 3. Feed management goes here. */}
+      <FeedManagementSection />
       <FeverSection />
       <AppearanceSection />
     </div>

@@ -42,11 +42,14 @@ afterEach(() => {
 });
 
 describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
-  it('shows only the search tab, with the examples hint', async () => {
+  it('opens on the search tab, with the examples hint; the catalog is the second tab', async () => {
     fakeServer({});
     await renderAt('/dashboard', <Harness />);
     const dialog = screen.getByRole('dialog', { name: 'Add feed' });
-    expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Search']);
+    const tabs = within(dialog).getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Search', 'Feed catalog']);
+    expect(tabs.map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false']);
+    expect(within(dialog).getByRole('tabpanel', { name: 'Search' })).toBeTruthy();
     expect(within(dialog).getByText(/For example:/)).toBeTruthy();
   });
 

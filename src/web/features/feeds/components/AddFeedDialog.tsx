@@ -1,5 +1,5 @@
-import { ArrowLeft, Check, Loader2, Plus, Search } from 'lucide-react';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { ArrowLeft, LayoutGrid, Loader2, Search } from 'lucide-react';
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AddFeedResponse, SearchFeedResult } from '../../../../common/api.js';
 import { Alert, type AlertTone } from '../../../components/ui/Alert.js';
@@ -8,6 +8,8 @@ import { Modal } from '../../../components/ui/Modal.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
 import { addFeed, searchFeeds } from '../api.js';
+import { CatalogTab } from './catalog/CatalogTab.js';
+import { SubscribeButton, type SubscribeState } from './catalog/SubscribeButton.js';
 import { FeedIcon } from './FeedIcon.js';
 
 export interface AddFeedDialogProps {
@@ -17,18 +19,19 @@ export interface AddFeedDialogProps {
   onSubscribed?(feed: AddFeedResponse): void;
 }
 
-type SubscribeState = 'subscribing' | 'subscribed';
 interface Message {
   tone: AlertTone;
   text: string;
 }
 
 /**
- * The add-feed dialog (dashboard.md §2 "Add-feed dialog", §4, §5, §8). The Search tab: a URL (Enter searches),
- * an examples hint, the results (at most 24rem high, with a back button), each with subscribe → subscribing →
- * subscribed. Subscribing from search results closes the dialog. The feed catalog tab arrives with the catalog
- * (issue 5); until then the Search tab is the only one. All state lives in the body, which the modal unmounts
- * when it closes, so the dialog always opens fresh (§4 "resets its state on close").
+ * The add-feed dialog (dashboard.md §2 "Add-feed dialog", §4, §5, §8), 650 px high, with two tabs:
+ * - Search: a URL (Enter searches), an examples hint, the results (at most 24rem high, with a back button), each
+ *   with subscribe → subscribing → subscribed. Subscribing from search results closes the dialog.
+ * - Feed catalog (catalog/CatalogTab.tsx): subscribing from the catalog keeps the dialog open.
+ * The tabs follow the WAI-ARIA tabs pattern (arrow keys, Home, End; the inactive tab is out of the tab order). Both
+ * panels stay mounted once shown, so switching tabs keeps what was typed. All state lives in the body, which the modal
+ * unmounts when it closes, so the dialog always opens fresh (§4 "resets its state on close").
  */
 export function AddFeedDialog({ open, onClose, onSubscribed }: AddFeedDialogProps) {
   const { t } = useTranslation();
@@ -44,9 +47,89 @@ export function AddFeedDialog({ open, onClose, onSubscribed }: AddFeedDialogProp
   );
 }
 
+type Tab = 'search' | 'catalog';
+const TABS: readonly Tab[] = ['search', 'catalog'];
+
 function AddFeedBody({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const tabId = useId();
+  const [tab, setTab] = useState<Tab>('search');
+  const [catalogShown, setCatalogShown] = useState(false);
+  const tabRefs = useRef(new Map<Tab, HTMLButtonElement>());
+
+  const select = (next: Tab, focus = false) => {
+    setTab(next);
+    if (next === 'catalog') setCatalogShown(true);
+    if (focus) tabRefs.current.get(next)?.focus();
+  };
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    const i = TABS.indexOf(tab);
+    const next =
+      e.key === 'ArrowRight' ? TABS[(i + 1) % TABS.length] : e.key === 'ArrowLeft' ? TABS[(i + TABS.length - 1) % TABS.length] : e.key === 'Home' ? TABS[0] : e.key === 'End' ? TABS[TABS.length - 1] : null;
+    if (!next) return;
+    e.preventDefault();
+    select(next, true);
+  };
+  const labels: Record<Tab, { text: string; icon: typeof Search }> = {
+    search: { text: t('feeds.add.tabSearch'), icon: Search },
+    catalog: { text: t('catalog.tab'), icon: LayoutGrid },
+  };
+
+  return (
+    <div className="flex h-[min(650px,calc(100dvh-6rem))] flex-col px-5 pb-5">
+      <div role="tablist" aria-label={t('feeds.add.tabs')} className="mb-4 flex gap-1 border-b border-border">
+        {TABS.map((name) => {
+          const { text, icon: Icon } = labels[name];
+          const selected = tab === name;
+          return (
+            <button
+              key={name}
+              ref={(el) => {
+                if (el) tabRefs.current.set(name, el);
+              }}
+              type="button"
+              role="tab"
+              id={`${tabId}-${name}-tab`}
+              aria-selected={selected}
+              aria-controls={`${tabId}-${name}-panel`}
+              tabIndex={selected ? 0 : -1}
+              onClick={() => select(name)}
+              onKeyDown={onTabKey}
+              className={`-mb-px inline-flex min-h-10 items-center gap-2 border-b-2 px-3 text-sm transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent/40 ${
+                selected ? 'border-accent font-semibold text-text' : 'border-transparent font-medium text-muted hover:text-text'
+              }`}
+            >
+              <Icon aria-hidden className="size-4" />
+              {text}
+            </button>
+          );
+        })}
+      </div>
+
+      <div
+        role="tabpanel"
+        id={`${tabId}-search-panel`}
+        aria-labelledby={`${tabId}-search-tab`}
+        hidden={tab !== 'search'}
+        className="flex min-h-0 flex-1 flex-col gap-4"
+      >
+        <SearchPanel onClose={onClose} onSubscribed={onSubscribed} />
+      </div>
+      <div
+        role="tabpanel"
+        id={`${tabId}-catalog-panel`}
+        aria-labelledby={`${tabId}-catalog-tab`}
+        hidden={tab !== 'catalog'}
+        className="flex min-h-0 flex-1 flex-col"
+      >
+        {catalogShown && <CatalogTab onSubscribed={onSubscribed} />}
+      </div>
+    </div>
+  );
+}
+
+function SearchPanel({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>) {
+  const { t, i18n } = useTranslation();
   const [url, setUrl] = useState('');
   const [searching, setSearching] = useState(false);
   const [results, setResults] = useState<SearchFeedResult[] | null>(null);
@@ -115,69 +198,52 @@ function AddFeedBody({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
   };
 
   return (
-    <div className="flex h-[min(650px,calc(100dvh-6rem))] flex-col px-5 pb-5">
-      {/* The catalog tab (issue 5) joins this tab list. */}
-      <div role="tablist" aria-label={t('feeds.add.tabs')} className="mb-4 flex gap-1 border-b border-border">
-        <button
-          type="button"
-          role="tab"
-          id={`${tabId}-tab`}
-          aria-selected
-          aria-controls={`${tabId}-panel`}
-          className="-mb-px inline-flex min-h-10 items-center gap-2 border-b-2 border-accent px-3 text-sm font-semibold text-text"
-        >
-          <Search aria-hidden className="size-4" />
-          {t('feeds.add.tabSearch')}
-        </button>
-      </div>
-
-      <div role="tabpanel" id={`${tabId}-panel`} aria-labelledby={`${tabId}-tab`} className="flex min-h-0 flex-1 flex-col gap-4">
-        {results === null ? (
-          <form noValidate onSubmit={onSearch} className="flex flex-col gap-3">
-            <TextField
-              ref={inputRef}
-              label={t('feeds.add.urlLabel')}
-              type="url"
-              inputMode="url"
-              autoComplete="url"
-              autoFocus
-              placeholder={t('feeds.add.urlPlaceholder')}
-              value={url}
-              error={fieldError}
-              hint={t('feeds.add.examples')}
-              onChange={(e) => {
-                setUrl(e.target.value);
-                setFieldError(null);
-              }}
-            />
-            <div className="flex justify-end">
-              <Button type="submit" disabled={searching} className="w-full sm:w-auto">
-                {searching ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <Search aria-hidden className="size-4" />}
-                {searching ? t('feeds.add.searching') : t('feeds.add.search')}
-              </Button>
-            </div>
-          </form>
-        ) : (
-          <div className="flex min-h-0 flex-col gap-3">
-            <div className="flex items-center justify-between gap-3">
-              <Button variant="ghost" size="sm" onClick={back} className="-ml-2">
-                <ArrowLeft aria-hidden className="size-4" />
-                {t('feeds.add.back')}
-              </Button>
-              <p role="status" className="text-sm text-muted">
-                {t('feeds.add.results', { count: results.length })}
-              </p>
-            </div>
-            <ul className="max-h-96 overflow-y-auto rounded-xl border border-border" aria-label={t('feeds.add.results', { count: results.length })}>
-              {results.map((result) => (
-                <ResultRow key={result.url} result={result} state={states[result.url]} onSubscribe={() => void onSubscribe(result)} />
-              ))}
-            </ul>
+    <>
+      {results === null ? (
+        <form noValidate onSubmit={onSearch} className="flex flex-col gap-3">
+          <TextField
+            ref={inputRef}
+            label={t('feeds.add.urlLabel')}
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            autoFocus
+            placeholder={t('feeds.add.urlPlaceholder')}
+            value={url}
+            error={fieldError}
+            hint={t('feeds.add.examples')}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              setFieldError(null);
+            }}
+          />
+          <div className="flex justify-end">
+            <Button type="submit" disabled={searching} className="w-full sm:w-auto">
+              {searching ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <Search aria-hidden className="size-4" />}
+              {searching ? t('feeds.add.searching') : t('feeds.add.search')}
+            </Button>
           </div>
-        )}
-        {message && <Alert tone={message.tone}>{message.text}</Alert>}
-      </div>
-    </div>
+        </form>
+      ) : (
+        <div className="flex min-h-0 flex-col gap-3">
+          <div className="flex items-center justify-between gap-3">
+            <Button variant="ghost" size="sm" onClick={back} className="-ml-2">
+              <ArrowLeft aria-hidden className="size-4" />
+              {t('feeds.add.back')}
+            </Button>
+            <p role="status" className="text-sm text-muted">
+              {t('feeds.add.results', { count: results.length })}
+            </p>
+          </div>
+          <ul className="max-h-96 overflow-y-auto rounded-xl border border-border" aria-label={t('feeds.add.results', { count: results.length })}>
+            {results.map((result) => (
+              <ResultRow key={result.url} result={result} state={states[result.url]} onSubscribe={() => void onSubscribe(result)} />
+            ))}
+          </ul>
+        </div>
+      )}
+      {message && <Alert tone={message.tone}>{message.text}</Alert>}
+    </>
   );
 }
 
@@ -191,24 +257,7 @@ function ResultRow({ result, state, onSubscribe }: { result: SearchFeedResult; s
         <p className="line-clamp-2 break-words text-sm font-semibold text-text">{title}</p>
         <p className="truncate text-xs text-muted">{result.url}</p>
       </div>
-      {state === 'subscribed' ? (
-        <span className="inline-flex min-h-9 shrink-0 items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-success">
-          <Check aria-hidden className="size-4" />
-          {t('feeds.add.subscribed')}
-        </span>
-      ) : (
-        <Button
-          size="sm"
-          variant="secondary"
-          onClick={onSubscribe}
-          disabled={state === 'subscribing'}
-          aria-label={state === 'subscribing' ? undefined : t('feeds.add.subscribeFeed', { title })}
-          className="min-h-10 shrink-0"
-        >
-          {state === 'subscribing' ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <Plus aria-hidden className="size-4" />}
-          {state === 'subscribing' ? t('feeds.add.subscribing') : t('feeds.add.subscribe')}
-        </Button>
-      )}
+      <SubscribeButton title={title} state={state} onSubscribe={onSubscribe} />
     </li>
   );
 }

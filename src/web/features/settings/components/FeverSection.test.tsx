@@ -40,7 +40,9 @@ describe('settings: Fever API section', () => {
     await signedIn();
     await renderAt('/dashboard/settings', <SettingsPage />);
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
-    expect(headings.indexOf('Fever API')).toBe(headings.indexOf('Change password') + 1);
+    // Section 3 (feed management) sits between the password and the Fever API (dashboard.md §2 "Account settings").
+    expect(headings.indexOf('Fever API')).toBe(headings.indexOf('Feed management') + 1);
+    expect(headings.indexOf('Feed management')).toBe(headings.indexOf('Change password') + 1);
     expect(headings.indexOf('Appearance')).toBe(headings.indexOf('Fever API') + 1);
   });
 

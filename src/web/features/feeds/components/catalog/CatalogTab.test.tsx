@@ -1,0 +1,198 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CatalogCategory } from '../../../../../common/api.js';
+import { on } from '../../../../lib/events.js';
+import { fakeServer, renderAt, signedIn, testUser } from '../../../../test/dashboardHarness.js';
+import { polyfillDialog } from '../../testDialog.js';
+import { makeFeed } from '../../testFeeds.js';
+import { AddFeedDialog } from '../AddFeedDialog.js';
+
+/** The add-feed dialog's catalog tab (dashboard.md §2 "Feed catalog", §4, §5, §8 "Subscribe"). */
+const categories: CatalogCategory[] = [
+  {
+    id: 'international',
+    name: 'Internationale Nachrichten',
+    nameEn: 'International News',
+    feeds: [
+      { title: 'BBC News – World', xmlUrl: 'https://feeds.bbci.co.uk/news/world/rss.xml', language: 'EN' },
+      { title: 'tagesschau.de', xmlUrl: 'https://www.tagesschau.de/index~rss2.xml', language: 'DE' },
+      { title: 'Le Monde in English', xmlUrl: 'https://www.lemonde.fr/en/rss/une.xml', language: 'EN' },
+    ],
+  },
+  {
+    id: 'science',
+    name: 'Wissenschaft',
+    nameEn: 'Science',
+    feeds: [
+      { title: 'Nature', xmlUrl: 'https://www.nature.com/nature.rss', language: 'EN' },
+      { title: 'ESA – Space Science', xmlUrl: 'https://www.esa.int/rssfeed/Our_Activities/Space_Science', language: null },
+    ],
+  },
+  { id: 'sport', name: 'Sport', nameEn: 'Sport', feeds: [{ title: 'MARCA', xmlUrl: 'https://e00-marca.uecdn.es/rss/portada.xml', language: 'ES' }] },
+];
+
+function Harness() {
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        open dialog
+      </button>
+      <p>{open ? 'is open' : 'is closed'}</p>
+      <AddFeedDialog open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}
+
+function server(extra: Parameters<typeof fakeServer>[0] = {}) {
+  return fakeServer({
+    'GET /api/catalog': () => [200, { categories }],
+    // The user reads tagesschau already (the address as the server stores it).
+    'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'tagesschau', url: 'https://www.tagesschau.de/index~rss2.xml' })]],
+    ...extra,
+  });
+}
+
+async function openCatalog() {
+  await renderAt('/dashboard', <Harness />);
+  fireEvent.click(screen.getByRole('tab', { name: 'Feed catalog' }));
+  return screen.findByRole('button', { name: /International News/ });
+}
+
+const tile = (name: RegExp) => screen.getByRole('button', { name }) as HTMLButtonElement;
+
+beforeEach(async () => {
+  polyfillDialog();
+  await signedIn();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('add-feed dialog, catalog tab', () => {
+  it('is a proper tab: arrow keys move between the tabs, the inactive one is out of the tab order', async () => {
+    server();
+    await renderAt('/dashboard', <Harness />);
+    const search = screen.getByRole('tab', { name: 'Search' });
+    fireEvent.keyDown(search, { key: 'ArrowRight' });
+    const catalog = screen.getByRole('tab', { name: 'Feed catalog' });
+    expect(catalog.getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(catalog);
+    expect(search.getAttribute('tabindex')).toBe('-1');
+    expect(screen.getByRole('tabpanel', { name: 'Feed catalog' })).toBeTruthy();
+    fireEvent.keyDown(catalog, { key: 'Home' });
+    expect(screen.getByRole('tab', { name: 'Search' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows the categories with their feed counts; the language filter changes counts and disables empty ones', async () => {
+    const calls = server();
+    await openCatalog();
+    expect(calls.filter((c) => c.key === 'GET /api/catalog')).toHaveLength(1);
+    expect(tile(/International News/).textContent).toContain('3 feeds');
+    expect(tile(/Science/).textContent).toContain('2 feeds');
+    expect(tile(/Sport/).disabled).toBe(false);
+
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'DE' } });
+    expect(tile(/International News/).textContent).toContain('1 feed');
+    // ESA has no language, so it counts under German too.
+    expect(tile(/Science/).textContent).toContain('1 feed');
+    expect(tile(/Sport/).disabled).toBe(true);
+    expect(tile(/Sport/).textContent).toContain('0 feeds');
+  });
+
+  it('opens a category, marks what the user reads already, and goes back to the tiles', async () => {
+    server();
+    await openCatalog();
+    fireEvent.click(tile(/International News/));
+    expect(screen.getByRole('heading', { name: 'International News' })).toBeTruthy();
+    const list = screen.getByRole('list');
+    expect(within(list).getAllByRole('listitem')).toHaveLength(3);
+    await waitFor(() => expect(within(list).getByText(/Subscribed/)).toBeTruthy());
+    expect(screen.getByRole('button', { name: 'Subscribe to “BBC News – World”' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Subscribe to “tagesschau.de”' })).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'EN' } });
+    expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(2);
+
+    fireEvent.click(screen.getByRole('button', { name: 'All categories' }));
+    expect(document.activeElement).toBe(tile(/International News/));
+  });
+
+  it('searches across all categories by title or address, case-insensitively, within the language', async () => {
+    server();
+    await openCatalog();
+    const box = screen.getByLabelText('Search the catalog');
+    fireEvent.change(box, { target: { value: 'SCIENCE' } });
+    expect(screen.getByText('1 feed found')).toBeTruthy();
+    expect(screen.getByText('ESA – Space Science')).toBeTruthy();
+
+    fireEvent.change(box, { target: { value: 'rss' } });
+    expect(screen.getByText('6 feeds found')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'DE' } });
+    expect(screen.getByText('2 feeds found')).toBeTruthy();
+
+    fireEvent.change(box, { target: { value: 'nothing like this' } });
+    expect(screen.getByText('No feed in the catalog matches your search.')).toBeTruthy();
+    fireEvent.change(box, { target: { value: '' } });
+    expect(tile(/International News/)).toBeTruthy();
+  });
+
+  it('subscribes from the catalog and stays open; 409 marks it subscribed; other errors as in §8', async () => {
+    let answer: [number, unknown] = [201, { ...makeFeed({ id: 5, title: 'Nature', url: 'https://www.nature.com/nature.rss' }), is_new: true }];
+    const calls = server({ 'POST /api/feeds': () => answer });
+    const events: string[] = [];
+    const off = on('feeds-updated', () => events.push('feeds-updated'));
+    await openCatalog();
+    fireEvent.click(tile(/Science/));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to “Nature”' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Subscribe to “Nature”' })).toBeNull());
+    expect(calls.find((c) => c.key === 'POST /api/feeds')?.body).toEqual({ url: 'https://www.nature.com/nature.rss' });
+    expect(screen.getByText('is open')).toBeTruthy();
+    expect(events).toContain('feeds-updated');
+
+    answer = [409, { message: 'exists', code: 'FEED_EXISTS' }];
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to “ESA – Space Science”' }));
+    expect(await screen.findByText('You already subscribe to this feed.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Subscribe to “ESA – Space Science”' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'All categories' }));
+    fireEvent.click(tile(/International News/));
+    answer = [400, { message: 'bad', code: 'INVALID_URL' }];
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to “BBC News – World”' }));
+    expect(await screen.findByText('Invalid URL. Please check the address.')).toBeTruthy();
+    answer = [502, { message: 'down', code: 'FETCH_CONNECTION' }];
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to “BBC News – World”' }));
+    expect(await screen.findByText('Error adding the feed. Please try again.')).toBeTruthy();
+    off();
+  });
+
+  it('names categories in German in the German interface, and starts afresh when opened again', async () => {
+    server();
+    await signedIn(testUser, 'de');
+    await renderAt('/dashboard', <Harness />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Feed-Katalog' }));
+    expect(await screen.findByRole('button', { name: /Internationale Nachrichten/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /Wissenschaft/ }));
+    expect(screen.getByRole('heading', { name: 'Wissenschaft' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Schließen' }));
+    fireEvent.click(screen.getByRole('button', { name: 'open dialog' }));
+    expect(screen.getByRole('tab', { name: 'Suche' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.click(screen.getByRole('tab', { name: 'Feed-Katalog' }));
+    expect(await screen.findByRole('button', { name: /Internationale Nachrichten/ })).toBeTruthy();
+  });
+
+  it('says so when the catalog cannot be loaded, and tries again', async () => {
+    let ok = false;
+    server({ 'GET /api/catalog': () => (ok ? [200, { categories }] : [500, { message: 'boom', code: 'INTERNAL_ERROR' }]) });
+    await renderAt('/dashboard', <Harness />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Feed catalog' }));
+    expect(await screen.findByText('The catalog could not be loaded.')).toBeTruthy();
+    ok = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: /International News/ })).toBeTruthy();
+  });
+});

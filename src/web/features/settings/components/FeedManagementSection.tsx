@@ -1,0 +1,215 @@
+import { Download, FileUp, Rss, Trash2, Upload } from 'lucide-react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { OpmlImportResult } from '../../../../common/api.js';
+import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
+import { Alert } from '../../../components/ui/Alert.js';
+import { Button } from '../../../components/ui/Button.js';
+import { ApiError } from '../../../lib/api.js';
+import { useTimedMessage } from '../../../lib/useTimedMessage.js';
+import { deleteAllFeeds, downloadOpmlExport, importOpml, opmlFilename } from '../../feeds/api.js';
+import { SettingsSection } from './SettingsSection.js';
+
+/** dashboard.md §5: an OPML file is a .opml or .xml file. */
+export const OPML_ACCEPT = '.opml,.xml';
+const isOpmlName = (name: string) => /\.(opml|xml)$/i.test(name.trim());
+
+type Status = { tone: 'success' | 'error'; text: string } | null;
+
+/**
+ * Settings section 3, Feed management (dashboard.md §2 "Account settings", §5, §7 "Feeds", §8 "Account", §9):
+ * - OPML import: a chosen .opml/.xml file is required ("please choose an OPML file"); afterwards the counts of the
+ *   result are shown; a failure shows the server's reason (translated by its code where known) or a generic text.
+ *   The feed list, folders and counts refresh through the app-wide events (features/feeds/api.ts importOpml).
+ * - OPML export: downloads feeder-feeds-YYYY-MM-DD.opml; a failure shows a generic text.
+ * - Delete all feeds: after the browser's confirm(); "all feeds deleted" or "error deleting all feeds".
+ */
+export function FeedManagementSection() {
+  const { t } = useTranslation();
+  return (
+    <SettingsSection icon={Rss} title={t('settings.feedManagement.title')} description={t('settings.feedManagement.description')}>
+      <div className="flex flex-col divide-y divide-border">
+        <ImportBlock />
+        <ExportBlock />
+        <DeleteAllBlock />
+      </div>
+    </SettingsSection>
+  );
+}
+
+function Block({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3 py-5 first:pt-0 last:pb-0">
+      <div>
+        <h3 id={headingId} className="text-sm font-semibold text-text">
+          {title}
+        </h3>
+        <p className="mt-0.5 text-sm text-muted">{description}</p>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** The import's failure in the user's language: the code's text, else the server's message (4xx), else generic. */
+function importErrorText(t: ReturnType<typeof useTranslation>['t'], i18n: ReturnType<typeof useTranslation>['i18n'], err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.isNetwork) return t('settings.errors.network');
+    if (err.code && i18n.exists(`opml.errorCodes.${err.code}`)) return t(`opml.errorCodes.${err.code}`);
+    if (err.status < 500 && err.message && !/^HTTP \d+$/.test(err.message)) return err.message;
+  }
+  return t('opml.importError');
+}
+
+function ImportBlock() {
+  const { t, i18n } = useTranslation();
+  const inputId = useId();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<OpmlImportResult | null>(null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setResult(null);
+    if (!file || !isOpmlName(file.name)) {
+      setError(t('opml.chooseFile'));
+      fileRef.current?.focus();
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      setResult(await importOpml(file));
+      setFile(null);
+      if (fileRef.current) fileRef.current.value = '';
+    } catch (err) {
+      setError(importErrorText(t, i18n, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const counts = result
+    ? [
+        t('opml.imported', { count: result.imported_count }),
+        result.existed_count > 0 && t('opml.existed', { count: result.existed_count }),
+        result.failed_count > 0 && t('opml.failed', { count: result.failed_count }),
+        result.folders_created > 0 && t('opml.foldersCreated', { count: result.folders_created }),
+      ].filter((line): line is string => typeof line === 'string')
+    : [];
+
+  return (
+    <Block title={t('opml.importTitle')} description={t('opml.importDescription')}>
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={inputId} className="text-sm font-medium text-text">
+            {t('opml.fileLabel')}
+          </label>
+          <input
+            ref={fileRef}
+            id={inputId}
+            type="file"
+            accept={OPML_ACCEPT}
+            aria-invalid={error ? true : undefined}
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setError(null);
+              setResult(null);
+            }}
+            className="block w-full rounded-lg border border-border-strong bg-surface text-sm text-muted file:mr-3 file:min-h-10 file:cursor-pointer file:border-0 file:border-r file:border-border file:bg-surface-2 file:px-4 file:text-sm file:font-medium file:text-text hover:file:bg-border focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
+          />
+        </div>
+        {error && <Alert tone="error">{error}</Alert>}
+        {result && (
+          <Alert tone="success">
+            <div>
+              {t('opml.importDone')}
+              <ul className="mt-1 list-disc pl-5">
+                {counts.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+              {result.imported_count > 0 && <p className="mt-1 text-muted">{t('opml.importHint')}</p>}
+            </div>
+          </Alert>
+        )}
+        <div className="flex justify-end">
+          <Button type="submit" variant="secondary" disabled={busy} className="w-full sm:w-auto">
+            {busy ? <FileUp aria-hidden className="size-4 animate-pulse" /> : <Upload aria-hidden className="size-4" />}
+            {busy ? t('opml.importing') : t('opml.import')}
+          </Button>
+        </div>
+      </form>
+    </Block>
+  );
+}
+
+function ExportBlock() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<Status>(null);
+  const [done, showDone] = useTimedMessage(SUCCESS_BANNER_MS);
+
+  const onExport = async () => {
+    setStatus(null);
+    showDone(null);
+    setBusy(true);
+    try {
+      await downloadOpmlExport();
+      showDone(t('opml.exportDone', { filename: opmlFilename() }));
+    } catch {
+      setStatus({ tone: 'error', text: t('opml.exportError') });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Block title={t('opml.exportTitle')} description={t('opml.exportDescription')}>
+      {status && <Alert tone={status.tone}>{status.text}</Alert>}
+      {done && <Alert tone="success">{done}</Alert>}
+      <div className="flex justify-end">
+        <Button variant="secondary" onClick={() => void onExport()} disabled={busy} className="w-full sm:w-auto">
+          <Download aria-hidden className="size-4" />
+          {busy ? t('opml.exporting') : t('opml.export')}
+        </Button>
+      </div>
+    </Block>
+  );
+}
+
+function DeleteAllBlock() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<Status>(null);
+
+  const onDelete = async () => {
+    setStatus(null);
+    // dashboard.md §5: deleting all feeds requires the browser's confirmation.
+    if (!window.confirm(t('settings.feedManagement.deleteAllConfirm'))) return;
+    setBusy(true);
+    try {
+      await deleteAllFeeds();
+      setStatus({ tone: 'success', text: t('settings.feedManagement.allDeleted') });
+    } catch {
+      setStatus({ tone: 'error', text: t('settings.feedManagement.deleteAllError') });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Block title={t('settings.feedManagement.deleteAllTitle')} description={t('settings.feedManagement.deleteAllDescription')}>
+      {status && <Alert tone={status.tone}>{status.text}</Alert>}
+      <div className="flex justify-end">
+        <Button variant="danger" onClick={() => void onDelete()} disabled={busy} className="w-full sm:w-auto">
+          <Trash2 aria-hidden className="size-4" />
+          {busy ? t('settings.feedManagement.deleting') : t('settings.feedManagement.deleteAll')}
+        </Button>
+      </div>
+    </Block>
+  );
+}
