@@ -51,9 +51,14 @@ export async function matchArrivedArticles(
     .where('subscriptions.feed_id', '=', feedId)
     .where('reading_lists.is_smart', '=', 1)
     .execute();
-  for (const a of arrived.changed) {
-    // Lists are ordered by date (reading_list_articles_page_idx); an edit may move the article.
-    await trx.updateTable('reading_list_articles').set({ published_at: a.publishedAt }).where('article_id', '=', a.id).execute();
+  // Lists are ordered by date (reading_list_articles_page_idx); an edit may move the article (the store has just
+  // written the article's new date).
+  for (const batch of chunks(arrived.changed.map((a) => a.id), WRITE_BATCH)) {
+    await trx
+      .updateTable('reading_list_articles')
+      .set((eb) => ({ published_at: eb.selectFrom('articles').select('articles.published_at').whereRef('articles.id', '=', 'reading_list_articles.article_id') }))
+      .where('article_id', 'in', batch)
+      .execute();
   }
   if (lists.length === 0) return;
   const all = [...arrived.fresh, ...arrived.changed];

@@ -376,6 +376,24 @@ for (const dialect of DIALECTS) {
       expect(await u.titles(smart.id)).toEqual(['Launch party tonight']);
     });
 
+    it('keeps a list in date order when an edit moves an article', async () => {
+      const u = await user();
+      const { feedId, path } = await u.feed('Dated', [item(1, { title: 'First' }), item(2, { title: 'Second' })]);
+      const list = await u.list({ name: 'Both' });
+      for (const title of ['First', 'Second']) await u.post(`/api/reading-lists/${list.id}/articles/${await u.idOf(title)}`);
+      expect(await u.titles(list.id)).toEqual(['Second', 'First']);
+      server.set(path, { body: rss('Dated', [item(1, { title: 'First, updated', pubDate: new Date(Date.UTC(2026, 10, 2)).toUTCString() }), item(2, { title: 'Second' })]) });
+      t.clock.advance(2 * 3_600_000);
+      try {
+        expect((await t.refresh.refreshFeed(feedId)).status).toBe('ok');
+      } finally {
+        t.clock.reset();
+      }
+      expect(await u.titles(list.id)).toEqual(['First, updated', 'Second']);
+      // Page by page too: the page is cut by the list's own copy of the date.
+      expect((await u.page(`/api/reading-lists/${list.id}/articles?per_page=1`)).articles.map((a) => a.title)).toEqual(['First, updated']);
+    });
+
     it('takes the stored articles of a newly subscribed feed into smart lists', async () => {
       const reader = await user();
       const { feedId } = await reader.feed('Shared', [item(1, { title: 'Climate report' }), item(2, { title: 'Football' })]);
