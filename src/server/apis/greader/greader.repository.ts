@@ -47,31 +47,64 @@ function notMuted(eb: ExpressionBuilder<any, any>, userId: number, now: string) 
   return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
 }
 
+/** What an item shows of its article, besides the slim row. */
+export interface ArticleText {
+  url: string | null;
+  title: string;
+  author: string | null;
+  content: string | null;
+  summary: string | null;
+  enclosures: string | null;
+  /** articles.created_at: when Feeder first stored it (the protocol's crawl time). */
+  crawled_at: string;
+  updated_at: string | null;
+}
+
+const TEXT = [
+  'articles.url',
+  'articles.title',
+  'articles.author',
+  'articles.content',
+  'articles.summary',
+  'articles.enclosures',
+  'articles.created_at as crawled_at',
+  'articles.updated_at',
+] as const;
+
 /**
- * One page of a stream as slim rows (id, date, feed). When read and unread are both wanted (and not only
+ * One page of a stream: slim rows (id, date, feed, state), and with `withText` the article's text joined to each
+ * (stream/contents: one statement for the page and its text). When read and unread are both wanted (and not only
  * favourites), the unread and the read rows come each from their own range of the (user, is_read, is_hidden,
- * published_at, article_id) index and are merged here, as the web app's all-articles list does: there is no index
- * over every row in date order (docs/decisions.md "Reading").
+ * published_at, article_id) index, limited each, and are merged by a UNION ALL in the same statement, as the web
+ * app's all-articles list merges them: there is no index over every row in date order (docs/decisions.md
+ * "Reading"). With `withText` the rows are `StreamRef & ArticleText`.
  */
-export async function streamPage(db: Db, userId: number, now: string, q: StreamQuery): Promise<StreamRef[]> {
+export async function streamPage(db: Db, userId: number, now: string, q: StreamQuery, withText = false): Promise<StreamRef[]> {
   if (q.feedIds && q.feedIds.length === 0) return [];
-  if (q.read === undefined && q.starred !== true) {
-    const [unread, read] = [await streamRange(db, userId, now, { ...q, read: 0 }), await streamRange(db, userId, now, { ...q, read: 1 })];
-    return [...unread, ...read].sort(q.oldestFirst ? ascending : (a, b) => ascending(b, a)).slice(0, q.limit);
-  }
-  return streamRange(db, userId, now, q);
-}
-
-function ascending(a: StreamPosition, b: StreamPosition): number {
-  if (a.published_at !== b.published_at) return a.published_at < b.published_at ? -1 : 1;
-  return a.article_id - b.article_id;
-}
-
-async function streamRange(db: Db, userId: number, now: string, q: StreamQuery): Promise<StreamRef[]> {
   const dir = q.oldestFirst ? 'asc' : 'desc';
-  let query = db
-    .selectFrom('user_articles')
-    .select(SLIM)
+  if (q.read === undefined && q.starred !== true) {
+    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, now, { ...q, read }, withText).as(alias)).selectAll();
+    return (await (part(0, 'unread') as any)
+      .unionAll(part(1, 'read'))
+      .orderBy('published_at', dir)
+      .orderBy('article_id', dir)
+      .limit(q.limit)
+      .execute()) as StreamRef[];
+  }
+  return (await streamRange(db, userId, now, q, withText).execute()) as StreamRef[];
+}
+
+const withArticles = (db: Db) => db.selectFrom('user_articles').innerJoin('articles', 'articles.id', 'user_articles.article_id');
+
+function streamRange(db: Db, userId: number, now: string, q: StreamQuery, withText: boolean) {
+  const dir = q.oldestFirst ? 'asc' : 'desc';
+  // The article row only when its text or crawl time is wanted: ids pages of 10,000 stay on the index alone.
+  const joined = withText || q.crawledFrom !== undefined || q.crawledUntil !== undefined;
+  const from = joined
+    ? withArticles(db)
+    : (db.selectFrom('user_articles') as unknown as ReturnType<typeof withArticles>);
+  let query = from
+    .select(withText ? [...SLIM, ...TEXT] : SLIM)
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
     .where((eb) => notMuted(eb, userId, now));
@@ -87,15 +120,9 @@ async function streamRange(db: Db, userId: number, now: string, q: StreamQuery):
         : sql<boolean>`(user_articles.published_at, user_articles.article_id) < (${q.after.published_at}, ${q.after.article_id})`,
     );
   }
-  if (q.crawledFrom !== undefined || q.crawledUntil !== undefined) {
-    query = query.where((eb) => {
-      let crawled = eb.selectFrom('articles').select('articles.id').whereRef('articles.id', '=', 'user_articles.article_id');
-      if (q.crawledFrom !== undefined) crawled = crawled.where('articles.created_at', '>=', q.crawledFrom);
-      if (q.crawledUntil !== undefined) crawled = crawled.where('articles.created_at', '<', q.crawledUntil);
-      return eb.exists(crawled);
-    });
-  }
-  return query.orderBy('user_articles.published_at', dir).orderBy('user_articles.article_id', dir).limit(q.limit).execute();
+  if (q.crawledFrom !== undefined) query = query.where('articles.created_at', '>=', q.crawledFrom);
+  if (q.crawledUntil !== undefined) query = query.where('articles.created_at', '<', q.crawledUntil);
+  return query.orderBy('user_articles.published_at', dir).orderBy('user_articles.article_id', dir).limit(q.limit);
 }
 
 /** Where an article sits in every stream (its date); undefined when it is not the user's. */
@@ -125,36 +152,29 @@ export async function visibleRefs(db: Db, userId: number, now: string, ids: read
 }
 
 /**
- * What an item shows of its article. The ids come from the user's own slim rows (streamPage, visibleRefs), never
- * from the client directly. Items are put together from three small single-purpose queries rather than one join
- * of five tables: on PostgreSQL, planning that join cost more than running it (about 1.5 ms a request).
+ * The texts of these articles. The ids come from the user's own slim rows (visibleRefs), never from the client
+ * directly.
  */
 export async function articleTexts(db: Db, ids: readonly number[]) {
   if (ids.length === 0) return [];
   return db
     .selectFrom('articles')
-    .select(['id', 'url', 'title', 'author', 'content', 'summary', 'enclosures', 'created_at', 'updated_at'])
-    .where('id', 'in', [...ids])
+    .select(['articles.id', ...TEXT])
+    .where('articles.id', 'in', [...ids])
     .execute();
 }
 
-/** Title, site and folder of the user's subscriptions to these feeds. */
+/** Title, site and folder name of the user's subscriptions to these feeds. */
 export async function feedDirectory(db: Db, userId: number, feedIds: readonly number[]) {
   if (feedIds.length === 0) return [];
   return db
     .selectFrom('subscriptions')
     .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
-    .select(['subscriptions.feed_id', 'subscriptions.custom_title', 'subscriptions.folder_id', 'feeds.title', 'feeds.site_url'])
+    .leftJoin('folders', 'folders.id', 'subscriptions.folder_id')
+    .select(['subscriptions.feed_id', 'subscriptions.custom_title', 'feeds.title', 'feeds.site_url', 'folders.name as folder_name'])
     .where('subscriptions.user_id', '=', userId)
     .where('subscriptions.feed_id', 'in', [...feedIds])
     .execute();
-}
-
-/** Names of the user's folders among these ids. */
-export async function folderNames(db: Db, userId: number, folderIds: readonly number[]): Promise<Map<number, string>> {
-  if (folderIds.length === 0) return new Map();
-  const rows = await db.selectFrom('folders').select(['id', 'name']).where('user_id', '=', userId).where('id', 'in', [...folderIds]).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /**

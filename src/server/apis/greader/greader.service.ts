@@ -371,7 +371,7 @@ export class GReaderService {
     return position;
   }
 
-  private async refs(user: ReaderUser, streamId: string, o: StreamOptions): Promise<{ refs: repo.StreamRef[]; continuation?: string }> {
+  private async refs(user: ReaderUser, streamId: string, o: StreamOptions, withText = false): Promise<{ refs: repo.StreamRef[]; continuation?: string }> {
     const [selection, after] = await Promise.all([this.selection(user.id, streamId, o), this.position(user.id, o.continuation)]);
     if (selection === null) return { refs: [] };
     // One more than asked tells whether another page follows, so the last page carries no continuation.
@@ -382,7 +382,7 @@ export class GReaderService {
       after,
       oldestFirst: o.oldestFirst,
       limit: o.limit + 1,
-    });
+    }, withText);
     if (refs.length <= o.limit) return { refs };
     const page = refs.slice(0, o.limit);
     return { refs: page, continuation: String(page[page.length - 1].article_id) };
@@ -390,48 +390,29 @@ export class GReaderService {
 
   /** stream/contents and the Atom stream: a page of items with a continuation when more follow. */
   async streamContents(user: ReaderUser, streamId: string, o: StreamOptions): Promise<StreamPage<GReaderItem>> {
-    const { refs, continuation } = await this.refs(user, streamId, o);
-    return { items: await this.items(user.id, refs), continuation };
+    const { refs, continuation } = await this.refs(user, streamId, o, true);
+    return { items: await this.items(user.id, refs as (repo.StreamRef & repo.ArticleText)[]), continuation };
   }
 
-  /** The items of these slim rows, in their order: article text, feed title and folder added. */
-  private async items(userId: number, refs: repo.StreamRef[]): Promise<GReaderItem[]> {
-    if (refs.length === 0) return [];
-    const { db } = this.deps;
-    const [texts, feeds] = await Promise.all([
-      repo.articleTexts(db, refs.map((r) => r.article_id)),
-      repo.feedDirectory(db, userId, [...new Set(refs.map((r) => r.feed_id))]),
-    ]);
-    const folderIds = [...new Set(feeds.map((f) => f.folder_id).filter((id): id is number => id !== null))];
-    const names = await repo.folderNames(db, userId, folderIds);
-    const textOf = new Map(texts.map((t) => [t.id, t]));
+  /** The items of these rows, in their order, with their feed's title and folder (one query for the page's feeds). */
+  private async items(userId: number, rows: (repo.StreamRef & repo.ArticleText)[]): Promise<GReaderItem[]> {
+    if (rows.length === 0) return [];
+    const feeds = await repo.feedDirectory(this.deps.db, userId, [...new Set(rows.map((r) => r.feed_id))]);
     const feedOf = new Map(feeds.map((f) => [f.feed_id, f]));
     const items: GReaderItem[] = [];
-    for (const ref of refs) {
-      const text = textOf.get(ref.article_id);
-      const feed = feedOf.get(ref.feed_id);
-      // Gone between the two reads (clean-up, unsubscribe in another tab): left out, as if a moment later.
-      if (!text || !feed) continue;
-      const row: ItemRow = {
-        id: ref.article_id,
-        feed_id: ref.feed_id,
-        published_at: ref.published_at,
-        is_read: ref.is_read,
-        is_favorite: ref.is_favorite,
-        url: text.url,
-        title: text.title,
-        author: text.author,
-        content: text.content,
-        summary: text.summary,
-        enclosures: text.enclosures,
-        crawled_at: text.created_at,
-        updated_at: text.updated_at,
+    for (const row of rows) {
+      const feed = feedOf.get(row.feed_id);
+      // Unsubscribed between the two reads (another client): left out, as a moment later.
+      if (!feed) continue;
+      const item: ItemRow = {
+        ...row,
+        id: row.article_id,
         feed_own_title: feed.title,
         custom_title: feed.custom_title,
         site_url: feed.site_url,
-        folder_name: feed.folder_id === null ? null : (names.get(feed.folder_id) ?? null),
+        folder_name: feed.folder_name,
       };
-      items.push(presentItem(row));
+      items.push(presentItem(item));
     }
     return items;
   }
@@ -463,7 +444,14 @@ export class GReaderService {
     const newestFirst = (a: repo.StreamRef, b: repo.StreamRef) =>
       a.published_at === b.published_at ? b.article_id - a.article_id : a.published_at < b.published_at ? 1 : -1;
     refs.sort(oldestFirst ? (a, b) => newestFirst(b, a) : newestFirst);
-    return this.items(user.id, refs);
+    const texts = new Map((await repo.articleTexts(this.deps.db, refs.map((r) => r.article_id))).map((t) => [t.id, t]));
+    return this.items(
+      user.id,
+      refs.flatMap((r) => {
+        const text = texts.get(r.article_id);
+        return text ? [{ ...r, ...text }] : [];
+      }),
+    );
   }
 
   /**
