@@ -175,6 +175,11 @@ export async function countReadingListArticles(db: Db, userId: number, now: stri
   return Number(row.n);
 }
 
+/**
+ * The list's members joined with the user's state. Deliberately no constant on user_articles.user_id (the join
+ * through the member row's user_id carries it): the planner must walk the list's members, never the user's articles
+ * (a million rows) looking for members.
+ */
 function readingListMembers(db: Db, userId: number, now: string, o: { listId: number; showRead: boolean }) {
   let q = db
     .selectFrom('reading_list_articles')
@@ -182,7 +187,6 @@ function readingListMembers(db: Db, userId: number, now: string, o: { listId: nu
       j.onRef('user_articles.article_id', '=', 'reading_list_articles.article_id').onRef('user_articles.user_id', '=', 'reading_list_articles.user_id'),
     )
     .where('reading_list_articles.list_id', '=', o.listId)
-    .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
     .where((eb) => notMuted(eb, userId, now));
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
@@ -203,8 +207,10 @@ export async function readingListCounts(
   let q = db
     .selectFrom('reading_lists')
     .innerJoin('reading_list_articles', 'reading_list_articles.list_id', 'reading_lists.id')
+    // Joined through the member row (not reading_lists.user_id, which is a constant here): the planner must walk the
+    // lists' members, never the user's articles looking for members.
     .innerJoin('user_articles', (j) =>
-      j.onRef('user_articles.article_id', '=', 'reading_list_articles.article_id').onRef('user_articles.user_id', '=', 'reading_lists.user_id'),
+      j.onRef('user_articles.article_id', '=', 'reading_list_articles.article_id').onRef('user_articles.user_id', '=', 'reading_list_articles.user_id'),
     )
     .select((eb) => [
       'reading_lists.id as list_id',
@@ -212,7 +218,6 @@ export async function readingListCounts(
       eb.fn.sum<number>(eb.case().when('user_articles.is_read', '=', 0).then(1).else(0).end()).as('unread'),
     ])
     .where('reading_lists.user_id', '=', userId)
-    .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
     .where((eb) => notMuted(eb, userId, now))
     .groupBy('reading_lists.id');
