@@ -155,7 +155,9 @@ describe('reading', () => {
     await main(page).getByRole('heading', { name: t('articles.empty.allReadTitle') }).waitFor();
 
     // A second feed, muted permanently from its view: greyed in the sidebar, explained in the list.
-    await subscribe(page, nav(page).getByRole('button', { name: t('dashboard.sidebar.addFeed') }), feeds.url('/quiet.xml'), 'E2E Quiet');
+    // The feeds' "+" is a menu (add feed, add folder: dashboard.md §2).
+    await nav(page).getByRole('button', { name: t('folders.addMenu') }).click();
+    await subscribe(page, nav(page).getByRole('menuitem', { name: t('dashboard.sidebar.addFeed') }), feeds.url('/quiet.xml'), 'E2E Quiet');
     await waitForArticles(page, 'Quiet thoughts');
     await nav(page).getByRole('link', { name: /^E2E Quiet/ }).click();
     await page.getByRole('heading', { level: 1, name: t('articles.titles.feed', { title: 'E2E Quiet' }) }).waitFor();

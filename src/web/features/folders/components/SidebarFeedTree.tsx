@@ -179,7 +179,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
   const groupName = (group: Group | undefined) =>
     group === undefined || group === 'root' ? t('folders.dnd.inRoot') : t('folders.dnd.inFolder', { name: folderById.get(group)?.name ?? '' });
 
-  /** Where the dragged thing is now, in words (the announcements of dashboard.md §9 keyboard drag, de/en). */
+  /** Where the dragged thing would land, in words (the announcements of a keyboard drag, de/en). */
   const position = (activeDrag: UniqueIdentifier, over: UniqueIdentifier | null | undefined): string => {
     const dragged = parse(activeDrag);
     const target = parse(over);
@@ -189,10 +189,17 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
       return t('folders.dnd.folderPosition', { name: name(activeDrag), position: index + 1, count: current.folders.length });
     }
     if (dragged.type !== 'feed') return '';
-    if (target.type === 'folder' && !isExpanded(target.id)) return t('folders.dnd.overFolder', { title: name(activeDrag), folder: name(over) });
-    const group = groupOf(current, dragged.id);
-    const list = group === undefined ? [] : feedsOf(current, group);
-    return t('folders.dnd.feedPosition', { title: name(activeDrag), position: list.indexOf(dragged.id) + 1, count: list.length, group: groupName(group) });
+    const from = groupOf(current, dragged.id);
+    if (target.type === 'folder' && (!isExpanded(target.id) || from !== target.id)) {
+      return t('folders.dnd.overFolder', { title: name(activeDrag), folder: name(over) });
+    }
+    // Over a feed it takes that feed's place (in its own group the others make room; in another group it goes before it).
+    const group = target.type === 'feed' ? groupOf(current, target.id) : target.type === 'root' ? 'root' : from;
+    if (group === undefined) return '';
+    const list = feedsOf(current, group);
+    const joins = group !== from;
+    const index = target.type === 'feed' ? list.indexOf(target.id) : joins ? list.length : list.indexOf(dragged.id);
+    return t('folders.dnd.feedPosition', { title: name(activeDrag), position: index + 1, count: list.length + (joins ? 1 : 0), group: groupName(group) });
   };
 
   const announcements: Announcements = {
@@ -202,7 +209,26 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     onDragCancel: ({ active: a }) => t('folders.dnd.cancelled', { name: name(a.id) }),
   };
 
-  const onDragStart = ({ active: a }: DragStartEvent) => {
+  /*
+   * A keyboard drag leaves the groups as they are until the drop: its moves go from one drop place to the next, and
+   * a list that changed under it would send the next arrow press somewhere unexpected. Pointer drags move the feed
+   * into the group under the pointer at once, so that group makes room for it.
+   */
+  const keyboardDrag = useRef(false);
+
+  // After a keyboard drop the handle keeps the focus, also when its row now lives in another list (a new element).
+  const treeRef = useRef<HTMLDivElement>(null);
+  const [refocus, setRefocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (refocus === null) return;
+    const handle = treeRef.current?.querySelector<HTMLElement>(`[data-drag-handle="${refocus}"]`);
+    if (!handle) return;
+    if (document.activeElement !== handle) handle.focus();
+    setRefocus(null);
+  }, [refocus, layout]);
+
+  const onDragStart = ({ active: a, activatorEvent }: DragStartEvent) => {
+    keyboardDrag.current = typeof KeyboardEvent !== 'undefined' && activatorEvent instanceof KeyboardEvent;
     before.current = serverLayout;
     setDragLayout(serverLayout);
     setActiveId(a.id);
@@ -215,6 +241,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     const dragged = parse(a.id);
     if (dragged.type !== 'feed' || !over) return;
     lastOver.current = over.id;
+    if (keyboardDrag.current) return;
     const current = layoutRef.current;
     const from = groupOf(current, dragged.id);
     const target = parse(over.id);
@@ -241,6 +268,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
   };
 
   const finish = () => {
+    if (keyboardDrag.current && activeId !== null) setRefocus(String(activeId));
     setActiveId(null);
     setDragLayout(null);
     before.current = null;
@@ -262,11 +290,15 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
       next = moveFolder(next, from, to);
     } else if (dragged.type === 'feed') {
       const group = groupOf(next, dragged.id);
-      if (target.type === 'feed' && group !== undefined && groupOf(next, target.id) === group) {
-        const list = [...feedsOf(next, group)];
+      const targetGroup = target.type === 'feed' ? groupOf(next, target.id) : undefined;
+      if (target.type === 'feed' && group !== undefined && targetGroup === group) {
+        const list = feedsOf(next, group);
         const from = list.indexOf(dragged.id);
         const to = list.indexOf(target.id);
         if (from !== to) next = moveFeed(next, dragged.id, group, to);
+      } else if (target.type === 'feed' && targetGroup !== undefined) {
+        // A keyboard drop on a feed of another group: the dragged feed takes its place there.
+        next = moveFeed(next, dragged.id, targetGroup, feedsOf(next, targetGroup).indexOf(target.id));
       } else if (target.type === 'folder') {
         droppedOnFolder = target.id;
         if (group !== target.id) next = moveFeed(next, dragged.id, target.id);
@@ -304,6 +336,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
 
   return (
     <div
+      ref={treeRef}
       onClickCapture={(e) => {
         if (!suppressClick.current) return;
         e.preventDefault();
@@ -376,12 +409,27 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
  * The keyboard's way to drag (design.md §6): a button with the item's name that shows when focused; Space or Enter
  * picks the item up, the arrow keys move it, Space or Enter drops it, Escape puts it back.
  */
-function DragHandle({ label, setRef, attributes, onKeyDown, visible }: { label: string; setRef(el: HTMLElement | null): void; attributes: object; onKeyDown?: KeyboardEventHandler; visible: boolean }) {
+function DragHandle({
+  dragId,
+  label,
+  setRef,
+  attributes,
+  onKeyDown,
+  visible,
+}: {
+  dragId: string;
+  label: string;
+  setRef(el: HTMLElement | null): void;
+  attributes: object;
+  onKeyDown?: KeyboardEventHandler;
+  visible: boolean;
+}) {
   return (
     <button
       ref={setRef}
       type="button"
       {...attributes}
+      data-drag-handle={dragId}
       onKeyDown={onKeyDown}
       aria-label={label}
       className={`absolute right-1 top-1/2 inline-flex size-8 -translate-y-1/2 items-center justify-center rounded-md bg-surface-2 text-muted ring-1 ring-border focus-visible:pointer-events-auto focus-visible:opacity-100 ${
@@ -420,7 +468,7 @@ function FeedItem({ feed, group, active, count }: { feed: Feed; group: Group; ac
       data-feed-id={feed.id}
     >
       <FeedLink feed={feed} active={active} count={count} />
-      <DragHandle label={t('folders.dnd.moveFeed', { title: feedTitle(feed, t) })} setRef={setActivatorNodeRef} attributes={attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined} visible={isDragging} />
+      <DragHandle dragId={feedDndId(feed.id)} label={t('folders.dnd.moveFeed', { title: feedTitle(feed, t) })} setRef={setActivatorNodeRef} attributes={attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined} visible={isDragging} />
     </li>
   );
 }
@@ -476,7 +524,9 @@ function FolderItem({
           <span className="min-w-0 flex-1 truncate">{folder.name}</span>
           <Badge count={unread} />
         </button>
-        <div className="shrink-0 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100">
+        {/* Where a pointer can hover, the menu button appears over the badge on hover or focus (the name keeps its
+            room); on touch screens it stays in view beside the badge. */}
+        <div className="shrink-0 [@media(hover:hover)]:absolute [@media(hover:hover)]:inset-y-0 [@media(hover:hover)]:right-0 [@media(hover:hover)]:flex [@media(hover:hover)]:items-center [@media(hover:hover)]:rounded-lg [@media(hover:hover)]:bg-surface-2 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100">
           <FeedActionsMenu
             label={t('folders.actions', { name: folder.name })}
             actions={[
@@ -485,7 +535,7 @@ function FolderItem({
             ]}
           />
         </div>
-        <DragHandle label={t('folders.dnd.moveFolder', { name: folder.name })} setRef={setActivatorNodeRef} attributes={attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined} visible={isDragging} />
+        <DragHandle dragId={folderDndId(folder.id)} label={t('folders.dnd.moveFolder', { name: folder.name })} setRef={setActivatorNodeRef} attributes={attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined} visible={isDragging} />
       </div>
       {expanded && (
         <ul id={listId} aria-label={folder.name} className="ml-[1.1rem] mt-0.5 flex flex-col gap-0.5 border-l border-border pl-1.5">
