@@ -218,7 +218,7 @@ export const ReadAllBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, description: 'Exactly one of feed_id and article_ids.' },
+  { additionalProperties: false, description: 'Exactly one of feed_id and article_ids.', examples: [{ feed_id: 12 }, { article_ids: [4711, 4712] }] },
 );
 
 export const ReadAllReply = Type.Object(

@@ -12,6 +12,7 @@ import {
   curlFor,
   endpointsOf,
   errorCodeOf,
+  exampleBodies,
   exampleBody,
   fieldsOf,
   responsesOf,
@@ -82,7 +83,7 @@ function Paragraphs({ text }: { text: string }) {
   );
 }
 
-function CodeBlock({ code, label }: { code: string; label: string }) {
+function CodeBlock({ code, label, kind }: { code: string; label: string; kind: 'curl' | 'JSON' | 'shell' }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
@@ -95,23 +96,22 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
     }
   };
   return (
-    <div className="relative mt-3">
-      <pre
-        tabIndex={0}
-        aria-label={label}
-        className="overflow-x-auto rounded-lg border border-border bg-surface-2 py-3 pl-4 pr-12 text-[0.8125rem] leading-relaxed text-text"
-      >
+    <div className="mt-3 overflow-hidden rounded-lg border border-border bg-surface-2">
+      <div className="flex items-center justify-between border-b border-border pl-4 pr-1">
+        <span className="font-mono text-xs text-muted">{kind}</span>
+        <button
+          type="button"
+          onClick={copy}
+          className="inline-flex min-h-9 items-center gap-1.5 rounded-md px-2.5 text-xs font-medium text-muted hover:bg-surface hover:text-text"
+        >
+          {copied ? <Check aria-hidden className="size-3.5" /> : <Copy aria-hidden className="size-3.5" />}
+          <span>{copied ? t('apiDocs.copied') : t('apiDocs.copy')}</span>
+          <span className="sr-only">: {label}</span>
+        </button>
+      </div>
+      <pre tabIndex={0} aria-label={label} className="overflow-x-auto px-4 py-3 text-[0.8125rem] leading-relaxed text-text">
         <code>{code}</code>
       </pre>
-      <button
-        type="button"
-        onClick={copy}
-        aria-label={copied ? t('apiDocs.copied') : t('apiDocs.copy')}
-        title={copied ? t('apiDocs.copied') : t('apiDocs.copy')}
-        className="absolute right-1.5 top-1.5 inline-flex size-9 items-center justify-center rounded-md text-muted hover:bg-surface hover:text-text"
-      >
-        {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
-      </button>
     </div>
   );
 }
@@ -121,7 +121,7 @@ function MethodBadge({ method }: { method: string }) {
   return <span className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-bold tracking-wide ${tone}`}>{method}</span>;
 }
 
-function Fields({ rows, label }: { rows: FieldRow[]; label: string }) {
+function Fields({ rows, label, response = false }: { rows: FieldRow[]; label: string; response?: boolean }) {
   if (rows.length === 0) return null;
   return (
     <dl aria-label={label} className="mt-3 divide-y divide-border rounded-lg border border-border">
@@ -130,7 +130,8 @@ function Fields({ rows, label }: { rows: FieldRow[]; label: string }) {
           <dt className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
             <code className="font-mono text-[0.875rem] font-semibold break-all">{row.name}</code>
             <span className="text-sm text-muted">{row.type}</span>
-            {row.required && <span className="text-xs font-semibold uppercase tracking-wide text-accent">required</span>}
+            {!response && row.required && <span className="text-xs font-semibold uppercase tracking-wide text-accent">required</span>}
+            {response && !row.required && <span className="text-xs font-semibold uppercase tracking-wide text-muted">optional</span>}
           </dt>
           {(row.description || row.constraints.length > 0) && (
             <dd className="mt-1 text-[0.9375rem] leading-relaxed text-muted">
@@ -157,12 +158,13 @@ function EndpointSection({ endpoint, origin }: { endpoint: Endpoint; origin: str
     }),
   );
   const bodyMedia = operation.requestBody?.content['application/json'];
+  const bodies = exampleBodies(bodyMedia);
   const { success, errors } = responsesOf(operation);
   const successMedia = success?.[1].content?.['application/json'];
   const successExample = exampleBody(successMedia);
   const headingId = `${endpoint.id}-title`;
   return (
-    <section id={endpoint.id} aria-labelledby={headingId} data-endpoint={`${endpoint.method} ${endpoint.path}`} className="mt-12 border-t border-border pt-10">
+    <section id={endpoint.id} aria-labelledby={headingId} data-endpoint={`${endpoint.method} ${endpoint.path}`} className="mt-12 scroll-mt-20 border-t border-border pt-10">
       <h3 id={headingId}>{operation.summary ?? `${endpoint.method} ${endpoint.path}`}</h3>
       <p className="mt-3! flex flex-wrap items-center gap-2">
         <MethodBadge method={endpoint.method} />
@@ -199,12 +201,12 @@ function EndpointSection({ endpoint, origin }: { endpoint: Endpoint; origin: str
           <p className="mt-2! text-[0.9375rem] text-muted">
             <Inline text={success[1].description} />
           </p>
-          <Fields rows={fieldsOf(successMedia?.schema)} label={`Response of ${endpoint.method} ${endpoint.path}`} />
+          <Fields rows={fieldsOf(successMedia?.schema)} label={`Response of ${endpoint.method} ${endpoint.path}`} response />
           {successExample !== undefined && (
             <details className="mt-3 rounded-lg border border-border">
               <summary className="cursor-pointer rounded-lg px-4 py-2.5 text-sm font-medium text-text hover:bg-surface-2">Example response</summary>
               <div className="px-3 pb-3">
-                <CodeBlock code={JSON.stringify(successExample, null, 2)} label={`Example response of ${endpoint.method} ${endpoint.path}`} />
+                <CodeBlock kind="JSON" code={JSON.stringify(successExample, null, 2)} label={`Example response of ${endpoint.method} ${endpoint.path}`} />
               </div>
             </details>
           )}
@@ -236,8 +238,10 @@ function EndpointSection({ endpoint, origin }: { endpoint: Endpoint; origin: str
         </>
       )}
 
-      <h4>Example</h4>
-      <CodeBlock code={curlFor(endpoint, origin)} label={`curl example for ${endpoint.method} ${endpoint.path}`} />
+      <h4>{bodies.length > 1 ? 'Examples' : 'Example'}</h4>
+      {(bodies.length > 1 ? bodies : [undefined]).map((body, i) => (
+        <CodeBlock key={i} code={curlFor(endpoint, origin, body)} kind="curl" label={`curl example${bodies.length > 1 ? ` ${i + 1}` : ''} for ${endpoint.method} ${endpoint.path}`} />
+      ))}
     </section>
   );
 }
@@ -256,7 +260,7 @@ function Overview({ doc, endpoints, origin }: { doc: OpenApiDocument; endpoints:
   const listFeeds = endpoints.find((e) => e.needsToken && e.method === 'GET');
   const headers = Object.entries(doc.components?.headers ?? {});
   return (
-    <section id="overview" aria-labelledby="overview-title">
+    <section id="overview" aria-labelledby="overview-title" className="scroll-mt-20">
       <h2 id="overview-title">Overview</h2>
       {doc.info.description && <Paragraphs text={doc.info.description} />}
       <p>
@@ -267,9 +271,10 @@ function Overview({ doc, endpoints, origin }: { doc: OpenApiDocument; endpoints:
         Quick start
       </h3>
       <p>Get a token once, keep it, and send it with every call:</p>
-      {authenticate && <CodeBlock code={curlFor(authenticate, origin)} label="Quick start: get a token" />}
+      {authenticate && <CodeBlock kind="curl" code={curlFor(authenticate, origin)} label="Quick start: get a token" />}
       <p>The answer carries the token. Put it in a shell variable and list your feeds:</p>
       <CodeBlock
+        kind="shell"
         code={`TOKEN='paste the token here'\n${listFeeds ? curlFor(listFeeds, origin) : `curl -H "Authorization: Bearer $TOKEN" '${origin}/public-api/v1/feeds'`}`}
         label="Quick start: list your feeds"
       />
@@ -311,24 +316,25 @@ function Contents({ doc, endpoints }: { doc: OpenApiDocument; endpoints: Endpoin
   const tags = (doc.tags ?? []).filter((tag) => endpoints.some((e) => e.operation.tags?.[0] === tag.name));
   return (
     <nav aria-label={t('apiDocs.contents')} className="text-sm">
-      <p className="font-semibold text-text">{t('apiDocs.contents')}</p>
-      <ul className="mt-3 space-y-1.5">
+      {/* ! : inside the article on phones, where the prose styles would otherwise reach these */}
+      <p className="mt-0! font-semibold text-text">{t('apiDocs.contents')}</p>
+      <ul className="mt-2 lg:mt-3 lg:space-y-1.5">
         <li>
-          <a href="#overview" className="text-muted hover:text-text">
+          <a href="#overview" className="block py-2 text-muted! no-underline! hover:text-text! lg:py-0">
             Overview
           </a>
         </li>
         {tags.map((tag) => (
           <li key={tag.name}>
-            <a href={`#tag-${tag.name.toLowerCase()}`} className="text-muted hover:text-text">
+            <a href={`#tag-${tag.name.toLowerCase()}`} className="block py-2 text-muted! no-underline! hover:text-text! lg:py-0">
               {tag.name}
             </a>
-            <ul className="mt-1.5 space-y-1.5 border-l border-border pl-3">
+            <ul className="border-l border-border pl-3 lg:mt-1.5 lg:space-y-1.5">
               {endpoints
                 .filter((e) => e.operation.tags?.[0] === tag.name)
                 .map((e) => (
                   <li key={e.id}>
-                    <a href={`#${e.id}`} className="block py-0.5 text-muted hover:text-text">
+                    <a href={`#${e.id}`} className="block py-2 text-muted! no-underline! hover:text-text! lg:py-0.5">
                       {e.operation.summary}
                     </a>
                   </li>
@@ -391,10 +397,10 @@ export default function ApiDocsPage() {
           <p className="mt-3! text-sm text-muted">
             Version {doc.info.version} · OpenAPI document: <a href={OPENAPI_URL}>{`${origin}${OPENAPI_URL}`}</a>
           </p>
+          <div className="mt-8 rounded-lg border border-border bg-surface-2/50 px-4 py-3 text-base lg:hidden">
+            <Contents doc={doc} endpoints={endpoints} />
+          </div>
         </header>
-        <div className="mt-8 rounded-lg border border-border bg-surface-2/50 p-4 lg:hidden">
-          <Contents doc={doc} endpoints={endpoints} />
-        </div>
         <Overview doc={doc} endpoints={endpoints} origin={origin} />
         {tags.map((tag) => (
           <section key={tag.name} aria-labelledby={`tag-${tag.name.toLowerCase()}`}>

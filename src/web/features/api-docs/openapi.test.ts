@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curlFor, endpointsOf, errorCodeOf, exampleOf, fieldsOf, responsesOf, typeLabel, type OpenApiDocument } from './openapi.js';
+import { curlFor, endpointsOf, errorCodeOf, exampleBodies, exampleOf, fieldsOf, responsesOf, typeLabel, type OpenApiDocument } from './openapi.js';
 
 /** The OpenAPI reading behind /api-docs, on a document shaped like the one @fastify/swagger makes for the server. */
 const doc: OpenApiDocument = {
@@ -96,6 +96,15 @@ describe('api-docs OpenAPI reading', () => {
     expect(fieldsOf(schema)[2].description).toBe('Icon');
     expect(exampleOf(schema)).toEqual({ feeds: [{ id: 1, icon: null }] });
     expect(typeLabel({ type: 'array', items: { type: 'integer' } })).toBe('array of integer');
+  });
+
+  it('reads one example, several named ones, or builds one from the schema', () => {
+    expect(exampleBodies({ example: { a: 1 } })).toEqual([{ a: 1 }]);
+    expect(exampleBodies({ examples: { example1: { value: { feed_id: 12 } }, example2: { value: { article_ids: [1] } } } })).toEqual([{ feed_id: 12 }, { article_ids: [1] }]);
+    expect(exampleBodies({ schema: { type: 'object', properties: { url: { type: 'string', examples: ['https://x.example/'] } } } })).toEqual([{ url: 'https://x.example/' }]);
+    expect(exampleBodies(undefined)).toEqual([]);
+    const [, read] = endpointsOf(doc);
+    expect(curlFor(read, 'https://f.example', { article_ids: [1] })).toContain(`-d '{"article_ids":[1]}'`);
   });
 
   it('separates the success from the errors and reads error codes from examples', () => {

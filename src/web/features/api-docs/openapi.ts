@@ -35,6 +35,8 @@ export interface Parameter {
 export interface MediaType {
   schema?: Schema;
   example?: unknown;
+  /** Several named examples (what the generator makes of a schema with more than one). */
+  examples?: Record<string, { value?: unknown }>;
 }
 
 export interface Response {
@@ -128,9 +130,11 @@ export function typeLabel(raw: Schema): string {
 export function constraintsOf(raw: Schema): string[] {
   const { schema } = unwrapNullable(raw);
   const out: string[] = [];
-  if (schema.minimum !== undefined && schema.maximum !== undefined) out.push(`${schema.minimum}–${schema.maximum}`);
-  else if (schema.minimum !== undefined) out.push(`at least ${schema.minimum}`);
-  else if (schema.maximum !== undefined) out.push(`at most ${schema.maximum}`);
+  // Technical ceilings (ids fit 32 bits, pages stop at a million) say nothing a reader needs.
+  const maximum = schema.maximum !== undefined && schema.maximum < 1_000_000 ? schema.maximum : undefined;
+  if (schema.minimum !== undefined && maximum !== undefined) out.push(`${schema.minimum}–${maximum}`);
+  else if (schema.minimum !== undefined && schema.minimum !== 1) out.push(`at least ${schema.minimum}`);
+  else if (maximum !== undefined) out.push(`at most ${maximum}`);
   if (schema.maxItems !== undefined) out.push(`at most ${schema.maxItems} items`);
   if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);
   return out;
@@ -196,8 +200,15 @@ export function exampleOf(raw: Schema | undefined): unknown {
 
 /** The JSON body of a response or request: the media type's example, or one built from the schema. */
 export function exampleBody(media: MediaType | undefined): unknown {
-  if (!media) return undefined;
-  return media.example ?? exampleOf(media.schema);
+  return exampleBodies(media)[0];
+}
+
+/** Every example body the media type names (read-all has one per way of calling it), else the one built. */
+export function exampleBodies(media: MediaType | undefined): unknown[] {
+  if (!media) return [];
+  if (media.examples) return Object.values(media.examples).map((e) => e.value).filter((v) => v !== undefined);
+  const one = media.example ?? exampleOf(media.schema);
+  return one === undefined ? [] : [one];
 }
 
 /** Shell quoting for single-quoted arguments. */
@@ -205,9 +216,9 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * A curl command for the endpoint on this origin: path parameters and the query parameters that have an example
- * filled from their examples, the token as $TOKEN, and the example body.
+ * filled from their examples, the token as $TOKEN, and the example body (or the one given).
  */
-export function curlFor(endpoint: Endpoint, origin: string): string {
+export function curlFor(endpoint: Endpoint, origin: string, bodyExample?: unknown): string {
   const { operation } = endpoint;
   let path = endpoint.path;
   const query: string[] = [];
@@ -220,7 +231,7 @@ export function curlFor(endpoint: Endpoint, origin: string): string {
   const url = `${origin}${path}${query.length ? `?${query.join('&')}` : ''}`;
   const lines = [`curl${endpoint.method === 'GET' ? '' : ` -X ${endpoint.method}`} ${shellQuote(url)}`];
   if (endpoint.needsToken) lines.push(`-H "Authorization: Bearer $TOKEN"`);
-  const body = operation.requestBody ? exampleBody(operation.requestBody.content['application/json']) : undefined;
+  const body = bodyExample ?? (operation.requestBody ? exampleBody(operation.requestBody.content['application/json']) : undefined);
   if (body !== undefined) {
     lines.push(`-H 'Content-Type: application/json'`);
     lines.push(`-d ${shellQuote(JSON.stringify(body))}`);
