@@ -80,9 +80,11 @@ export const ArticleReadingListsReply = Type.Object({
 });
 
 export const MarkReadBody = Type.Object({ article_ids: Type.Array(Id, { maxItems: MAX_MARK_IDS }) });
-/** read/all: one feed, some ids, or (empty body) everything visible. */
+/** read/all: one feed, one reading list, some ids, or (empty body) everything visible. */
 export const ReadAllBody = Type.Object({
   feed_id: Type.Optional(Id),
+  /** One of the user's reading lists: its visible unread members. */
+  reading_list_id: Type.Optional(Id),
   article_ids: Type.Optional(Type.Array(Id, { maxItems: MAX_MARK_IDS })),
 });
 

@@ -1,5 +1,5 @@
 import type { ActiveFilter, Article, ArticlePage, ArticleReadingListRef, ArticleStateResponse, MarkReadResponse } from '../../common/api.js';
-import { listsOfArticle } from '../reading-lists/reading-lists.repository.js';
+import { findReadingList, listsOfArticle } from '../reading-lists/reading-lists.repository.js';
 import type { Db } from '../db/database.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { presentFilter, shownFeedTitle } from '../feeds/feeds.presenter.js';
@@ -219,12 +219,18 @@ export class ArticlesService {
     return this.markScope(userId, { articleIds: [...new Set(articleIds)] });
   }
 
-  /** POST /api/articles/read/all: one feed ({feed_id}, 404 when not subscribed), some ids, or everything visible. */
-  async readAll(userId: number, body: { feed_id?: number; article_ids?: number[] } | undefined): Promise<MarkReadResponse> {
-    if (body?.feed_id !== undefined && body.article_ids !== undefined) {
-      throw badRequest('READ_ALL_SCOPE_AMBIGUOUS', 'Send feed_id or article_ids, not both.');
-    }
+  /**
+   * POST /api/articles/read/all: one feed ({feed_id}, 404 when not subscribed), one reading list ({reading_list_id},
+   * its visible members; 404 READING_LIST_NOT_FOUND when not the user's), some ids, or everything visible.
+   */
+  async readAll(userId: number, body: { feed_id?: number; article_ids?: number[]; reading_list_id?: number } | undefined): Promise<MarkReadResponse> {
+    const scopes = [body?.feed_id, body?.article_ids, body?.reading_list_id].filter((x) => x !== undefined).length;
+    if (scopes > 1) throw badRequest('READ_ALL_SCOPE_AMBIGUOUS', 'Send one of feed_id, reading_list_id or article_ids.');
     if (body?.article_ids !== undefined) return this.markRead(userId, body.article_ids);
+    if (body?.reading_list_id !== undefined) {
+      if (!(await findReadingList(this.deps.db, userId, body.reading_list_id))) throw notFound('READING_LIST_NOT_FOUND', 'Reading list not found.');
+      return this.markScope(userId, { listId: body.reading_list_id });
+    }
     if (body?.feed_id !== undefined) {
       await this.subscriptionOf(userId, body.feed_id);
       return this.markScope(userId, { feedId: body.feed_id });

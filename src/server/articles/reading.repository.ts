@@ -338,14 +338,14 @@ export async function setArticleState(
 
 /**
  * Marks unread articles of the user read: the given ids (at most 1,000; foreign ids match nothing), or one
- * feed's, or all; never those of muted feeds. Ids may be hidden ones (harmless); feed and all scopes take the
+ * feed's, or one reading list's, or all; never those of muted feeds. Ids may be hidden ones (harmless); feed and all scopes take the
  * visible ones, as the list shows them. Returns how many changed and, for ids, their feeds (for the recount).
  */
 export async function markRead(
   db: Db,
   userId: number,
   now: string,
-  scope: { articleIds: number[] } | { feedId: number } | { all: true },
+  scope: { articleIds: number[] } | { feedId: number } | { listId: number } | { all: true },
 ): Promise<{ marked: number; feedIds: number[] | null }> {
   let q = db
     .updateTable('user_articles')
@@ -359,6 +359,14 @@ export async function markRead(
     return { marked: rows.length, feedIds: [...new Set(rows.map((r) => r.feed_id))] };
   }
   q = q.where('is_hidden', '=', 0);
+  if ('listId' in scope) {
+    // A list's members (the caller checked it is the user's); their feeds come back for the recount.
+    const rows = await q
+      .where('article_id', 'in', (eb) => eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').where('reading_list_articles.list_id', '=', scope.listId))
+      .returning('feed_id')
+      .execute();
+    return { marked: rows.length, feedIds: [...new Set(rows.map((r) => r.feed_id))] };
+  }
   if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
   // One statement however many rows (no RETURNING of a million feed ids): the caller recounts by scope.
   const result = await q.executeTakeFirst();

@@ -444,6 +444,26 @@ for (const dialect of DIALECTS) {
       expect(await u.titles(list.id)).toEqual(['Loud tea', 'Quiet tea']);
     });
 
+    it('marks a list read (POST /api/articles/read/all {reading_list_id}), only its visible members', async () => {
+      const u = await user();
+      const { feedId } = await u.feed('Marks', [item(1, { title: 'Tea one' }), item(2, { title: 'Tea two' }), item(3, { title: 'Water' })]);
+      const list = await u.list({ name: 'Tea', is_smart: true, rules: [rule('tea')] });
+      const other = await user();
+      const foreign = await other.list({ name: 'Theirs' });
+      const res = await u.post('/api/articles/read/all', { reading_list_id: list.id });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ marked: 2 });
+      expect(await u.one(list.id)).toMatchObject({ article_count: 2, unread_article_count: 0 });
+      // The feed's unread count was recounted: only Water is left.
+      expect((await u.get('/api/feeds/unread_counts')).json().counts[String(feedId)]).toBe(1);
+      const missing = await u.post('/api/articles/read/all', { reading_list_id: foreign.id });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().code).toBe('READING_LIST_NOT_FOUND');
+      const both = await u.post('/api/articles/read/all', { reading_list_id: list.id, feed_id: feedId });
+      expect(both.statusCode).toBe(400);
+      expect(both.json().code).toBe('READ_ALL_SCOPE_AMBIGUOUS');
+    });
+
     it('sorts lists', async () => {
       const u = await user();
       const [a, b, c] = [await u.list({ name: 'A' }), await u.list({ name: 'B' }), await u.list({ name: 'C' })];
