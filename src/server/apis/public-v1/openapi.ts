@@ -45,7 +45,8 @@ account instead, against password guessing.
 expired token), 403 (the article’s feed is muted), 404 (not found, or not yours) or 429 (rate limit). Discovery of
 feeds may also answer 422 (the address may not be fetched) or 502 (the site could not be reached).
 
-All bodies are JSON; times are UTC ISO 8601.`;
+All bodies are JSON; times are UTC ISO 8601. Web pages on other origins may call the API too (CORS): it uses no
+cookies, only the token.`;
 
 export function openApiOptions(publicUrl: string): SwaggerOptions {
   return {

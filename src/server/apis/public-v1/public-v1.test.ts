@@ -351,6 +351,26 @@ for (const dialect of DIALECTS) {
         error(await u.post('/feeds/subscribe', { url: server.url(`/broken-${dialect}.xml`) }), 502);
       });
 
+      it('may be called from any origin in a browser (bearer tokens only, no cookies)', async () => {
+        const u = await client();
+        const preflight = await t.app.inject({
+          method: 'OPTIONS',
+          url: `${BASE}/articles/1/read`,
+          headers: { origin: 'https://client.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        });
+        expect(preflight.statusCode).toBe(204);
+        expect(preflight.headers['access-control-allow-origin']).toBe('*');
+        expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+        expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
+        for (const res of [await u.get('/feeds'), await t.app.inject({ method: 'GET', url: `${BASE}/feeds`, headers: { origin: 'https://client.example' } })]) {
+          expect(res.headers['access-control-allow-origin']).toBe('*');
+          expect(res.headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
+          expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+        }
+        // the web app's own API stays same-origin
+        expect((await t.app.inject({ method: 'GET', url: '/api/config', headers: { origin: 'https://client.example' } })).headers['access-control-allow-origin']).toBeUndefined();
+      });
+
       it('every answer carries the rate-limit headers, errors included', async () => {
         const u = await client();
         for (const res of [await u.get('/feeds'), await u.get('/articles?per_page=500'), await u.post('/articles/2000000000/read'), await t.app.inject({ method: 'GET', url: `${BASE}/feeds` })]) {

@@ -36,6 +36,8 @@ export const PUBLIC_API_LIMITS = {
 };
 export type PublicApiLimits = typeof PUBLIC_API_LIMITS;
 
+const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+
 export interface PublicApiOptions {
   db: Db;
   hasher: PasswordHasher;
@@ -118,6 +120,21 @@ export async function registerPublicApiV1(app: App, options: PublicApiOptions): 
     await api.register(swagger, openApiOptions(options.publicUrl));
     // Actions without a body (read, favorite, …) come with a JSON content type and nothing, or with nothing at all.
     acceptEmptyJsonBody(api, { asEmptyObject: true });
+
+    // Any origin may call the API from a browser (a web client, an extension): it authenticates by bearer token
+    // only, never by cookie, so a foreign page gains nothing it could not do with the token anyway. The limit
+    // headers are exposed so such clients can pace themselves.
+    api.addHook('onSend', async (_request, reply) => {
+      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', CORS_EXPOSED);
+    });
+    api.options(`${PUBLIC_API_BASE}/*`, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .status(204)
+        .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+        .header('access-control-allow-headers', 'Authorization, Content-Type')
+        .header('access-control-max-age', '86400')
+        .send(),
+    );
 
     let document: string | null = null;
     api.get(`${PUBLIC_API_BASE}/openapi.json`, { schema: { hide: true } }, async (_request, reply) => {
