@@ -38,7 +38,8 @@ export class FeverService {
 
   async handle(params: FeverParams): Promise<FeverResponse> {
     const { db } = this.deps;
-    const user = await repo.authenticate(db, params.apiKey);
+    const now = this.deps.now().toISOString();
+    const user = await repo.authenticate(db, params.apiKey, now, { total: params.selectors.has('items') });
     // A wrong or missing key, or reader apps switched off: HTTP 200 with auth 0 (what every Fever client expects).
     if (!user) return { api_version: API_VERSION, auth: 0 };
     const response: FeverResponse = { api_version: API_VERSION, auth: 1, last_refreshed_on_time: unixTime(user.last_fetched_at) };
@@ -55,7 +56,7 @@ export class FeverService {
       want.add('unread_item_ids');
     }
 
-    const now = this.deps.now().toISOString();
+    const anyMuted = user.muted_feeds > 0;
     const jobs: Promise<void>[] = [];
     if (want.has('groups') || want.has('feeds')) jobs.push(this.groupsAndFeeds(user.id, now, want, response));
     if (want.has('favicons')) {
@@ -67,7 +68,7 @@ export class FeverService {
     }
     if (want.has('items')) {
       jobs.push(
-        Promise.all([repo.listItems(db, user.id, now, params.items), repo.countItems(db, user.id, now)]).then(([rows, total]) => {
+        repo.listItems(db, user.id, now, params.items, anyMuted).then((rows) => {
           response.items = rows.map((r) => ({
             id: r.id,
             feed_id: r.feed_id,
@@ -79,7 +80,7 @@ export class FeverService {
             is_read: r.is_read === 1 ? 1 : 0,
             created_on_time: unixTime(r.published_at),
           }));
-          response.total_items = total;
+          response.total_items = user.total_items ?? 0;
         }),
       );
     }
@@ -88,7 +89,7 @@ export class FeverService {
     for (const flag of ['unread', 'saved'] as const) {
       if (!want.has(`${flag}_item_ids`)) continue;
       jobs.push(
-        repo.flaggedItemIds(db, user.id, now, flag).then((ids) => {
+        repo.flaggedItemIds(db, user.id, now, flag, anyMuted).then((ids) => {
           response[`${flag}_item_ids`] = ids.join(',');
         }),
       );
