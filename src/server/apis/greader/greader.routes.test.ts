@@ -198,6 +198,9 @@ for (const dialect of DIALECTS) {
       expect(await c.unread(`feed/${news}`)).toBe(4);
       expect(idsOf(await c.ids(`s=${READING_LIST}&xt=${READ}&n=1000`))).not.toContain(id5);
       expect(idsOf(await c.ids(`s=${READ}`))).toEqual([id5]);
+      expect(idsOf(await c.ids(`s=${READING_LIST}&xt=user/-/state/com.google/unread`))).toEqual([id5]);
+      expect(idsOf(await c.ids(`s=${READING_LIST}&it=${READ}`))).toEqual([id5]);
+      expect(idsOf(await c.ids(`s=${READ}&xt=${READ}`))).toEqual([]);
       // The web app sees the same state.
       const web = await t.app.inject({ method: 'GET', url: '/api/articles/favorites', headers: t.bearer((await t.login(c.email, 'correct horse battery')).access_token) });
       expect(web.json().articles.map((a: { id: number }) => a.id)).toEqual([Number(id5)]);

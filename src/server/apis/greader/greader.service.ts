@@ -12,7 +12,7 @@ import * as folders from '../../folders/folders.repository.js';
 import type { GReaderAuth, ReaderUser } from './greader.auth.js';
 import { presentItem, type GReaderItem, type ItemRow } from './greader.presenter.js';
 import * as repo from './greader.repository.js';
-import { KEPT_UNREAD, LABEL_PREFIX, READ, READING_LIST, STARRED, parseStreamId, type StreamRef } from './protocol.js';
+import { KEPT_UNREAD, LABEL_PREFIX, READ, READING_LIST, STARRED, UNREAD, parseStreamId, type StreamRef } from './protocol.js';
 
 /**
  * The Google Reader API's operations over Feeder's own data (apis/greader/README.md; decisions.md "External
@@ -348,14 +348,16 @@ export class GReaderService {
       }
     }
     // xt and it name states; FreshRSS and Miniflux ignore what they do not know, and so do we.
+    // `unread` is no Google state, but FreshRSS added it (xt=unread: the read items) and clients use it.
     for (const x of o.exclude) {
       if (x === READ) want(0);
+      else if (x === UNREAD) want(1);
       else if (x === STARRED) wantStarred(false);
       else if (x === READING_LIST) empty = true;
     }
     for (const x of o.include) {
       if (x === READ) want(1);
-      else if (x === KEPT_UNREAD) want(0);
+      else if (x === KEPT_UNREAD || x === UNREAD) want(0);
       else if (x === STARRED) wantStarred(true);
     }
     return empty ? null : { read, starred, feedIds };

@@ -10,6 +10,8 @@ export const READING_LIST = `${STATE_PREFIX}reading-list`;
 export const READ = `${STATE_PREFIX}read`;
 export const STARRED = `${STATE_PREFIX}starred`;
 export const KEPT_UNREAD = `${STATE_PREFIX}kept-unread`;
+/** Not Google's: FreshRSS's, for `xt` and `it` only. */
+export const UNREAD = `${STATE_PREFIX}unread`;
 
 /** An article id in the long form: 16 lower-case hex digits after the tag prefix (the Google Reader ItemId). */
 export const longItemId = (id: number) => ITEM_PREFIX + id.toString(16).padStart(16, '0');
