@@ -39,7 +39,7 @@ export interface AddToReadingListModalProps {
 export function AddToReadingListModal({ article, open, onClose }: AddToReadingListModalProps) {
   const { t } = useTranslation();
   return (
-    <Modal open={open} onClose={onClose} title={t('readingLists.add.title')} className="sm:w-[min(100vw-2rem,30rem)]">
+    <Modal open={open} onClose={onClose} title={t('readingLists.add.title')} className="sm:w-[min(100vw-2rem,34rem)]">
       <ModalBody article={article} onClose={onClose} />
     </Modal>
   );
@@ -138,9 +138,9 @@ function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'
                 return (
                   <li key={list.id} className="flex flex-wrap items-center gap-2 px-3 py-2" data-testid="add-list-row">
                     <BookmarkCheck aria-hidden className={`size-4 shrink-0 ${isIn ? 'text-accent' : 'text-muted'}`} />
-                    <span className="min-w-0 flex-1 truncate text-sm font-medium">{name}</span>
+                    <span className="min-w-24 flex-1 truncate text-sm font-medium">{name}</span>
                     {isIn ? (
-                      <span className="flex items-center gap-1">
+                      <span className="ml-auto flex flex-wrap items-center justify-end gap-1">
                         <Button variant="ghost" size="sm" disabled className="min-h-10 text-success disabled:opacity-100">
                           <Check aria-hidden className="size-4" />
                           {t('readingLists.add.alreadyAdded')}
@@ -160,7 +160,7 @@ function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'
                     ) : (
                       <Button
                         size="sm"
-                        className="min-h-10"
+                        className="ml-auto min-h-10"
                         disabled={busy !== null}
                         onClick={() => void add(list)}
                         aria-label={t('readingLists.add.addTo', { name })}

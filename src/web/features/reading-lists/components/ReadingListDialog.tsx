@@ -176,7 +176,7 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
   };
 
   const tabClass = (selected: boolean, disabled: boolean) =>
-    `-mb-px inline-flex min-h-11 items-center gap-2 border-b-2 px-3 text-sm transition-colors ${
+    `-mb-px inline-flex min-h-11 shrink-0 items-center gap-2 whitespace-nowrap border-b-2 px-3 text-sm transition-colors ${
       selected ? 'border-accent font-semibold text-text' : 'border-transparent font-medium text-muted hover:text-text'
     } ${disabled ? 'cursor-not-allowed opacity-60' : ''}`;
 

@@ -94,8 +94,8 @@ function Intro({ list, onEdit, onDelete }: { list: ReadingList; onEdit(): void; 
           <Pencil aria-hidden className="size-4 text-muted" />
           {list.is_smart ? t('readingLists.page.editRules') : t('readingLists.page.edit')}
         </Button>
-        <Button variant="ghost" size="sm" onClick={onDelete} className="min-h-10 text-danger">
-          <Trash2 aria-hidden className="size-4" />
+        <Button variant="ghost" size="sm" onClick={onDelete} className="min-h-10">
+          <Trash2 aria-hidden className="size-4 text-muted" />
           {t('readingLists.page.delete')}
         </Button>
       </div>

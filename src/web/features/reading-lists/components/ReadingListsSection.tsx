@@ -228,7 +228,7 @@ function SortableListItem({
           }
         }}
         onContextMenu={(e) => isDragging && e.preventDefault()}
-        className={`flex min-h-10 min-w-0 flex-1 touch-manipulation select-none items-center gap-3 rounded-lg py-1 pl-3 pr-2 text-left text-sm transition-colors [-webkit-touch-callout:none] ${
+        className={`flex min-h-10 min-w-0 flex-1 touch-manipulation select-none items-center gap-3 rounded-lg px-3 py-1 text-left text-sm transition-colors [-webkit-touch-callout:none] ${
           active ? 'bg-surface-2 font-semibold text-text' : 'font-medium text-muted hover:bg-surface-2 hover:text-text'
         }`}
       >
