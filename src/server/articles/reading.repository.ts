@@ -66,17 +66,16 @@ function articleSelect(db: Db, userId: number, now: string, subscription: 'inner
       inlineIconData.as('icon_data'),
       'feeds.icon_type',
       'feeds.icon_hash',
-      // One probe of reading_list_articles_article_idx per row of the page (the select list runs for output rows only).
+      // One probe of reading_list_articles_article_idx per row of the page (the select list runs for output rows
+      // only). A scalar subquery, not EXISTS: PostgreSQL turns an EXISTS into a hashed subplan that reads every
+      // membership of every user on each page.
       (eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('reading_list_articles')
-              .select('reading_list_articles.list_id')
-              .whereRef('reading_list_articles.article_id', '=', 'user_articles.article_id')
-              .whereRef('reading_list_articles.user_id', '=', 'user_articles.user_id'),
-          )
-          .as('in_reading_list'),
+        sql<number | boolean>`(${eb
+          .selectFrom('reading_list_articles')
+          .select(sql.lit(1).as('one'))
+          .whereRef('reading_list_articles.article_id', '=', 'user_articles.article_id')
+          .whereRef('reading_list_articles.user_id', '=', 'user_articles.user_id')
+          .limit(1)}) is not null`.as('in_reading_list'),
     ])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
