@@ -225,24 +225,26 @@ export function FeverSection() {
                 readOnly
                 spellCheck={false}
                 autoComplete="off"
-                // Room for two buttons at the right edge; a monospace face tells look-alike characters apart.
-                style={{ paddingRight: '5.75rem', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
+                // A monospace face tells look-alike characters apart.
+                style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
                 hint={t('settings.fever.passwordHint')}
                 trailing={
-                  <div className="flex items-center">
-                    <IconButton
-                      label={revealed ? t('settings.fever.hidePassword') : t('settings.fever.showPassword')}
-                      disabled={busy === 'reveal'}
-                      onClick={() => void onReveal()}
-                    >
-                      {revealed ? <EyeOff aria-hidden className="size-4" /> : <Eye aria-hidden className="size-4" />}
-                    </IconButton>
-                    {copyButton('password', t('settings.fever.copyPassword'))}
-                  </div>
+                  <IconButton
+                    label={revealed ? t('settings.fever.hidePassword') : t('settings.fever.showPassword')}
+                    disabled={busy === 'reveal'}
+                    onClick={() => void onReveal()}
+                  >
+                    {revealed ? <EyeOff aria-hidden className="size-4" /> : <Eye aria-hidden className="size-4" />}
+                  </IconButton>
                 }
               />
-              <div className="flex justify-end">
-                <Button variant="secondary" size="sm" disabled={busy === 'regenerate'} onClick={() => void onRegenerate()} className="w-full sm:w-auto">
+              {/* Labelled buttons under the field: the password stays readable on a phone (no second icon inside). */}
+              <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+                <Button variant="secondary" onClick={() => void onCopy('password')} className="w-full sm:w-auto">
+                  {copied !== null && copiedField === 'password' ? <Check aria-hidden className="size-4 text-success" /> : <Copy aria-hidden className="size-4" />}
+                  {t('settings.fever.copyPassword')}
+                </Button>
+                <Button variant="secondary" disabled={busy === 'regenerate'} onClick={() => void onRegenerate()} className="w-full sm:w-auto">
                   <RefreshCw aria-hidden className={`size-4 ${busy === 'regenerate' ? 'animate-spin' : ''}`} />
                   {t('settings.fever.regenerate')}
                 </Button>
