@@ -158,6 +158,22 @@ describe('reading lists', () => {
     await edit.waitFor({ state: 'hidden' });
     await expectTitles(page, ['Klimagipfel in Berlin']);
 
+    // Reorder with the keyboard on the grip (space, arrow down, space): saved on the server.
+    const order = async () => (await api<{ reading_lists: Array<{ name: string }> }>('GET', '/api/reading-lists')).reading_lists.map((l) => l.name);
+    expect(await order()).toEqual(['Später lesen', 'KI']);
+    const grip = section(page).getByRole('button', { name: t('readingLists.section.dragHandle', { name: 'Später lesen' }) });
+    await grip.focus();
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(200);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(200);
+    await page.keyboard.press('Space');
+    await expect.poll(order).toEqual(['KI', 'Später lesen']);
+    const rows = await section(page).getByRole('link').allTextContents();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^KI/);
+    expect(rows[1]).toMatch(/^Später lesen/);
+
     // Delete it from the header: confirm, then /dashboard; the sidebar no longer lists it.
     await main(page).getByRole('button', { name: t('readingLists.page.delete') }).click();
     const confirm = page.getByRole('dialog', { name: t('readingLists.delete.title') });
