@@ -218,13 +218,20 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
 
   // After a keyboard drop the handle keeps the focus, also when its row now lives in another list (a new element).
   const treeRef = useRef<HTMLDivElement>(null);
-  const [refocus, setRefocus] = useState<string | null>(null);
+  const [refocus, setRefocus] = useState<{ id: UniqueIdentifier; group?: Group } | null>(null);
   useEffect(() => {
     if (refocus === null) return;
-    const handle = treeRef.current?.querySelector<HTMLElement>(`[data-drag-handle="${refocus}"]`);
-    if (!handle) return;
-    if (document.activeElement !== handle) handle.focus();
-    setRefocus(null);
+    // Wait for the lists to show the drop (the cache is set with it); a failed drop gives up after a moment.
+    const dragged = parse(refocus.id);
+    const placed = dragged.type !== 'feed' || groupOf(layout, dragged.id) === refocus.group;
+    const handle = treeRef.current?.querySelector<HTMLElement>(`[data-drag-handle="${String(refocus.id)}"]`);
+    if (placed && handle) {
+      if (document.activeElement !== handle) handle.focus();
+      setRefocus(null);
+      return;
+    }
+    const timer = setTimeout(() => setRefocus(null), 2000);
+    return () => clearTimeout(timer);
   }, [refocus, layout]);
 
   const onDragStart = ({ active: a, activatorEvent }: DragStartEvent) => {
@@ -253,7 +260,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
       to = group;
       const list = feedsOf(current, group);
       const translated = a.rect.current.translated;
-      const below = translated ? translated.top > over.rect.top + over.rect.height / 2 : false;
+      const below = translated ? translated.top + translated.height / 2 > over.rect.top + over.rect.height / 2 : false;
       index = list.indexOf(target.id) + (below ? 1 : 0);
     } else if (target.type === 'folder') {
       // Over a collapsed folder the feed is only shown as going there (the header lights up); it moves on drop.
@@ -267,8 +274,12 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     setDragLayout(moveFeed(current, dragged.id, to, index));
   };
 
-  const finish = () => {
-    if (keyboardDrag.current && activeId !== null) setRefocus(String(activeId));
+  const finish = (result?: Layout) => {
+    if (keyboardDrag.current && activeId !== null) {
+      const dragged = parse(activeId);
+      const group = dragged.type === 'feed' ? groupOf(result ?? before.current ?? serverLayout, dragged.id) : undefined;
+      setRefocus({ id: activeId, group });
+    }
     setActiveId(null);
     setDragLayout(null);
     before.current = null;
@@ -281,8 +292,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     let next = layoutRef.current;
     const dragged = parse(a.id);
     const target = parse(over?.id);
-    finish();
-    if (!start || !over) return;
+    if (!start || !over) return finish();
     let droppedOnFolder: number | undefined;
     if (dragged.type === 'folder' && target.type === 'folder') {
       const from = next.folders.findIndex((f) => f.id === dragged.id);
@@ -306,7 +316,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
         next = moveFeed(next, dragged.id, 'root');
       }
     }
-    // Show the result until the lists in the cache carry it (commit sets them at once).
+    finish(next);
     void commit(start, next, { feedId: dragged.type === 'feed' ? dragged.id : undefined, droppedOnFolder });
   };
 
@@ -350,7 +360,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
         onDragStart={onDragStart}
         onDragOver={onDragOver}
         onDragEnd={onDragEnd}
-        onDragCancel={finish}
+        onDragCancel={() => finish()}
         accessibility={{ announcements, screenReaderInstructions: { draggable: t('folders.dnd.instructions') } }}
       >
         {layout.folders.length > 0 && (

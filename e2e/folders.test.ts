@@ -1,0 +1,326 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
+import { apiAs, baseUrl, createUser, launchBrowser, signIn, t, uniqueEmail } from './helpers.js';
+
+/**
+ * Sidebar folders and drag and drop (dashboard.md §2 "Sidebar", §4 "Folders", §9 touch drag) against the real
+ * server: a folder is created from the "+" menu, a feed is dragged into it and back out with the mouse, with a
+ * finger (a 300 ms hold, touch events through the DevTools protocol) and with the keyboard; the folder is renamed
+ * and deleted (its feeds stay). Every result is checked after a reload, and axe checks the sidebar with folders.
+ */
+let browser: Browser;
+let feeds: TestFeedServer;
+const password = 'folders-password-1';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  feeds = await startTestFeedServer();
+  feeds.set('/f/alpha.xml', { body: rss('Alpha Nachrichten', [item(1, { title: 'Alpha eins' }), item(2, { title: 'Alpha zwei' })]) });
+  feeds.set('/f/beta.xml', { body: rss('Beta Blog', [item(3, { title: 'Beta eins' })]) });
+  feeds.set('/f/gamma.xml', { body: rss('Gamma Digest', [item(4, { title: 'Gamma eins' })]) });
+});
+afterAll(async () => {
+  await browser?.close();
+  await feeds?.close();
+});
+
+type Api = Awaited<ReturnType<typeof apiAs>>;
+interface ApiFeed {
+  id: number;
+  title: string;
+  folder_id: number | null;
+  last_fetched_at: string | null;
+}
+interface ApiFolder {
+  id: number;
+  name: string;
+  feeds: number[];
+}
+
+/** A user with the three feeds, fetched (their titles known). */
+async function reader(prefix: string): Promise<{ email: string; api: Api; ids: Record<'alpha' | 'beta' | 'gamma', number> }> {
+  const email = uniqueEmail(prefix);
+  createUser(email, password, 'Folke Folder');
+  const api = await apiAs(email, password);
+  const ids = { alpha: 0, beta: 0, gamma: 0 };
+  for (const key of ['alpha', 'beta', 'gamma'] as const) ids[key] = (await api<{ id: number }>('POST', '/api/feeds', { url: feeds.url(`/f/${key}.xml`) })).id;
+  const deadline = Date.now() + 30_000;
+  while ((await api<ApiFeed[]>('GET', '/api/feeds')).some((f) => !f.last_fetched_at) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
+  return { email, api, ids };
+}
+
+async function open(options: { width: number; height?: number; touch?: boolean; theme?: 'light' | 'dark' }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    bypassCSP: true,
+    viewport: { width: options.width, height: options.height ?? 860 },
+    locale: 'en-US',
+    hasTouch: options.touch,
+    isMobile: options.touch,
+  });
+  await context.addInitScript((theme) => {
+    localStorage.setItem('cookiesAccepted', 'true');
+    localStorage.setItem('theme', theme);
+  }, options.theme ?? 'light');
+  return { context, page: await context.newPage() };
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: t('dashboard.sidebar.label') });
+const feedRow = (page: Page, id: number) => nav(page).locator(`li[data-feed-id="${id}"]`);
+const folderHeader = (page: Page, id: number) => nav(page).locator(`[data-folder-id="${id}"] > div`);
+const rootFeeds = (page: Page) => page.getByTestId('sidebar-root-feeds');
+const toasts = (page: Page) => page.getByTestId('toasts');
+
+/** The feed ids shown in a folder, and at the root, as the sidebar has them. */
+async function shown(page: Page, folderId: number): Promise<{ folder: number[]; root: number[] }> {
+  const ids = (l: Locator) => l.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-feed-id'))));
+  return { folder: await ids(nav(page).locator(`[data-folder-id="${folderId}"] li[data-feed-id]`)), root: await ids(rootFeeds(page).locator('li[data-feed-id]')) };
+}
+
+async function folderOf(api: Api, feedId: number): Promise<number | null> {
+  return (await api<ApiFeed[]>('GET', '/api/feeds')).find((f) => f.id === feedId)!.folder_id;
+}
+
+/** A mouse drag: press, a few pixels to start (clicks keep navigating), then over the target in steps, release. */
+async function mouseDrag(page: Page, from: Locator, to: Locator, dy = 0) {
+  const a = (await from.boundingBox())!;
+  await page.mouse.move(a.x + 50, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + 55, a.y + a.height / 2 + 8, { steps: 3 });
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(b.x + 50, b.y + b.height / 2 + dy, { steps: 12 });
+  await page.waitForTimeout(150);
+  await page.mouse.move(b.x + 51, b.y + b.height / 2 + dy, { steps: 2 });
+  await page.waitForTimeout(150);
+  await page.mouse.up();
+}
+
+/** A finger: touch down, hold `holdMs` without moving, then slide over the target and lift (DevTools touch events). */
+async function touchDrag(page: Page, cdp: CDPSession, from: Locator, to: Locator, holdMs: number, dy = 0) {
+  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  const a = (await from.boundingBox())!;
+  const [sx, sy] = [a.x + 60, a.y + a.height / 2];
+  await touch('touchStart', sx, sy);
+  await page.waitForTimeout(holdMs);
+  const b = (await to.boundingBox())!;
+  const [tx, ty] = [b.x + 60, b.y + b.height / 2 + dy];
+  for (let i = 1; i <= 12; i++) {
+    await touch('touchMove', sx + ((tx - sx) * i) / 12, sy + ((ty - sy) * i) / 12);
+    await page.waitForTimeout(16);
+  }
+  await page.waitForTimeout(150);
+  await touch('touchMove', tx, ty + 1);
+  await page.waitForTimeout(150);
+  await touch('touchEnd', tx, ty);
+}
+
+async function createFolder(page: Page, name: string): Promise<void> {
+  await nav(page).getByRole('button', { name: t('folders.addMenu') }).click();
+  await page.getByRole('menuitem', { name: t('folders.addFolder') }).click();
+  const dialog = page.getByRole('dialog', { name: t('folders.dialog.createTitle') });
+  // Blank is refused in the dialog.
+  await dialog.getByLabel(t('folders.dialog.nameLabel')).fill('   ');
+  await dialog.getByRole('button', { name: t('folders.dialog.create') }).click();
+  await dialog.getByText(t('folders.errors.nameRequired')).waitFor();
+  await dialog.getByLabel(t('folders.dialog.nameLabel')).fill(`  ${name} `);
+  await dialog.getByRole('button', { name: t('folders.dialog.create') }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await toasts(page).getByText(t('folders.toasts.created', { name })).waitFor();
+}
+
+async function folderId(api: Api, name: string): Promise<number> {
+  return (await api<{ folders: ApiFolder[] }>('GET', '/api/folders')).folders.find((f) => f.name === name)!.id;
+}
+
+describe('sidebar folders', () => {
+  it('creates a folder, drags a feed into it and back out with the mouse, renames and deletes it (feeds stay)', async () => {
+    const { email, api, ids } = await reader('folders-mouse');
+    const { context, page } = await open({ width: 1280 });
+    await signIn(page, email, password);
+    await feedRow(page, ids.alpha).waitFor();
+
+    await createFolder(page, 'E2E Ordner');
+    const folder = await folderId(api, 'E2E Ordner');
+    const toggle = nav(page).getByRole('button', { name: /^E2E Ordner/ });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await nav(page).getByText(t('folders.empty')).waitFor();
+
+    // Into the folder: dropped on its header.
+    await mouseDrag(page, feedRow(page, ids.beta), folderHeader(page, folder));
+    await toasts(page).getByText(t('folders.toasts.movedInto', { title: 'Beta Blog', folder: 'E2E Ordner' })).waitFor();
+    await expect.poll(() => folderOf(api, ids.beta)).toBe(folder);
+    await page.reload();
+    await feedRow(page, ids.beta).waitFor();
+    expect(await shown(page, folder)).toEqual({ folder: [ids.beta], root: [ids.alpha, ids.gamma] });
+
+    // A click on a feed still opens it (a drag needs a few pixels).
+    await feedRow(page, ids.beta).getByRole('link').click();
+    await page.waitForURL(`**/dashboard?feed=${ids.beta}`);
+
+    // Out again, among the root feeds: it lands where the list made room for it, and stays there after a reload.
+    await mouseDrag(page, feedRow(page, ids.beta), feedRow(page, ids.alpha), 12);
+    await toasts(page).getByText(t('folders.toasts.movedOut', { title: 'Beta Blog', folder: 'E2E Ordner' })).waitFor();
+    await expect.poll(() => folderOf(api, ids.beta)).toBe(null);
+    const dropped = await shown(page, folder);
+    expect(dropped.folder).toEqual([]);
+    expect([...dropped.root].sort()).toEqual([ids.alpha, ids.beta, ids.gamma].sort());
+    await page.reload();
+    await feedRow(page, ids.beta).waitFor();
+    expect(await shown(page, folder)).toEqual(dropped);
+
+    // Reorder the root feeds: the last one to the top.
+    const [first, , last] = dropped.root as [number, number, number];
+    await mouseDrag(page, feedRow(page, last), feedRow(page, first), -12);
+    await toasts(page).getByText(t('folders.toasts.feedOrderUpdated')).waitFor();
+    await page.reload();
+    await feedRow(page, ids.beta).waitFor();
+    expect((await shown(page, folder)).root).toEqual([last, ...dropped.root.slice(0, 2)]);
+
+    // Collapsed stays collapsed after a reload.
+    await nav(page).getByRole('button', { name: /^E2E Ordner/ }).click();
+    await page.reload();
+    await feedRow(page, ids.beta).waitFor();
+    expect(await nav(page).getByRole('button', { name: /^E2E Ordner/ }).getAttribute('aria-expanded')).toBe('false');
+
+    // Into the collapsed folder, then rename and delete it: its feed goes back to the list.
+    await mouseDrag(page, feedRow(page, ids.alpha), folderHeader(page, folder));
+    await expect.poll(() => folderOf(api, ids.alpha)).toBe(folder);
+    await folderHeader(page, folder).hover();
+    await nav(page).getByRole('button', { name: t('folders.actions', { name: 'E2E Ordner' }) }).click();
+    await page.getByRole('menuitem', { name: t('folders.rename') }).click();
+    const rename = page.getByRole('dialog', { name: t('folders.dialog.renameTitle') });
+    await rename.getByLabel(t('folders.dialog.nameLabel')).fill('Lesestoff');
+    await rename.getByRole('button', { name: t('common.save') }).click();
+    await rename.waitFor({ state: 'hidden' });
+    await page.reload();
+    await nav(page).getByRole('button', { name: /^Lesestoff/ }).waitFor();
+
+    await folderHeader(page, folder).hover();
+    await nav(page).getByRole('button', { name: t('folders.actions', { name: 'Lesestoff' }) }).click();
+    await page.getByRole('menuitem', { name: t('folders.delete.action') }).click();
+    const confirm = page.getByRole('dialog', { name: t('folders.delete.title') });
+    await confirm.getByText(t('folders.delete.feedsStay_one')).waitFor();
+    await confirm.getByRole('button', { name: t('folders.delete.confirm') }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await page.reload();
+    await feedRow(page, ids.alpha).waitFor();
+    expect(await nav(page).locator('[data-folder-id]').count()).toBe(0);
+    expect((await shown(page, folder)).root.sort()).toEqual([ids.alpha, ids.beta, ids.gamma].sort());
+    expect((await api<{ folders: ApiFolder[] }>('GET', '/api/folders')).folders).toEqual([]);
+    await context.close();
+  });
+
+  it('drags with a finger after a 300 ms hold in the phone drawer; a quick swipe only scrolls', async () => {
+    const { email, api, ids } = await reader('folders-touch');
+    const { folder } = await api<{ folder: ApiFolder }>('POST', '/api/folders', { name: 'Touch' });
+    const { context, page } = await open({ width: 390, height: 760, touch: true });
+    await signIn(page, email, password);
+    const cdp = await context.newCDPSession(page);
+    const openDrawer = async () => {
+      await page.getByRole('button', { name: t('dashboard.sidebar.open') }).click();
+      await feedRow(page, ids.gamma).waitFor();
+      await page.waitForTimeout(300); // the slide-in
+    };
+    await openDrawer();
+
+    // Without the hold nothing moves.
+    await touchDrag(page, cdp, feedRow(page, ids.gamma), folderHeader(page, folder.id), 0);
+    await page.waitForTimeout(500);
+    expect(await folderOf(api, ids.gamma)).toBe(null);
+
+    // Hold, then slide onto the folder.
+    await touchDrag(page, cdp, feedRow(page, ids.gamma), folderHeader(page, folder.id), 450);
+    await expect.poll(() => folderOf(api, ids.gamma)).toBe(folder.id);
+    await page.reload();
+    await openDrawer();
+    expect(await shown(page, folder.id)).toEqual({ folder: [ids.gamma], root: [ids.alpha, ids.beta] });
+
+    // And back out, onto the root feeds.
+    await touchDrag(page, cdp, feedRow(page, ids.gamma), feedRow(page, ids.beta), 450, 12);
+    await expect.poll(() => folderOf(api, ids.gamma)).toBe(null);
+    const dropped = await shown(page, folder.id);
+    expect(dropped.folder).toEqual([]);
+    expect([...dropped.root].sort()).toEqual([ids.alpha, ids.beta, ids.gamma].sort());
+    await page.reload();
+    await openDrawer();
+    expect(await shown(page, folder.id)).toEqual(dropped);
+    // The page stayed where it was: no feed view opened by the drag.
+    expect(new URL(page.url()).search).toBe('');
+    await context.close();
+  });
+
+  it('moves a feed into a folder with the keyboard, with spoken announcements', async () => {
+    const { email, api, ids } = await reader('folders-keys');
+    const { folder } = await api<{ folder: ApiFolder }>('POST', '/api/folders', { name: 'Tastatur' });
+    const { context, page } = await open({ width: 1280 });
+    await signIn(page, email, password);
+    await feedRow(page, ids.alpha).waitFor();
+    const handle = nav(page).getByRole('button', { name: t('folders.dnd.moveFeed', { title: 'Alpha Nachrichten' }) });
+    await handle.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(200);
+    const live = () => page.evaluate(() => [...document.querySelectorAll('[aria-live]')].map((e) => e.textContent).join(' '));
+    expect(await live()).toContain(t('folders.dnd.overFolder', { title: 'Alpha Nachrichten', folder: 'Tastatur' }));
+    await page.keyboard.press('Space');
+    await expect.poll(() => folderOf(api, ids.alpha)).toBe(folder.id);
+    // The handle keeps the focus, though its row moved into the folder.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(t('folders.dnd.moveFeed', { title: 'Alpha Nachrichten' }));
+    await page.reload();
+    await feedRow(page, ids.alpha).waitFor();
+    expect(await shown(page, folder.id)).toEqual({ folder: [ids.alpha], root: [ids.beta, ids.gamma] });
+    await context.close();
+  });
+});
+
+describe('accessibility of the sidebar with folders', () => {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  async function audit(page: Page): Promise<string[]> {
+    await page.evaluate(axeSource);
+    const violations = (await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
+      return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })).violations;
+    })) as { id: string; help: string; nodes: { target: string[] }[] }[];
+    return violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`has no WCAG A/AA violations in the ${theme} theme (1440 px, and the 390 px drawer with the menus open)`, async () => {
+      const { email, api, ids } = await reader(`folders-a11y-${theme}`);
+      const { folder } = await api<{ folder: ApiFolder }>('POST', '/api/folders', { name: 'Nachrichten' });
+      await api('POST', '/api/folders', { name: 'Leer' });
+      await api('POST', `/api/folders/${folder.id}/feeds`, { feed_id: ids.alpha });
+      await api('POST', `/api/feeds/${ids.gamma}/mute`, { permanently: true });
+
+      const findings: string[] = [];
+      const wide = await open({ width: 1440, theme });
+      await signIn(wide.page, email, password);
+      await feedRow(wide.page, ids.alpha).waitFor();
+      await wide.page.waitForTimeout(300);
+      findings.push(...(await audit(wide.page)).map((f) => `1440: ${f}`));
+      await nav(wide.page).getByRole('button', { name: t('folders.addMenu') }).click();
+      findings.push(...(await audit(wide.page)).map((f) => `1440 + menu: ${f}`));
+      await wide.context.close();
+
+      const phone = await open({ width: 390, height: 844, touch: true, theme });
+      await signIn(phone.page, email, password);
+      await phone.page.getByRole('button', { name: t('dashboard.sidebar.open') }).click();
+      await feedRow(phone.page, ids.alpha).waitFor();
+      await phone.page.waitForTimeout(300);
+      findings.push(...(await audit(phone.page)).map((f) => `390 drawer: ${f}`));
+      await nav(phone.page).getByRole('button', { name: t('folders.actions', { name: 'Nachrichten' }) }).click();
+      findings.push(...(await audit(phone.page)).map((f) => `390 folder menu: ${f}`));
+      // Touch targets: every control in the drawer's feed section is at least 40 px tall.
+      const small = await nav(phone.page).locator('[data-folder-id] button:not([data-drag-handle]), li[data-feed-id] a').evaluateAll((els) =>
+        els.filter((el) => el.getBoundingClientRect().height < 40).map((el) => el.textContent),
+      );
+      expect(small).toEqual([]);
+      await phone.context.close();
+      expect(findings).toEqual([]);
+    });
+  }
+});
