@@ -108,8 +108,10 @@ export function setFavorite(id: number, favorite: boolean): Promise<ArticleState
   return api<ArticleStateResponse>(`/api/articles/${id}/${favorite ? 'favorite' : 'unfavorite'}`, { method: 'POST' });
 }
 
-/** POST /api/articles/read/all: one feed, the given articles, or (empty body) everything. */
-export function markAllRead(scope: { feed_id: number } | { article_ids: number[] } | Record<string, never>): Promise<MarkReadResponse> {
+/** POST /api/articles/read/all: one feed, one reading list, the given articles, or (empty body) everything. */
+export function markAllRead(
+  scope: { feed_id: number } | { reading_list_id: number } | { article_ids: number[] } | Record<string, never>,
+): Promise<MarkReadResponse> {
   return api<MarkReadResponse>('/api/articles/read/all', { method: 'POST', body: scope });
 }
 

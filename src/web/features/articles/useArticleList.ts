@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ActiveFilter, Article } from '../../../common/api.js';
 import { emit, on } from '../../lib/events.js';
-import { unreadArticlesOfList, type MembershipChange } from '../reading-lists/api.js';
+import type { MembershipChange } from '../reading-lists/api.js';
 import {
   clearUnreadCounts,
   fetchArticlePage,
@@ -325,17 +325,16 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
         applyRead(() => true, true);
         emit<ReadStatusChange>('article-read-status-changed', { all: true, is_read: true, source });
       } else if (v.kind === 'reading-list') {
-        // Every unread article of the list, not only the loaded pages.
-        const members = await unreadArticlesOfList(v.listId);
-        if (!members.length) return;
-        const ids = members.map((a) => a.id);
-        await markAllReadCall({ article_ids: ids });
+        // The whole list, not only the loaded pages (the server marks its visible unread members in one go).
+        await markAllReadCall({ reading_list_id: v.listId });
         const deltas = new Map<number, number>();
-        for (const a of members) deltas.set(a.feed_id, (deltas.get(a.feed_id) ?? 0) - 1);
+        for (const a of unread) deltas.set(a.feed_id, (deltas.get(a.feed_id) ?? 0) - 1);
         shiftUnreadCounts(client, deltas);
-        const idSet = new Set(ids);
+        const idSet = new Set(loaded.map((a) => a.id));
         applyRead((a) => idSet.has(a.id), true);
-        emit<ReadStatusChange>('article-read-status-changed', { ids, is_read: true, source });
+        emit<ReadStatusChange>('article-read-status-changed', { ids: [...idSet], is_read: true, source });
+        // Members beyond the loaded pages changed too: every count is asked for again.
+        emit('force-unread-update');
       } else {
         const ids = loaded.map((a) => a.id);
         if (!ids.length) return;

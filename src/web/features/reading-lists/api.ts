@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { ArticlePage, ArticleReadingListRef, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../../common/api.js';
+import type { ArticleReadingListRef, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../../common/api.js';
 import { api } from '../../lib/api.js';
 import { emit } from '../../lib/events.js';
 import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/api.js';
@@ -184,21 +184,3 @@ export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
   );
 }
 
-/** How many of a list's unread articles "mark all read" gathers at most (the server takes 1,000 ids per call). */
-export const MARK_ALL_LIMIT = 1000;
-const MARK_PAGE = 100;
-
-/**
- * The unread articles of a list, beyond the pages on screen, for "mark all read" on a reading list (§2: the
- * button acts on the current view). The API has no "mark list read" call, so the ids are gathered page by page
- * (100 per page, at most MARK_ALL_LIMIT) and then marked with the ids call.
- */
-export async function unreadArticlesOfList(listId: number): Promise<Array<{ id: number; feed_id: number }>> {
-  const found: Array<{ id: number; feed_id: number }> = [];
-  for (let page = 1; found.length < MARK_ALL_LIMIT; page++) {
-    const res = await api<ArticlePage>(`/api/reading-lists/${listId}/articles?page=${page}&per_page=${MARK_PAGE}&show_read=0`);
-    for (const a of res?.articles ?? []) if (!a.is_read) found.push({ id: a.id, feed_id: a.feed_id });
-    if (!res || page >= (res.pages ?? 1) || (res.articles ?? []).length === 0) break;
-  }
-  return found.slice(0, MARK_ALL_LIMIT);
-}
