@@ -9,12 +9,12 @@
 // BENCH_ARTICLES and BENCH_FEEDS shrink the data set; BENCH_SKIP_SQLITE=1 and BENCH_SKIP_POSTGRES=1 skip a dialect.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import { measure, measureWrk, waitUp } from './lib/http.mjs';
+import { measure, waitUp } from './lib/http.mjs';
 
 const FEEDS = Number(process.env.BENCH_FEEDS || 100);
 const ARTICLES = Number(process.env.BENCH_ARTICLES || 100_000);
@@ -60,6 +60,53 @@ function seedStatements(dialect, userId) {
        article_count = (select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id and ua.is_hidden = 0)`,
     ...(sqlite ? [] : [`select setval(pg_get_serial_sequence('articles', 'id'), ${ARTICLES})`, `select setval(pg_get_serial_sequence('feeds', 'id'), ${FEEDS})`, 'analyze']),
   ];
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * wrk -t2 -c4 as design.md §5 measures, plus the server's own CPU per request. On a machine shared with other work
+ * the throughput swings with their load; the CPU the server spends per request barely does, and 2 cores divided by
+ * it is what the server alone could serve (with PostgreSQL its backends' CPU comes on top).
+ */
+function wrkWithCpu(name, url, headers, pid, extra) {
+  const args = ['-t2', '-c4', '-d8s', '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  const before = cpuSeconds(pid);
+  const r = spawnSync('wrk', args, { encoding: 'utf8' });
+  if (r.status !== 0) return false;
+  const cpu = cpuSeconds(pid) - before;
+  const requests = Number((r.stdout.match(/(\d+) requests in/) ?? [])[1]);
+  const errors = Number((r.stdout.match(/Non-2xx or 3xx responses: (\d+)/) ?? [0, 0])[1]);
+  const ms = (re) => {
+    const m = r.stdout.match(re);
+    if (!m) return null;
+    const v = Number(m[1]);
+    return m[2] === 'us' ? +(v / 1000).toFixed(2) : m[2] === 's' ? v * 1000 : v;
+  };
+  const cpuMs = (cpu * 1000) / requests;
+  console.log(
+    JSON.stringify({
+      bench: name,
+      ...extra,
+      tool: 'wrk -t2 -c4 -d8s',
+      req_per_s: Math.round(Number((r.stdout.match(/Requests\/sec:\s+([\d.]+)/) ?? [])[1])),
+      p50_ms: ms(/50%\s+([\d.]+)(us|ms|s)/),
+      p99_ms: ms(/99%\s+([\d.]+)(us|ms|s)/),
+      server_cpu_ms_per_req: +cpuMs.toFixed(3),
+      server_alone_req_per_s_on_2_cores: Math.round(2000 / cpuMs),
+      errors,
+      load_avg: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+    }),
+  );
+  return true;
 }
 
 async function run(dialect, env) {
@@ -115,7 +162,7 @@ async function run(dialect, env) {
       if (!res.ok || count !== (url.includes('n=1000') ? 1000 : 20)) throw new Error(`${url}: HTTP ${res.status}, ${count} items`);
     }
     for (const [name, url] of Object.entries(calls)) {
-      if (!measureWrk(name, url, headers)) await measure(name, 3000, 4, () => fetch(url, { headers }), tag);
+      if (!wrkWithCpu(name, url, headers, server.pid, tag)) await measure(name, 3000, 4, () => fetch(url, { headers }), tag);
     }
     const get = (url) => () => fetch(url, { headers });
     await measure(`greader-unread-count-${dialect}`, 200, 1, get(`${api}/unread-count?output=json`), tag);
