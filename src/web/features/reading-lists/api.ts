@@ -42,7 +42,10 @@ export function unescapeAngles(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 }
 
-/** The body of POST/PUT: trimmed, escaped, rules only for smart lists. */
+/**
+ * The body of POST/PUT: name and description trimmed, everything escaped, rules only for smart lists. Rule values
+ * keep their spaces (the server stores them as typed: " ai " is a deliberate whole-word keyword).
+ */
 export function toInput(form: { name: string; description: string; is_smart: boolean; rules: ReadingListRule[] }): ReadingListInput {
   return {
     name: escapeAngles(form.name.trim()),
@@ -52,7 +55,7 @@ export function toInput(form: { name: string; description: string; is_smart: boo
       ? form.rules.map((r) => ({
           rule_type: r.rule_type,
           rule_scope: r.rule_scope,
-          rule_value: escapeAngles(r.rule_value.trim()),
+          rule_value: escapeAngles(r.rule_value),
           include_all_feeds: r.include_all_feeds,
           selected_feeds: r.include_all_feeds ? [] : r.selected_feeds,
         }))

@@ -189,14 +189,14 @@ describe('reading-list dialog: validation (dashboard.md §5) in German', () => {
 });
 
 describe('reading-list dialog: saving (§5 escaping, §8 server messages)', () => {
-  it('escapes angle brackets in name, description and rule values and trims them', async () => {
+  it('escapes angle brackets in name, description and rule values; trims name and description, not rule values', async () => {
     const calls = server();
     const saved = vi.fn();
     await renderAt('/dashboard', <Harness onSaved={saved} />);
     fireEvent.change(within(dialog()).getByLabelText('Name'), { target: { value: ' <b>Bold</b> ' } });
     fireEvent.change(within(dialog()).getByLabelText('Description'), { target: { value: 'a > b' } });
     fireEvent.click(within(dialog()).getByRole('switch', { name: /Smart list/ }));
-    fireEvent.change(within(dialog()).getByLabelText('Value'), { target: { value: '<script>' } });
+    fireEvent.change(within(dialog()).getByLabelText('Value'), { target: { value: ' <script> ' } });
     fireEvent.click(within(dialog()).getByRole('radio', { name: 'Title' }));
     fireEvent.click(within(dialog()).getByRole('radio', { name: 'Regular expression' }));
     save();
@@ -205,7 +205,7 @@ describe('reading-list dialog: saving (§5 escaping, §8 server messages)', () =
       name: '&lt;b&gt;Bold&lt;/b&gt;',
       description: 'a &gt; b',
       is_smart: true,
-      rules: [{ rule_type: 'regex', rule_scope: 'title', rule_value: '&lt;script&gt;', include_all_feeds: true, selected_feeds: [] }],
+      rules: [{ rule_type: 'regex', rule_scope: 'title', rule_value: ' &lt;script&gt; ', include_all_feeds: true, selected_feeds: [] }],
     });
     expect(saved).toHaveBeenCalledWith(expect.objectContaining({ id: 5 }), true);
   });
