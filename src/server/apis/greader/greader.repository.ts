@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Tables } from '../../db/tables.js';
-import { mutedFeedIds, notMutedSql } from '../../feeds/mute.js';
+import { mutedFeedIds, mutedSql, notMutedSql } from '../../feeds/mute.js';
 
 /**
  * The Google Reader adapter's queries (apis/greader/README.md), every one scoped to its user (design.md §4 rule 2)
@@ -81,9 +81,10 @@ const TEXT = [
  */
 export async function streamPage(db: Db, userId: number, now: string, q: StreamQuery, withText = false): Promise<StreamRef[]> {
   if (q.feedIds && q.feedIds.length === 0) return [];
+  const muted = await mutedFeedList(db, userId, now);
   const dir = q.oldestFirst ? 'asc' : 'desc';
   if (q.read === undefined && q.starred !== true) {
-    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, now, { ...q, read }, withText).as(alias)).selectAll();
+    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, muted, { ...q, read }, withText).as(alias)).selectAll();
     return (await (part(0, 'unread') as any)
       .unionAll(part(1, 'read'))
       .orderBy('published_at', dir)
@@ -91,12 +92,12 @@ export async function streamPage(db: Db, userId: number, now: string, q: StreamQ
       .limit(q.limit)
       .execute()) as StreamRef[];
   }
-  return (await streamRange(db, userId, now, q, withText).execute()) as StreamRef[];
+  return (await streamRange(db, userId, muted, q, withText).execute()) as StreamRef[];
 }
 
 const withArticles = (db: Db) => db.selectFrom('user_articles').innerJoin('articles', 'articles.id', 'user_articles.article_id');
 
-function streamRange(db: Db, userId: number, now: string, q: StreamQuery, withText: boolean) {
+function streamRange(db: Db, userId: number, muted: readonly number[], q: StreamQuery, withText: boolean) {
   const dir = q.oldestFirst ? 'asc' : 'desc';
   // The article row only when its text or crawl time is wanted: ids pages of 10,000 stay on the index alone.
   const joined = withText || q.crawledFrom !== undefined || q.crawledUntil !== undefined;
@@ -106,8 +107,8 @@ function streamRange(db: Db, userId: number, now: string, q: StreamQuery, withTe
   let query = from
     .select(withText ? [...SLIM, ...TEXT] : SLIM)
     .where('user_articles.user_id', '=', userId)
-    .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now));
+    .where('user_articles.is_hidden', '=', 0);
+  if (muted.length > 0) query = query.where('user_articles.feed_id', 'not in', [...muted]);
   if (q.read !== undefined) query = query.where('user_articles.is_read', '=', q.read);
   if (q.starred === true) query = query.where('user_articles.is_favorite', '=', FAVORITE);
   if (q.starred === false) query = query.where('user_articles.is_favorite', '=', 0);
@@ -141,14 +142,30 @@ export async function streamPosition(db: Db, userId: number, articleId: number):
  */
 export async function visibleRefs(db: Db, userId: number, now: string, ids: readonly number[]): Promise<StreamRef[]> {
   if (ids.length === 0) return [];
-  return db
+  const muted = await mutedFeedList(db, userId, now);
+  let q = db
     .selectFrom('user_articles')
     .select(SLIM)
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.article_id', 'in', [...ids])
-    .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now))
+    .where('user_articles.is_hidden', '=', 0);
+  if (muted.length > 0) q = q.where('user_articles.feed_id', 'not in', [...muted]);
+  return q.execute();
+}
+
+/**
+ * The feeds the user has muted now, for reads. Given to the page's statement as a list (usually empty, then no
+ * condition at all) rather than as the subquery the writes use: on PostgreSQL the subquery tripled the planning
+ * time of a stream page. A mute changing between the two statements changes nothing a client could tell.
+ */
+export async function mutedFeedList(db: Db, userId: number, now: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('subscriptions.feed_id')
+    .where('subscriptions.user_id', '=', userId)
+    .where((eb) => mutedSql(eb, now))
     .execute();
+  return rows.map((r) => r.feed_id);
 }
 
 /**
