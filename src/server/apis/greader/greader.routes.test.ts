@@ -1,3 +1,4 @@
+import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableReaderAppsWithNewPassword, setReaderAppsEnabled } from '../app-password.js';
 import { ensureFeed, subscribe } from '../../feeds/feeds.repository.js';
@@ -360,6 +361,11 @@ for (const dialect of DIALECTS) {
       const res = await t.app.inject({ method: 'GET', url: `/api/greader.php/reader/atom/feed/${feedId}?n=2`, headers: c.headers });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/atom\+xml/);
+      // Well-formed XML (a strict parser: jsdom's XML mode reports any error as a parsererror document).
+      const xml = new new JSDOM('').window.DOMParser().parseFromString(res.body, 'application/xml');
+      expect(xml.getElementsByTagName('parsererror')).toHaveLength(0);
+      expect(xml.documentElement.namespaceURI).toBe('http://www.w3.org/2005/Atom');
+      expect(xml.getElementsByTagNameNS('http://www.w3.org/2005/Atom', 'entry')).toHaveLength(2);
       const parsed = parseFeed(res.body, { url: 'http://feeder.test/' });
       expect(parsed.items.map((i) => i.title)).toEqual(['A & B 3', 'A & B 2']);
       expect(res.body).toMatch(/<gr:continuation>\d+<\/gr:continuation>/);
