@@ -108,19 +108,30 @@ function ImportBlock() {
           <label htmlFor={inputId} className="text-sm font-medium text-text">
             {t('opml.fileLabel')}
           </label>
-          <input
-            ref={fileRef}
-            id={inputId}
-            type="file"
-            accept={OPML_ACCEPT}
-            aria-invalid={error ? true : undefined}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setError(null);
-              setResult(null);
-            }}
-            className="block w-full rounded-lg border border-border-strong bg-surface text-sm text-muted file:mr-3 file:min-h-10 file:cursor-pointer file:border-0 file:border-r file:border-border file:bg-surface-2 file:px-4 file:text-sm file:font-medium file:text-text hover:file:bg-border focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
-          />
+          {/* The browser's own file button speaks the browser's language, not the page's: the input is kept (it is
+              what is focused and announced) but drawn as a button and a file name in the interface language. */}
+          <div className="relative flex min-h-11 items-center gap-3 rounded-lg border border-border-strong bg-surface pr-3 has-[input:focus-visible]:ring-2 has-[input:focus-visible]:ring-accent/40">
+            <input
+              ref={fileRef}
+              id={inputId}
+              type="file"
+              accept={OPML_ACCEPT}
+              aria-invalid={error ? true : undefined}
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setError(null);
+                setResult(null);
+              }}
+              className="peer absolute inset-0 size-full cursor-pointer opacity-0"
+            />
+            <span aria-hidden className="inline-flex min-h-11 shrink-0 items-center gap-2 rounded-l-lg border-r border-border bg-surface-2 px-4 text-sm font-medium text-text peer-hover:bg-border">
+              <FileUp className="size-4" />
+              {t('opml.chooseButton')}
+            </span>
+            <span aria-hidden className={`min-w-0 truncate text-sm ${file ? 'text-text' : 'text-muted'}`}>
+              {file ? file.name : t('opml.noFile')}
+            </span>
+          </div>
         </div>
         {error && <Alert tone="error">{error}</Alert>}
         {result && (
@@ -138,7 +149,7 @@ function ImportBlock() {
         )}
         <div className="flex justify-end">
           <Button type="submit" variant="secondary" disabled={busy} className="w-full sm:w-auto">
-            {busy ? <FileUp aria-hidden className="size-4 animate-pulse" /> : <Upload aria-hidden className="size-4" />}
+            <Upload aria-hidden className={`size-4 ${busy ? 'animate-pulse' : ''}`} />
             {busy ? t('opml.importing') : t('opml.import')}
           </Button>
         </div>

@@ -186,7 +186,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
 
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-3">
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+      <div className="flex items-end gap-2">
         <div className="flex min-w-0 flex-1 flex-col gap-1.5">
           <label htmlFor={ids.search} className="text-sm font-medium text-text">
             {t('catalog.searchLabel')}
@@ -206,7 +206,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
             />
           </div>
         </div>
-        <div className="flex flex-col gap-1.5 sm:w-44">
+        <div className="flex w-36 shrink-0 flex-col gap-1.5 sm:w-44">
           <label htmlFor={ids.language} className="text-sm font-medium text-text">
             {t('catalog.languageLabel')}
           </label>

@@ -14,7 +14,8 @@ export function SubscribeButton({ title, state, onSubscribe }: { title: string; 
     return (
       <span className="inline-flex min-h-10 shrink-0 items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-success">
         <Check aria-hidden className="size-4" />
-        {t('feeds.add.subscribed')}
+        {/* On a phone the check alone marks it, leaving the row's width to the title. */}
+        <span className="max-sm:sr-only">{t('feeds.add.subscribed')}</span>
         <span className="sr-only">: {title}</span>
       </span>
     );
@@ -29,6 +30,7 @@ export function SubscribeButton({ title, state, onSubscribe }: { title: string; 
       className="min-h-10 shrink-0"
     >
       {state === 'subscribing' ? <Loader2 aria-hidden className="size-4 animate-spin" /> : <Plus aria-hidden className="size-4" />}
+      {/* On a phone the plus alone says it (its name is "Subscribe to …"), leaving the row's width to the title. */}
       <span className={state === 'subscribing' ? '' : 'max-sm:sr-only'}>{state === 'subscribing' ? t('feeds.add.subscribing') : t('feeds.add.subscribe')}</span>
     </Button>
   );
