@@ -3,6 +3,7 @@
 // 100,000 articles (30 % unread, 1 in 500 saved, about 1 KB of HTML each) is generated in SQL, the reader apps are
 // switched on (api_key = md5(email:password), as the settings store it), `feeder web` is started as in production,
 // and wrk drives GET /api/fever.php with the api_key in the query string:
+//   auth-only        ?api                        (the key look-up alone: the floor of a Fever request)
 //   items            ?api&items                  (the oldest 50: a sync client's first page)
 //   items-since      ?api&items&since_id=50000   (a page in the middle of since_id paging)
 //   items-newest     ?api&items&max_id=0         (the newest 50)
@@ -123,6 +124,8 @@ async function run(dialect, env) {
     console.log(JSON.stringify({ bench: `fever-items-response-${dialect}`, bytes }));
 
     const cases = [
+      // The floor of a Fever request (key look-up, nothing else), as a reference for the machine's load.
+      ['auth-only', 'api'],
       ['items', 'api&items'],
       ['items-since', `api&items&since_id=${Math.floor(ARTICLES / 2)}`],
       ['items-newest', 'api&items&max_id=0'],
@@ -179,6 +182,9 @@ if (await postgresReady()) {
     });
   } finally {
     rmSync(pgDir, { recursive: true, force: true });
+  }
+  // BENCH_KEEP_POSTGRES=1 keeps the seeded schema bench_fever for a closer look (EXPLAIN in psql).
+  if (!process.env.BENCH_KEEP_POSTGRES) {
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
     await client.query(`drop schema if exists ${SCHEMA} cascade`);

@@ -121,8 +121,7 @@ export interface ItemRow {
   is_favorite: number;
   title: string;
   author: string | null;
-  content: string | null;
-  summary: string | null;
+  html: string | null;
   url: string | null;
   published_at: string;
 }
@@ -143,8 +142,8 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
       'user_articles.is_favorite',
       'articles.title',
       'articles.author',
-      'articles.content',
-      'articles.summary',
+      // The content, or the summary when a feed gives only that: one string per row instead of two.
+      sql<string | null>`coalesce(articles.content, articles.summary)`.as('html'),
       'articles.url',
       'articles.published_at',
     ])

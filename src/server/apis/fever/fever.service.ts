@@ -74,7 +74,7 @@ export class FeverService {
             feed_id: r.feed_id,
             title: r.title,
             author: r.author ?? '',
-            html: r.content ?? r.summary ?? '',
+            html: r.html ?? '',
             url: r.url ?? '',
             is_saved: r.is_favorite === 1 ? 1 : 0,
             is_read: r.is_read === 1 ? 1 : 0,
