@@ -24,52 +24,41 @@ export interface FeverUser {
   last_fetched_at: string | null;
   /** How many of the user's feeds are muted now; when none, item queries need no mute condition at all. */
   muted_feeds: number;
-  /** total_items, when asked for: visible articles of non-muted feeds, read or not (the subscription counters). */
-  total_items?: number;
+  /** total_items: visible articles of non-muted feeds, read or not (the subscription counters). */
+  total_items: number;
 }
 
 /**
  * The Fever api_key's user (only while the reader apps are on, apps/app-password.ts's contract), with what every
- * answer needs, in one indexed read per request: last_refreshed_on_time, the number of muted feeds and, for items
- * requests, total_items from the counters (articles/counters.ts).
+ * answer needs, in one statement and one pass over the user's subscriptions: last_refreshed_on_time, the number
+ * of muted feeds and total_items from the counters (articles/counters.ts).
  */
-export async function authenticate(db: Db, apiKey: unknown, now: string, o: { total: boolean }): Promise<FeverUser | undefined> {
+export async function authenticate(db: Db, apiKey: unknown, now: string): Promise<FeverUser | undefined> {
   const key = normalizeApiKey(apiKey);
   if (key === null) return undefined;
   const row = await db
     .selectFrom('users')
+    .leftJoin('subscriptions', 'subscriptions.user_id', 'users.id')
+    .leftJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
     .select((eb) => {
-      const own = () => eb.selectFrom('subscriptions').whereRef('subscriptions.user_id', '=', 'users.id');
-      const columns = [
-        'users.id',
-        own()
-          .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
-          .select((s) => s.fn.max('feeds.last_fetched_at').as('m'))
-          .as('last_fetched_at'),
-        own()
-          .select((s) => s.fn.countAll().as('n'))
-          .where((w) => mutedSql(w, now))
-          .as('muted_feeds'),
-      ] as const;
-      if (!o.total) return [...columns];
+      const muted = mutedSql(eb as ExpressionBuilder<Tables, 'subscriptions'>, now);
       return [
-        ...columns,
-        own()
-          .select((s) => s.fn.coalesce(s.fn.sum<number>('subscriptions.article_count'), sql<number>`0`).as('t'))
-          .where((w) => notMutedSql(w, now))
-          .as('total_items'),
+        'users.id',
+        eb.fn.max('feeds.last_fetched_at').as('last_fetched_at'),
+        eb.fn.sum<number>(eb.case().when(muted).then(1).else(0).end()).as('muted_feeds'),
+        eb.fn.sum<number>(eb.case().when(muted).then(0).else(eb.ref('subscriptions.article_count')).end()).as('total_items'),
       ];
     })
     .where('users.app_password_key', '=', key)
     .where('users.fever_api_enabled', '=', 1)
+    .groupBy('users.id')
     .executeTakeFirst();
   if (!row) return undefined;
-  const r = row as { id: number; last_fetched_at: string | null; muted_feeds: number | string | null; total_items?: number | string | null };
   return {
-    id: r.id,
-    last_fetched_at: r.last_fetched_at,
-    muted_feeds: Number(r.muted_feeds ?? 0),
-    ...(o.total ? { total_items: Number(r.total_items ?? 0) } : {}),
+    id: row.id,
+    last_fetched_at: row.last_fetched_at ?? null,
+    muted_feeds: Number(row.muted_feeds ?? 0),
+    total_items: Number(row.total_items ?? 0),
   };
 }
 

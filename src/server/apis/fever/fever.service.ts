@@ -39,7 +39,7 @@ export class FeverService {
   async handle(params: FeverParams): Promise<FeverResponse> {
     const { db } = this.deps;
     const now = this.deps.now().toISOString();
-    const user = await repo.authenticate(db, params.apiKey, now, { total: params.selectors.has('items') });
+    const user = await repo.authenticate(db, params.apiKey, now);
     // A wrong or missing key, or reader apps switched off: HTTP 200 with auth 0 (what every Fever client expects).
     if (!user) return { api_version: API_VERSION, auth: 0 };
     const response: FeverResponse = { api_version: API_VERSION, auth: 1, last_refreshed_on_time: unixTime(user.last_fetched_at) };
@@ -80,7 +80,7 @@ export class FeverService {
             is_read: r.is_read === 1 ? 1 : 0,
             created_on_time: unixTime(r.published_at),
           }));
-          response.total_items = user.total_items ?? 0;
+          response.total_items = user.total_items;
         }),
       );
     }
