@@ -1,5 +1,6 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed } from '../src/common/api.js';
 import { parseOpmlFile } from '../src/server/opml/opml.parse.js';
@@ -15,6 +16,19 @@ import { apiAs, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } fro
  */
 let browser: Browser;
 let feeds: TestFeedServer;
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's WCAG 2 A/AA findings on the page, one line each (as e2e/a11y.test.ts reports them). */
+async function audit(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return result.violations;
+  })) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -160,5 +174,40 @@ describe('OPML and the catalog', () => {
     await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).click();
     expect(await dialog.getByRole('tab', { name: t('feeds.add.tabSearch') }).getAttribute('aria-selected')).toBe('true');
     await context.close();
+  });
+
+  it('has no axe findings on the catalog tab and the feed management section (light and dark, 390 and 1440 px)', async () => {
+    const email = uniqueEmail('opml-a11y');
+    createUser(email, 'opml-a11y-password-1', 'Axel Axe');
+    const findings: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const width of [390, 1440]) {
+        const { context, page } = await newPage(browser, { width, height: 900, colorScheme });
+        await signIn(page, email, 'opml-a11y-password-1');
+        await page.goto('/dashboard/settings');
+        const section = page.getByRole('region', { name: t('settings.feedManagement.title') });
+        await section.getByLabel(t('opml.fileLabel')).setInputFiles({ name: 'x.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
+        await section.getByRole('button', { name: t('opml.import'), exact: true }).click();
+        await section.getByText(t('opml.chooseFile')).waitFor();
+        findings.push(...(await audit(page)).map((f) => `settings ${colorScheme} ${width}: ${f}`));
+
+        await page.goto('/dashboard/feeds');
+        await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).first().click();
+        const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });
+        await dialog.getByRole('tab', { name: t('catalog.tab') }).click();
+        const panel = dialog.getByRole('tabpanel', { name: t('catalog.tab') });
+        await panel.getByRole('button', { name: /^Science/ }).waitFor();
+        await panel.getByLabel(t('catalog.languageLabel')).selectOption('EN');
+        findings.push(...(await audit(page)).map((f) => `catalog tiles ${colorScheme} ${width}: ${f}`));
+        await panel.getByRole('button', { name: /^Science/ }).click();
+        await panel.getByRole('heading', { name: 'Science' }).waitFor();
+        findings.push(...(await audit(page)).map((f) => `catalog list ${colorScheme} ${width}: ${f}`));
+        await panel.getByLabel(t('catalog.searchLabel')).fill('nasa');
+        await panel.getByRole('status').first().waitFor();
+        findings.push(...(await audit(page)).map((f) => `catalog search ${colorScheme} ${width}: ${f}`));
+        await context.close();
+      }
+    }
+    expect(findings).toEqual([]);
   });
 });
