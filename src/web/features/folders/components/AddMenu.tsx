@@ -29,7 +29,7 @@ export function AddMenu({ onAddFeed, onAddFolder }: { onAddFeed(): void; onAddFo
         <div
           {...menuProps}
           aria-label={t('folders.addMenu')}
-          className="absolute right-0 top-full z-30 mt-1 w-48 rounded-xl border border-border bg-surface p-1.5 text-text shadow-card"
+          className="absolute right-0 top-full z-30 mt-1 w-56 rounded-xl border border-border bg-surface p-1.5 text-text shadow-card"
         >
           {items.map(({ label, icon: Icon, onSelect }) => (
             <button
