@@ -1,3 +1,4 @@
+// @ts-expect-error jsdom ships no types (no @types/jsdom here); the test uses only its strict XML DOMParser.
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableReaderAppsWithNewPassword, setReaderAppsEnabled } from '../app-password.js';
