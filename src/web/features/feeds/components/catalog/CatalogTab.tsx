@@ -202,7 +202,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
                 setQuery(e.target.value);
                 setMessage(null);
               }}
-              className="min-h-11 w-full rounded-lg border border-border-strong bg-surface pl-9 pr-3 text-base text-text placeholder:text-muted/70 focus:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
+              className="min-h-11 w-full rounded-lg border border-border-strong bg-surface pl-9 pr-3 text-base text-text placeholder:text-muted/70 max-sm:placeholder:text-transparent focus:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
             />
           </div>
         </div>
