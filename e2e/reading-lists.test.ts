@@ -185,4 +185,60 @@ describe('reading lists', () => {
 
     await context.close();
   });
+
+  it('is axe clean in the dark theme on a phone (390 px), in German: list page, sidebar, modal, both dialog tabs', async () => {
+    const email = uniqueEmail('lists-dark');
+    createUser(email, password, 'Dora Dunkel', true, 'de');
+    const api = await apiAs(email, password);
+    await api('POST', '/api/feeds', { url: feeds.url('/lists.xml') });
+    await expect.poll(async () => (await api<ArticlePage>('GET', '/api/articles?show_read=true')).articles.length, { timeout: 30_000 }).toBe(3);
+    const articles = (await api<ArticlePage>('GET', '/api/articles?show_read=true')).articles;
+    const { reading_list: list } = await api<{ reading_list: { id: number } }>('POST', '/api/reading-lists', {
+      name: 'Später lesen',
+      description: 'Für das Wochenende',
+      is_smart: false,
+      rules: [],
+    });
+    await api('POST', '/api/reading-lists', { name: 'KI', is_smart: true, rules: [{ rule_type: 'keyword', rule_scope: 'both', rule_value: 'KI', include_all_feeds: true, selected_feeds: [] }] });
+    await api('POST', `/api/reading-lists/${list.id}/articles/${articles[0].id}`);
+
+    const { context, page } = await newPage(browser, { width: 390, height: 844, locale: 'de-DE', colorScheme: 'dark' });
+    await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await signIn(page, email, password);
+    await page.goto(`/dashboard/reading-list/${list.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Später lesen' }).waitFor();
+    await main(page).getByRole('article').first().waitFor();
+    expect(await audit(page)).toEqual([]);
+
+    const de = (key: string, values: Record<string, string> = {}) => t(key, values, 'de');
+    await page.getByRole('button', { name: de('dashboard.sidebar.open') }).click();
+    const drawer = page.getByRole('dialog', { name: de('dashboard.sidebar.label') });
+    await drawer.getByRole('region', { name: de('readingLists.section.title') }).getByRole('link', { name: /^KI/ }).waitFor();
+    await page.waitForTimeout(400); // the drawer has slid in before colours are measured
+    expect(await audit(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await main(page).getByRole('article').first().getByRole('button', { name: de('readingLists.add.buttonInList') }).click();
+    const modal = page.getByRole('dialog', { name: de('readingLists.add.title') });
+    await modal.getByRole('button', { name: new RegExp(de('readingLists.add.alreadyAdded')) }).waitFor();
+    expect(await audit(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden' });
+
+    await main(page).getByRole('button', { name: de('readingLists.page.edit') }).click();
+    const dialog = page.getByRole('dialog', { name: de('readingLists.dialog.editTitle') });
+    expect(await audit(page)).toEqual([]);
+    // Keyboard: from the basic tab the arrow key reaches the (disabled) rules tab, whose hint explains it.
+    await dialog.getByRole('tab', { name: de('readingLists.dialog.tabBasic') }).focus();
+    await page.keyboard.press('ArrowRight');
+    await dialog.getByText(de('readingLists.dialog.rulesDisabledHint')).waitFor();
+    await dialog.getByRole('switch', { name: de('readingLists.dialog.smart') }).click();
+    await dialog.getByRole('button', { name: de('readingLists.dialog.save') }).click();
+    // Saving a smart list without a value is blocked, on the rules tab.
+    await dialog.getByText(de('readingLists.validation.ruleValueRequired')).waitFor();
+    expect(await dialog.getByRole('tab', { name: de('readingLists.dialog.tabRules') }).getAttribute('aria-selected')).toBe('true');
+    expect(await audit(page)).toEqual([]);
+
+    await context.close();
+  });
 });
