@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
@@ -134,6 +135,37 @@ describe('broken and unusual files', () => {
     expect(refusal('<opml version="2.0"><head><title>x</title></head><body></body></opml>').code).toBe('OPML_NO_FEEDS');
     expect(refusal('<opml version="2.0"><body><outline text="note"/></body></opml>').code).toBe('OPML_NO_FEEDS');
     for (const err of [refusal(''), refusal('<html/>')]) expect(err.status).toBe(400);
+  });
+
+  it('answers any input with a document or a 400, never another error (property)', () => {
+    const outline = fc
+      .record({ text: fc.string(), title: fc.option(fc.string()), xmlUrl: fc.option(fc.oneof(fc.webUrl(), fc.string())), nest: fc.boolean() })
+      .map((o) => {
+        const attr = (name: string, v: string | null) => (v === null ? '' : ` ${name}="${v}"`);
+        const tag = `<outline${attr('text', o.text)}${attr('title', o.title)}${attr('xmlUrl', o.xmlUrl)}`;
+        return o.nest ? `${tag}><outline text="x" xmlUrl="https://a.example/"/></outline>` : `${tag}/>`;
+      });
+    const documents = fc.oneof(
+      fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a)),
+      fc.string().map((s) => Buffer.from(s)),
+      fc.array(outline, { maxLength: 8 }).map((os) => Buffer.from(`<opml version="2.0"><body>${os.join('')}</body></opml>`)),
+      fc.tuple(fc.array(outline, { maxLength: 6 }), fc.nat()).map(([os, cut]) => {
+        const full = `<?xml version="1.0"?><opml><head><title>t</title></head><body>${os.join('\n')}</body></opml>`;
+        return Buffer.from(full.slice(0, cut % (full.length + 1)));
+      }),
+    );
+    fc.assert(
+      fc.property(documents, (bytes) => {
+        try {
+          const doc = parseOpmlFile(bytes);
+          expect(doc.entries.length + doc.folders.length).toBeGreaterThan(0);
+        } catch (err) {
+          expect(err).toBeInstanceOf(AppError);
+          expect((err as AppError).status).toBe(400);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('cleans names: whitespace and control characters, at most 200 characters', () => {
