@@ -121,6 +121,7 @@ for (const dialect of DIALECTS) {
 
       const token = await c.get('token');
       expect(token.statusCode).toBe(200);
+      expect(token.headers['cache-control']).toBe('no-store');
       expect(token.body).toMatch(/^[0-9a-f]{40}Z{17}\n$/);
       expect(await c.json('user-info')).toMatchObject({ userId: String(c.id), userEmail: c.email, userProfileId: String(c.id) });
 

@@ -168,6 +168,8 @@ export async function registerGReaderRoutes(app: App, options: GReaderRoutesOpti
       throw badRequest('INVALID_PATH', 'The path is not valid percent-encoding.');
     }
     const params = new Params(queryAt === -1 ? undefined : url.slice(queryAt + 1), typeof request.body === 'string' ? request.body : undefined);
+    // Per-user answers (and tokens): never kept by a proxy or an HTTP cache.
+    reply.header('cache-control', 'no-store');
 
     if (path.replace(/\/+$/, '') === '/accounts/ClientLogin') {
       const token = await service.clientLogin(params.get('Email'), params.get('Passwd'));
