@@ -182,6 +182,21 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it('keeps to the folder rules: names cut to 100 characters, no folder beyond the limit (its feeds go to the root)', async () => {
+      const u = await user();
+      const long = `${'Ä'.repeat(99)}xyz`;
+      await u.import(opmlOf(`<outline text="${long}"><outline text="L" xmlUrl="https://long.example/feed"/></outline>`));
+      const [folder] = await u.folders();
+      expect([...folder.name]).toHaveLength(100);
+
+      const { createFolder } = await import('../folders/folders.repository.js');
+      const { MAX_FOLDERS } = await import('../folders/folders.service.js');
+      for (let i = 1; i < MAX_FOLDERS; i++) await createFolder(t.database.db, u.id, `F${i}`, new Date().toISOString());
+      const result = await u.import(opmlOf('<outline text="One too many"><outline text="R" xmlUrl="https://root.example/feed"/></outline>'));
+      expect(result).toMatchObject({ imported_count: 1, folders_created: 0 });
+      expect((await u.feeds()).find((f) => f.url === 'https://root.example/feed')?.folder_id).toBeNull();
+    });
+
     it('gives a feed other users read its stored articles, unread', async () => {
       const reader = await user();
       const add = await t.app.inject({ method: 'POST', url: '/api/feeds', headers: reader.headers, payload: { url: server.url('/shared.xml') } });

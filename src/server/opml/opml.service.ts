@@ -5,7 +5,8 @@ import { recountSubscriptions } from '../articles/counters.js';
 import type { Db } from '../db/database.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
 import * as feedsRepo from '../feeds/feeds.repository.js';
-import { createFolder, findFolderByName, listFolders } from '../folders/folders.repository.js';
+import { countFolders, createFolder, findFolderByName, listFolders } from '../folders/folders.repository.js';
+import { MAX_FOLDER_NAME_LENGTH, MAX_FOLDERS } from '../folders/folders.service.js';
 import { normalizeInput } from '../reader/discover/input.js';
 import { blockedLiteral } from '../reader/fetch/connect.js';
 import { generateOpmlDocument, type ExportFeed } from './opml.generate.js';
@@ -103,19 +104,24 @@ export class OpmlService {
       usable.push({ url, siteUrl: siteUrlOf(entry.htmlUrl), entry });
     }
 
-    const folderIds = new Map<string, number>();
+    // Folder names follow the folder rules (folders.service): at most 100 characters, at most MAX_FOLDERS folders;
+    // the feeds of a folder that cannot be made any more go to the root.
+    const folderIds = new Map<string, number | null>();
     let foldersCreated = 0;
-    const folderId = async (trx: Db, name: string): Promise<number> => {
+    let folderCount = await countFolders(db, userId);
+    const folderId = async (trx: Db, rawName: string): Promise<number | null> => {
+      const name = [...rawName].slice(0, MAX_FOLDER_NAME_LENGTH).join('').trim();
       const key = name.toLowerCase();
       const known = folderIds.get(key);
       if (known !== undefined) return known;
       let folder = await findFolderByName(trx, userId, name);
-      if (!folder) {
+      if (!folder && folderCount < MAX_FOLDERS) {
         folder = await createFolder(trx, userId, name, now);
         foldersCreated++;
+        folderCount++;
       }
-      folderIds.set(key, folder.id);
-      return folder.id;
+      folderIds.set(key, folder?.id ?? null);
+      return folder?.id ?? null;
     };
 
     // Folders are made first, so they keep the file's order in the sidebar: those that receive a feed of this import
@@ -153,7 +159,7 @@ export class OpmlService {
     userId: number,
     batch: Usable[],
     now: string,
-    folderId: (trx: Db, name: string) => Promise<number>,
+    folderId: (trx: Db, name: string) => Promise<number | null>,
   ): Promise<{ imported: number; existed: number; created: number[] }> {
     const urls = batch.map((b) => b.url);
     const subscribed = await feedsRepo.subscribedUrls(trx, userId, urls);
