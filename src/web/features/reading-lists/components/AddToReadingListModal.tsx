@@ -39,7 +39,7 @@ export interface AddToReadingListModalProps {
 export function AddToReadingListModal({ article, open, onClose }: AddToReadingListModalProps) {
   const { t } = useTranslation();
   return (
-    <Modal open={open} onClose={onClose} title={t('readingLists.add.title')} className="sm:w-[min(100vw-2rem,34rem)]">
+    <Modal open={open} onClose={onClose} title={t('readingLists.add.title')} className="sm:w-[min(100vw-2rem,36rem)]">
       <ModalBody article={article} onClose={onClose} />
     </Modal>
   );
@@ -141,7 +141,7 @@ function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'
                     <span className="min-w-24 flex-1 truncate text-sm font-medium">{name}</span>
                     {isIn ? (
                       <span className="ml-auto flex flex-wrap items-center justify-end gap-1">
-                        <Button variant="ghost" size="sm" disabled className="min-h-10 text-success disabled:opacity-100">
+                        <Button variant="ghost" size="sm" disabled className="min-h-10 px-2 text-success disabled:opacity-100">
                           <Check aria-hidden className="size-4" />
                           {t('readingLists.add.alreadyAdded')}
                         </Button>

@@ -419,7 +419,7 @@ function RuleEditor({
         checked={rule.include_all_feeds}
         onChange={(include_all_feeds) => onChange({ include_all_feeds })}
         label={t('readingLists.dialog.allFeeds')}
-        description={t('readingLists.dialog.allFeedsDescription')}
+        description={rule.include_all_feeds ? t('readingLists.dialog.allFeedsDescription') : t('readingLists.dialog.someFeedsDescription')}
       />
       {!rule.include_all_feeds && <FeedPicker selected={rule.selected_feeds} onChange={(selected_feeds) => onChange({ selected_feeds })} error={feedsError} />}
     </li>
