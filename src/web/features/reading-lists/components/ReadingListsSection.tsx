@@ -20,6 +20,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { ReadingList } from '../../../../common/api.js';
 import { storage } from '../../../lib/storage.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
+import { Badge, itemClass } from '../../dashboard/components/SidebarItems.js';
 import { FeedActionsMenu } from '../../feeds/components/FeedActionsMenu.js';
 import { unescapeAngles, useReadingListUnreadCounts, useReadingLists, useSortReadingLists } from '../api.js';
 import { DeleteReadingListDialog } from './DeleteReadingListDialog.js';
@@ -228,9 +229,7 @@ function SortableListItem({
           }
         }}
         onContextMenu={(e) => isDragging && e.preventDefault()}
-        className={`flex min-h-10 min-w-0 flex-1 touch-manipulation select-none items-center gap-3 rounded-lg px-3 py-1 text-left text-sm transition-colors [-webkit-touch-callout:none] ${
-          active ? 'bg-surface-2 font-semibold text-text' : 'font-medium text-muted hover:bg-surface-2 hover:text-text'
-        }`}
+        className={`${itemClass(active)} min-w-0 flex-1 touch-manipulation select-none py-1 [-webkit-touch-callout:none]`}
       >
         <Icon aria-hidden className={`size-4.5 shrink-0 ${active ? 'text-accent' : 'text-muted group-hover:text-text'}`} />
         <span className="min-w-0 flex-1 truncate">{name}</span>
@@ -262,13 +261,3 @@ function SortableListItem({
   );
 }
 
-function Badge({ count }: { count?: number }) {
-  const { t } = useTranslation();
-  if (count === undefined || count <= 0) return null;
-  return (
-    <span className="rounded-full bg-surface px-2 py-0.5 text-xs font-semibold tabular-nums text-muted ring-1 ring-border" data-testid="unread-badge">
-      <span aria-hidden>{count > 999 ? '999+' : count}</span>
-      <span className="sr-only">{t('dashboard.sidebar.unread', { count })}</span>
-    </span>
-  );
-}
