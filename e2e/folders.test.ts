@@ -253,7 +253,7 @@ describe('sidebar folders', () => {
     await context.close();
   });
 
-  it('moves a feed into a folder with the keyboard, with spoken announcements', async () => {
+  it('moves a feed into a folder and reorders folders with the keyboard (spoken announcements) and the mouse', async () => {
     const { email, api, ids } = await reader('folders-keys');
     const { folder } = await api<{ folder: ApiFolder }>('POST', '/api/folders', { name: 'Tastatur' });
     const { context, page } = await open({ width: 1280 });
@@ -273,6 +273,27 @@ describe('sidebar folders', () => {
     await page.reload();
     await feedRow(page, ids.alpha).waitFor();
     expect(await shown(page, folder.id)).toEqual({ folder: [ids.alpha], root: [ids.beta, ids.gamma] });
+
+    // Folders reorder too: by keyboard (Tastatur below Zweiter), then with the mouse (back to the top).
+    const { folder: second } = await api<{ folder: ApiFolder }>('POST', '/api/folders', { name: 'Zweiter' });
+    await page.reload();
+    await folderHeader(page, second.id).waitFor();
+    const folderOrder = async () => (await api<{ folders: ApiFolder[] }>('GET', '/api/folders')).folders.map((f) => f.id);
+    await nav(page).getByRole('button', { name: t('folders.dnd.moveFolder', { name: 'Tastatur' }) }).focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(200);
+    expect(await live()).toContain(t('folders.dnd.folderPosition', { name: 'Tastatur', position: 2, count: 2 }));
+    await page.keyboard.press('Space');
+    await toasts(page).getByText(t('folders.toasts.folderOrderUpdated')).waitFor();
+    await expect.poll(folderOrder).toEqual([second.id, folder.id]);
+    await page.reload();
+    await folderHeader(page, folder.id).waitFor();
+    await mouseDrag(page, folderHeader(page, folder.id), folderHeader(page, second.id), -10);
+    await expect.poll(folderOrder).toEqual([folder.id, second.id]);
+    await page.reload();
+    await folderHeader(page, folder.id).waitFor();
+    expect(await nav(page).locator('[data-folder-id]').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-folder-id'))))).toEqual([folder.id, second.id]);
     await context.close();
   });
 });

@@ -1,5 +1,4 @@
 import {
-  closestCenter,
   closestCorners,
   DndContext,
   DragOverlay,
@@ -19,7 +18,7 @@ import {
   type KeyboardCoordinateGetter,
   type UniqueIdentifier,
 } from '@dnd-kit/core';
-import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy, type SortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { ChevronRight, Folder as FolderIcon, FolderOpen, GripVertical, Pencil, Trash2 } from 'lucide-react';
 import {
@@ -132,8 +131,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
   const feedById = useMemo(() => new Map(feeds.map((f) => [f.id, f])), [feeds]);
   const folderById = useMemo(() => new Map(sortedFolders(folders).map((f) => [f.id, f])), [folders]);
   const active = parse(activeId);
-  const draggingFolder = active.type === 'folder';
-  const isExpanded = (id: number) => !collapsed.has(id) && !draggingFolder;
+  const isExpanded = (id: number) => !collapsed.has(id);
 
   /* The move to another group during a drag can put a new item under the pointer; for one frame the previous target stays. */
   const justMoved = useRef(false);
@@ -154,7 +152,15 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
   const collisionDetection: CollisionDetection = useCallback((args) => {
     const dragged = parse(args.active.id);
     if (dragged.type === 'folder') {
-      return closestCenter({ ...args, droppableContainers: args.droppableContainers.filter((c) => parse(c.id).type === 'folder') });
+      // Among the folder headers, the one whose top is nearest the dragged folder's top or whose bottom is nearest
+      // its bottom (the dragged block can be tall with its feeds, so its centre says little; the keyboard's next
+      // place puts one of the two edges exactly on the target).
+      const { top, bottom } = args.collisionRect;
+      const distance = (rect: { top: number; bottom: number }) => Math.min(Math.abs(rect.top - top), Math.abs(rect.bottom - bottom));
+      return args.droppableContainers
+        .filter((c) => parse(c.id).type === 'folder' && args.droppableRects.get(c.id))
+        .map((c) => ({ id: c.id, data: { droppableContainer: c, value: distance(args.droppableRects.get(c.id)!) } }))
+        .sort((a, b) => a.data.value - b.data.value);
     }
     if (justMoved.current && lastOver.current !== null) return [{ id: lastOver.current }];
     // Under the pointer: a feed or a folder header before the root area that holds the root feeds.
@@ -364,7 +370,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
         accessibility={{ announcements, screenReaderInstructions: { draggable: t('folders.dnd.instructions') } }}
       >
         {layout.folders.length > 0 && (
-          <SortableContext items={layout.folders.map((f) => folderDndId(f.id))} strategy={verticalListSortingStrategy}>
+          <SortableContext items={layout.folders.map((f) => folderDndId(f.id))} strategy={folderSortingStrategy}>
             <ul className="flex flex-col gap-0.5" data-testid="sidebar-folders">
               {layout.folders.map(({ id, feeds: ids }) => {
                 const folder = folderById.get(id);
@@ -414,6 +420,12 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     </div>
   );
 }
+
+/**
+ * Folders do not make room while one is dragged (a folder is a block of varying height, which the list strategies,
+ * measuring by the headers, would shift by the wrong amounts): a line shows where the dragged folder will go.
+ */
+const folderSortingStrategy: SortingStrategy = () => null;
 
 /**
  * The keyboard's way to drag (design.md §6): a button with the item's name that shows when focused; Space or Enter
@@ -504,20 +516,27 @@ function FolderItem({
 }) {
   const { t } = useTranslation();
   const listId = useId();
-  const { setNodeRef, setActivatorNodeRef, listeners, attributes, transform, transition, isDragging, isOver, active } = useSortable({
+  /*
+   * The folder moves as a block (header and feeds: the draggable node), but it is a drop place by its header alone
+   * (the droppable node), so that a feed over the folder's feeds lands among them and the keyboard can reach the header.
+   */
+  const { setDraggableNodeRef, setDroppableNodeRef, setActivatorNodeRef, listeners, attributes, isDragging, isOver, active, activeIndex, index } = useSortable({
     id: folderDndId(folder.id),
     data: { type: 'folder' },
     attributes: { roleDescription: t('folders.dnd.roleDescription') },
   });
   // A feed held over the folder's header: the folder lights up as the place it goes.
   const highlight = isOver && parse(active?.id).type === 'feed';
+  // A folder held over this one goes before it (coming from below) or after it (coming from above).
+  const folderOver = isOver && !isDragging && parse(active?.id).type === 'folder';
+  const line = folderOver ? (activeIndex > index ? 'before' : 'after') : null;
   const Icon = expanded ? FolderOpen : FolderIcon;
   return (
-    <li data-folder-id={folder.id}>
+    <li ref={setDraggableNodeRef} className={`relative ${isDragging ? 'opacity-40' : ''}`} data-folder-id={folder.id}>
+      {line && <div aria-hidden className={`absolute inset-x-1 z-10 h-0.5 rounded-full bg-accent ${line === 'before' ? '-top-px' : '-bottom-px'}`} data-testid="folder-drop-line" />}
       <div
-        ref={setNodeRef}
-        style={{ transform: CSS.Translate.toString(transform), transition }}
-        className={`group relative flex items-center rounded-lg touch-manipulation select-none [-webkit-touch-callout:none] ${isDragging ? 'opacity-40' : ''} ${
+        ref={setDroppableNodeRef}
+        className={`group relative flex items-center rounded-lg touch-manipulation select-none [-webkit-touch-callout:none] ${
           highlight ? 'bg-accent-soft ring-2 ring-accent' : ''
         }`}
         {...rowListeners(listeners)}
