@@ -23,9 +23,9 @@ export interface GReaderItem {
   enclosure?: { href: string; type: string; length?: number }[];
 }
 
-/** An item with everything stream/contents and the Atom stream show. */
+/** An item's row: the user's state of it and its article's text (greader.repository StreamRef & ArticleText). */
 export interface ItemRow {
-  id: number;
+  article_id: number;
   feed_id: number;
   published_at: string;
   is_read: number;
@@ -38,20 +38,24 @@ export interface ItemRow {
   enclosures: string | null;
   crawled_at: string;
   updated_at: string | null;
-  feed_own_title: string;
+}
+
+/** What an item shows of its feed: the user's subscription to it. */
+export interface ItemFeed {
+  title: string;
   custom_title: string | null;
   site_url: string | null;
   folder_name: string | null;
 }
 
-export function presentItem(row: ItemRow): GReaderItem {
+export function presentItem(row: ItemRow, feed: ItemFeed): GReaderItem {
   const categories = [READING_LIST];
-  if (row.folder_name !== null) categories.push(LABEL_PREFIX + row.folder_name);
+  if (feed.folder_name !== null) categories.push(LABEL_PREFIX + feed.folder_name);
   if (row.is_read === 1) categories.push(READ);
   if (row.is_favorite === 1) categories.push(STARRED);
   const links = row.url ? [{ href: row.url }] : [];
   const item: GReaderItem = {
-    id: longItemId(row.id),
+    id: longItemId(row.article_id),
     crawlTimeMsec: toMsecString(row.crawled_at),
     timestampUsec: toUsecString(row.crawled_at),
     published: toSeconds(row.published_at),
@@ -60,7 +64,7 @@ export function presentItem(row: ItemRow): GReaderItem {
     canonical: links,
     alternate: links.map((l) => ({ href: l.href, type: 'text/html' })),
     categories,
-    origin: { streamId: `feed/${row.feed_id}`, title: shownFeedTitle(row.custom_title, row.feed_own_title), htmlUrl: row.site_url ?? '' },
+    origin: { streamId: `feed/${row.feed_id}`, title: shownFeedTitle(feed.custom_title, feed.title), htmlUrl: feed.site_url ?? '' },
     summary: { direction: 'ltr', content: row.content ?? row.summary ?? '' },
   };
   if (row.author) item.author = row.author;

@@ -10,7 +10,7 @@ import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
 import * as folders from '../../folders/folders.repository.js';
 import type { GReaderAuth, ReaderUser } from './greader.auth.js';
-import { presentItem, type GReaderItem, type ItemRow } from './greader.presenter.js';
+import { presentItem, type GReaderItem } from './greader.presenter.js';
 import * as repo from './greader.repository.js';
 import { KEPT_UNREAD, LABEL_PREFIX, READ, READING_LIST, STARRED, UNREAD, parseStreamId, type StreamRef } from './protocol.js';
 
@@ -406,15 +406,7 @@ export class GReaderService {
       const feed = feedOf.get(row.feed_id);
       // Unsubscribed between the two reads (another client): left out, as a moment later.
       if (!feed) continue;
-      const item: ItemRow = {
-        ...row,
-        id: row.article_id,
-        feed_own_title: feed.title,
-        custom_title: feed.custom_title,
-        site_url: feed.site_url,
-        folder_name: feed.folder_name,
-      };
-      items.push(presentItem(item));
+      items.push(presentItem(row, feed));
     }
     return items;
   }
