@@ -44,6 +44,13 @@ describe('smart-list rules', () => {
     expect(matchesAny(evil, subject('a'.repeat(5000) + '!', 'a'.repeat(100_000) + '!'))).toBe(false);
   });
 
+  it('undoes the web app\'s escaping of angle brackets before matching (dashboard.md §5)', () => {
+    expect(matchesAny(compileRules([r('&lt;3 Rust')]), subject('We <3 rust'))).toBe(true);
+    expect(matchesAny(compileRules([r('a&lt;b&gt;c', { rule_type: 'regex' })]), subject('x a<b>c y'))).toBe(true);
+    expect(matchesAny(compileRules([r('&lt;3')]), subject('We &lt;3 rust'))).toBe(false);
+    expect(patternError('(?P&lt;n&gt;a)')).toBeNull();
+  });
+
   it('ignores blank values, unreadable stored rules and stored patterns that no longer compile', () => {
     expect(compileRules([r('  '), r('(', { rule_type: 'regex' })])).toEqual([]);
     expect(parseStoredRules('not json')).toEqual([]);

@@ -26,6 +26,14 @@ export interface CompiledRule {
   regex: RE2JS | null;
 }
 
+/**
+ * The text a rule value stands for. The web app escapes angle brackets before sending (dashboard.md §5: "Angle
+ * brackets in names, descriptions and rule values are escaped before sending"), while titles and texts are matched
+ * as plain text; so `&lt;3` must match "<3" and a regex `a&lt;b` must mean `a<b`. Only the two escapes the spec
+ * names are undone.
+ */
+export const ruleText = (value: string) => value.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+
 /** Compiled patterns by source: the store matches the same rules feed after feed. Bounded. */
 const regexCache = new Map<string, RE2JS>();
 const REGEX_CACHE_MAX = 1000;
@@ -43,7 +51,7 @@ export function compilePattern(pattern: string): RE2JS {
 /** The syntax error of a pattern, or null when it compiles. */
 export function patternError(pattern: string): string | null {
   try {
-    compilePattern(pattern);
+    compilePattern(ruleText(pattern));
     return null;
   } catch (err) {
     if (err instanceof RE2JSException) return err.message;
@@ -58,7 +66,7 @@ export function patternError(pattern: string): string | null {
 export function compileRules(rules: readonly ReadingListRule[]): CompiledRule[] {
   const out: CompiledRule[] = [];
   for (const r of rules) {
-    const value = r.rule_value ?? '';
+    const value = ruleText(r.rule_value ?? '');
     if (value.trim() === '') continue;
     const feeds = r.include_all_feeds ? null : new Set(r.selected_feeds ?? []);
     if (r.rule_type === 'regex') {
