@@ -10,34 +10,18 @@
 //   unread-ids       ?api&unread_item_ids        (30,000 ids)
 //   groups-feeds     ?api&groups&feeds
 // Without wrk a fetch loop measures instead (lower figures: the generator shares the two cores).
-// BENCH_ARTICLES shrinks the data set; BENCH_SKIP_SQLITE=1 and BENCH_SKIP_POSTGRES=1 skip a dialect.
-// BENCH_ROOT runs the server from a copy of the build (a directory with package.json, bin/, dist/ and node_modules),
-// so a benchmark can run while dist/ is being rebuilt.
-import { spawn, spawnSync } from 'node:child_process';
+// BENCH_ARTICLES shrinks the data set; the other knobs (skip a dialect, keep the data, BENCH_ROOT) are those of
+// lib/seeded-server.mjs.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import Sqlite from 'better-sqlite3';
-import pg from 'pg';
-import { measure, measureWrk, waitUp } from './lib/http.mjs';
+import { measure, measureWrk } from './lib/http.mjs';
+import { BENCH_EMAIL, benchOnBothDialects, sqlFor } from './lib/seeded-server.mjs';
 
 const FEEDS = 100;
 const FOLDERS = 10;
 const ARTICLES = Number(process.env.BENCH_ARTICLES || 100_000);
-const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const SCHEMA = 'bench_fever';
-const root = process.env.BENCH_ROOT ? pathToFileURL(process.env.BENCH_ROOT.replace(/\/?$/, '/')) : new URL('../', import.meta.url);
-const bin = new URL('bin/feeder.js', root).pathname;
-const dist = new URL('dist/server/', root);
-const { loadConfig } = await import(new URL('config.js', dist));
-const { openDatabase, migrateToLatest } = await import(new URL('db/database.js', dist));
 
-const EMAIL = 'bench@example.com';
 const APP_PASSWORD = 'bench-appsx-passw-ordxx-fever';
-const API_KEY = createHash('md5').update(`${EMAIL}:${APP_PASSWORD}`).digest('hex');
-const NOW = Date.parse('2026-11-22T12:00:00.000Z');
+const API_KEY = createHash('md5').update(`${BENCH_EMAIL}:${APP_PASSWORD}`).digest('hex');
 // About 1 KB of article HTML: a headline paragraph, three body paragraphs and a link.
 const BODY =
   '<p>The council met on Tuesday evening to discuss the new cycle lanes along the river, the budget for the coming year and the plans for the old railway station.</p>' +
@@ -46,15 +30,7 @@ const BODY =
   '<p>Read the <a href="https://site.example/council">full minutes</a> and the <a href="https://site.example/study">transport study</a> on the city website.</p>';
 
 function seedStatements(dialect, userId) {
-  const sqlite = dialect === 'sqlite';
-  const seq = (n) => (sqlite ? `with recursive s(i) as (select 0 union all select i + 1 from s where i < ${n - 1})` : '');
-  const from = (n) => (sqlite ? 'from s' : `from generate_series(0, ${n - 1}) as s(i)`);
-  const iso = (secondsExpr) =>
-    sqlite
-      ? `strftime('%Y-%m-%dT%H:%M:%fZ', ${NOW / 1000} - (${secondsExpr}), 'unixepoch')`
-      : `to_char((to_timestamp(${NOW / 1000} - (${secondsExpr})) at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  const cat = (...parts) => parts.join(' || ');
-  const now = `'${new Date(NOW).toISOString()}'`;
+  const { seq, from, iso, cat, now, guidHash, recount, finish } = sqlFor(dialect);
   return [
     `update users set fever_api_enabled = 1, app_password_key = '${API_KEY}' where id = ${userId}`,
     `${seq(FOLDERS)} insert into folders (id, user_id, name, sort_order, created_at) select i + 1, ${userId}, ${cat(`'Folder '`, 'i')}, i, ${now} ${from(FOLDERS)}`,
@@ -64,60 +40,26 @@ function seedStatements(dialect, userId) {
     `${seq(FEEDS)} insert into subscriptions (user_id, feed_id, sort_order, folder_id, created_at)
        select ${userId}, i + 1, i, i % ${FOLDERS} + 1, ${now} ${from(FEEDS)}`,
     `${seq(ARTICLES)} insert into articles (id, feed_id, guid_hash, guid, url, title, author, content, content_hash, published_at, created_at, last_seen_at)
-       select i + 1, i % ${FEEDS} + 1, ${sqlite ? `printf('%064d', i)` : `lpad(i::text, 64, '0')`}, ${cat(`'guid-'`, 'i')},
+       select i + 1, i % ${FEEDS} + 1, ${guidHash}, ${cat(`'guid-'`, 'i')},
               ${cat(`'https://site.example/a/'`, 'i')}, ${cat(`'Council agrees to consult on cycle lanes, part '`, 'i')}, 'City Desk',
               ${cat(`'<p>Article '`, 'i', `'</p>'`, `'${BODY}'`)}, 'x', ${iso('i * 30')}, ${now}, ${now} ${from(ARTICLES)}`,
     `insert into user_articles (user_id, article_id, feed_id, published_at, is_read, is_favorite)
        select ${userId}, id, feed_id, published_at, case when id % 10 < 7 then 1 else 0 end, case when id % 500 = 0 then 1 else 0 end from articles`,
-    `update subscriptions set
-       unread_count = (select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id and ua.is_read = 0 and ua.is_hidden = 0),
-       article_count = (select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id and ua.is_hidden = 0)`,
-    ...(sqlite
-      ? []
-      : [
-          `select setval(pg_get_serial_sequence('articles', 'id'), ${ARTICLES})`,
-          `select setval(pg_get_serial_sequence('feeds', 'id'), ${FEEDS})`,
-          `select setval(pg_get_serial_sequence('folders', 'id'), ${FOLDERS})`,
-          // Autovacuum would vacuum and analyse the bulk load within a minute; until it has, index-only scans of
-          // the unread index still visit every row.
-          'vacuum analyze',
-        ]),
+    recount,
+    // Autovacuum would vacuum and analyse the bulk load within a minute; until it has, index-only scans of the
+    // unread index still visit every row.
+    ...finish({ articles: ARTICLES, feeds: FEEDS, folders: FOLDERS }, { vacuum: true }),
   ];
 }
 
-async function run(dialect, env) {
-  const config = loadConfig(env);
-  const database = openDatabase(config);
-  await migrateToLatest(database.db);
-  await database.destroy();
-  const created = spawnSync(process.execPath, [bin, 'user', 'create', '--email', EMAIL, '--password', 'bench-password', '--name', 'Bench', '--verified'], {
-    env,
-    encoding: 'utf8',
-  });
-  if (created.status !== 0) throw new Error(created.stderr);
-
-  const t0 = performance.now();
-  if (dialect === 'sqlite') {
-    const db = new Sqlite(join(env.DATA_DIR, 'feeder.db'));
-    const userId = db.prepare('select id from users').get().id;
-    db.pragma('synchronous = off');
-    db.transaction(() => {
-      for (const s of seedStatements(dialect, userId)) db.exec(s);
-    })();
-    db.close();
-  } else {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    const userId = (await client.query('select id from users')).rows[0].id;
-    for (const s of seedStatements(dialect, userId)) await client.query(s);
-    await client.end();
-  }
-  console.log(JSON.stringify({ bench: `fever-seed-${dialect}`, feeds: FEEDS, articles: ARTICLES, seconds: +((performance.now() - t0) / 1000).toFixed(1) }));
-
-  const server = spawn(process.execPath, [bin, 'web'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  try {
-    await waitUp(env.PUBLIC_URL);
-    const url = (query) => `${env.PUBLIC_URL}/api/fever.php?${query}&api_key=${API_KEY}`;
+await benchOnBothDialects({
+  name: 'fever',
+  schema: 'bench_fever',
+  port: 3990 + Math.floor(Math.random() * 9),
+  sizes: { feeds: FEEDS, articles: ARTICLES },
+  seed: seedStatements,
+  async serve({ dialect, base }) {
+    const url = (query) => `${base}/api/fever.php?${query}&api_key=${API_KEY}`;
 
     // The answers are what a client expects before anything is timed.
     const first = await (await fetch(url('api&items'))).json();
@@ -141,55 +83,5 @@ async function run(dialect, env) {
         await measure(`fever-${name}-${dialect}`, 4000, 4, () => fetch(url(query)), { dialect, tool: 'fetch loop (no wrk)' });
       }
     }
-  } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-  }
-}
-
-async function postgresReady() {
-  if (process.env.BENCH_SKIP_POSTGRES) return false;
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 1500 });
-  try {
-    await client.connect();
-    await client.query(`drop schema if exists ${SCHEMA} cascade`);
-    await client.query(`create schema ${SCHEMA}`);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const port = 3990 + Math.floor(Math.random() * 9);
-const common = { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'error', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` };
-
-if (!process.env.BENCH_SKIP_SQLITE) {
-  const sqliteDir = process.env.BENCH_DATA_DIR || mkdtempSync(join(tmpdir(), 'feeder-bench-fever-'));
-  try {
-    await run('sqlite', { ...common, DATA_DIR: sqliteDir });
-  } finally {
-    if (!process.env.BENCH_DATA_DIR) rmSync(sqliteDir, { recursive: true, force: true });
-  }
-}
-
-if (await postgresReady()) {
-  const pgDir = mkdtempSync(join(tmpdir(), 'feeder-bench-fever-pg-'));
-  try {
-    await run('postgres', {
-      ...common,
-      DATA_DIR: pgDir,
-      DATABASE_URL: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${SCHEMA}`,
-    });
-  } finally {
-    rmSync(pgDir, { recursive: true, force: true });
-  }
-  // BENCH_KEEP_POSTGRES=1 keeps the seeded schema bench_fever for a closer look (EXPLAIN in psql).
-  if (!process.env.BENCH_KEEP_POSTGRES) {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(`drop schema if exists ${SCHEMA} cascade`);
-    await client.end();
-  }
-}
+  },
+});
