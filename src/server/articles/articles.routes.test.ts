@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticlePage, ArticleStateResponse, ExtractContentResponse, UnreadCounts } from '../../common/api.js';
-import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
+import { subscribe } from '../feeds/feeds.repository.js';
 import { DIALECTS } from '../test/dialects.js';
-import { item, rss, startTestFeedServer, type TestFeedServer, type TestItem } from '../test/feed-server.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { item, rss, type TestFeedServer, type TestItem } from '../test/feed-server.js';
+import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser, subscribeFetched } from '../test/feed-user.js';
+import type { TestApp } from '../test/test-app.js';
 
 /**
  * The articles API (dashboard.md §7 "Articles", §4, §8; docs/decisions.md "Reading") through HTTP, on both
@@ -23,47 +24,22 @@ for (const dialect of DIALECTS) {
   describe(`articles API (${dialect})`, () => {
     let t: TestApp;
     let server: TestFeedServer;
-    let n = 0;
 
-    beforeAll(async () => {
-      t = await createTestApp({ dialect });
-      server = await startTestFeedServer();
-    });
-    afterAll(async () => {
-      await server.close();
-      await t.close();
-    });
+    beforeAll(async () => ({ t, server } = await createTestAppWithFeeds({ dialect })));
+    afterAll(() => closeTestAppWithFeeds(t, server));
 
     async function user() {
-      const { access_token, email, password, user: u } = await t.signUp();
-      const headers = t.bearer(access_token);
-      const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-        t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const u = await signedInUser(t);
       const self = {
-        id: u.id,
-        headers,
-        async renew() {
-          Object.assign(headers, t.bearer((await t.login(email, password)).access_token));
-        },
-        get: (url: string) => call('GET', url),
-        post: (url: string, payload?: unknown) => call('POST', url, payload),
+        ...u,
         async page(url: string): Promise<ArticlePage> {
-          const res = await call('GET', url);
+          const res = await u.get(url);
           expect(res.statusCode, res.body).toBe(200);
           return res.json();
         },
-        counts: async (): Promise<UnreadCounts> => (await call('GET', '/api/feeds/unread_counts')).json(),
+        counts: async (): Promise<UnreadCounts> => (await u.get('/api/feeds/unread_counts')).json(),
         /** Subscribes to a feed served at a new path with these items and refreshes it. */
-        async feed(title: string, items: TestItem[]): Promise<number> {
-          const path = `/feed-${dialect}-${++n}.xml`;
-          server.set(path, { body: rss(title, items) });
-          const now = new Date().toISOString();
-          const { feed } = await ensureFeed(t.database.db, server.url(path), now);
-          await subscribe(t.database.db, u.id, feed.id, now);
-          const outcome = await t.refresh.refreshFeed(feed.id);
-          expect(outcome.status).toBe('ok');
-          return feed.id;
-        },
+        feed: async (title: string, items: TestItem[]): Promise<number> => (await subscribeFetched(t, server, u.id, title, items)).id,
         async follow(feedId: number) {
           await subscribe(t.database.db, u.id, feedId, new Date().toISOString());
         },
@@ -216,12 +192,7 @@ for (const dialect of DIALECTS) {
 
     it('hides filtered-out articles from lists, counts and search, also those arriving later', async () => {
       const u = await user();
-      const path = `/filtered-${dialect}.xml`;
-      server.set(path, { body: rss('Mixed', [item(1, { title: 'Sports: match report' }), item(2, { title: 'Science: new comet' })]) });
-      const now = new Date().toISOString();
-      const { feed } = await ensureFeed(t.database.db, server.url(path), now);
-      await subscribe(t.database.db, u.id, feed.id, now);
-      await t.refresh.refreshFeed(feed.id);
+      const feed = await subscribeFetched(t, server, u.id, 'Mixed', [item(1, { title: 'Sports: match report' }), item(2, { title: 'Science: new comet' })]);
       const added = await u.post(`/api/feeds/${feed.id}/filters`, { filter_type: 'exclude', filter_scope: 'title', filter_text: 'sports' });
       expect(added.statusCode, added.body).toBe(201);
 
@@ -232,7 +203,7 @@ for (const dialect of DIALECTS) {
       expect((await u.page('/api/articles')).active_filters).toHaveLength(1);
       expect((await u.page('/api/articles/search?q=match')).total).toBe(0);
 
-      server.set(path, { body: rss('Mixed', [item(1, { title: 'Sports: match report' }), item(2, { title: 'Science: new comet' }), item(3, { title: 'Sports: transfer news' }), item(4, { title: 'Politics today' })]) });
+      server.set(feed.path, { body: rss('Mixed', [item(1, { title: 'Sports: match report' }), item(2, { title: 'Science: new comet' }), item(3, { title: 'Sports: transfer news' }), item(4, { title: 'Politics today' })]) });
       expect(await t.refresh.refreshFeed(feed.id)).toMatchObject({ status: 'ok', newArticles: 2 });
       expect((await u.page(`/api/feeds/${feed.id}/articles`)).articles.map((a) => a.title)).toEqual(['Politics today', 'Science: new comet']);
       expect(await u.counts()).toEqual({ counts: { [feed.id]: 2 }, total: 2 });

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../../common/api.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { signedInUser } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { iconHash } from './icons.js';
 import { MUTE_HOURS } from './mute.js';
@@ -45,20 +46,10 @@ for (const dialect of DIALECTS) {
     });
 
     async function user() {
-      const { access_token, email, password } = await t.signUp();
-      const headers = t.bearer(access_token);
-      const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-        t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const u = await signedInUser(t);
+      const { call } = u;
       return {
-        headers,
-        /** Signs in again: access tokens live 15 minutes, and tests move the clock by hours. */
-        async renew() {
-          Object.assign(headers, t.bearer((await t.login(email, password)).access_token));
-        },
-        get: (url: string) => call('GET', url),
-        post: (url: string, payload?: unknown) => call('POST', url, payload),
-        put: (url: string, payload?: unknown) => call('PUT', url, payload),
-        del: (url: string) => call('DELETE', url),
+        ...u,
         async add(path: string): Promise<AddFeedResponse> {
           const res = await call('POST', '/api/feeds', { url: server.url(path) });
           expect(res.statusCode, res.body).toBe(201);

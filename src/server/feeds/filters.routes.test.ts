@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedFilter, UnreadCounts } from '../../common/api.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { signedInUser } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { MAX_FILTERS_PER_FEED } from './filters.service.js';
 
@@ -38,15 +39,10 @@ for (const dialect of DIALECTS) {
     });
 
     async function user() {
-      const { access_token, user: me } = await t.signUp();
-      const headers = t.bearer(access_token);
-      const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-        t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const u = await signedInUser(t);
+      const { call } = u;
       return {
-        id: me.id,
-        get: (url: string) => call('GET', url),
-        post: (url: string, payload?: unknown) => call('POST', url, payload),
-        del: (url: string) => call('DELETE', url),
+        ...u,
         async addFilter(filter: Partial<FeedFilter>): Promise<FeedFilter> {
           const res = await call('POST', `/api/feeds/${feedId}/filters`, filter);
           expect(res.statusCode, res.body).toBe(201);

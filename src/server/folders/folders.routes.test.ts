@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed, Folder, FolderFeedResponse } from '../../common/api.js';
-import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
 import { DIALECTS } from '../test/dialects.js';
+import { signedInUser, subscribeTo } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { MAX_FOLDER_NAME_LENGTH } from './folders.service.js';
 
@@ -20,30 +20,18 @@ for (const dialect of DIALECTS) {
     afterAll(() => t.close());
 
     async function user() {
-      const { access_token, user: me } = await t.signUp();
-      const headers = t.bearer(access_token);
-      const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-        t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const u = await signedInUser(t);
       return {
-        id: me.id,
-        get: (url: string) => call('GET', url),
-        post: (url: string, payload?: unknown) => call('POST', url, payload),
-        put: (url: string, payload?: unknown) => call('PUT', url, payload),
-        del: (url: string) => call('DELETE', url),
+        ...u,
         async folder(name: string): Promise<Folder> {
-          const res = await call('POST', '/api/folders', { name });
+          const res = await u.post('/api/folders', { name });
           expect(res.statusCode, res.body).toBe(201);
           return res.json().folder;
         },
-        folders: async (): Promise<Folder[]> => (await call('GET', '/api/folders')).json().folders,
-        feeds: async (): Promise<Feed[]> => (await call('GET', '/api/feeds')).json(),
+        folders: async (): Promise<Folder[]> => (await u.get('/api/folders')).json().folders,
+        feeds: async (): Promise<Feed[]> => (await u.get('/api/feeds')).json(),
         /** Subscribes to a new feed (no fetch: the repository, as subscribing does after discovery). */
-        async feed(): Promise<number> {
-          const now = new Date().toISOString();
-          const { feed } = await ensureFeed(t.database.db, `http://folders.test/${dialect}/${++feedCounter}.xml`, now);
-          await subscribe(t.database.db, me.id, feed.id, now);
-          return feed.id;
-        },
+        feed: (): Promise<number> => subscribeTo(t, u.id, `http://folders.test/${dialect}/${++feedCounter}.xml`),
       };
     }
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed, OpmlImportResult } from '../../common/api.js';
 import { listFolders } from '../folders/folders.repository.js';
 import { DIALECTS } from '../test/dialects.js';
-import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { item, rss, type TestFeedServer } from '../test/feed-server.js';
+import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { parseOpmlFile } from './opml.parse.js';
 import { IMPORT_URGENT_FEEDS } from './opml.service.js';
@@ -38,20 +39,15 @@ for (const dialect of DIALECTS) {
     let server: TestFeedServer;
 
     beforeAll(async () => {
-      t = await createTestApp({ dialect });
-      server = await startTestFeedServer();
+      ({ t, server } = await createTestAppWithFeeds({ dialect }));
       server.set('/shared.xml', { body: rss('Shared feed', [item(1), item(2), item(3)]) });
     });
-    afterAll(async () => {
-      await server.close();
-      await t.close();
-    });
+    afterAll(() => closeTestAppWithFeeds(t, server));
 
     async function user() {
-      const { access_token, user: me } = await t.signUp();
-      const headers = t.bearer(access_token);
+      const { id, headers } = await signedInUser(t);
       return {
-        id: me.id,
+        id,
         headers,
         async upload(content: Buffer | string, filename = 'subscriptions.opml', field = 'opml_file') {
           const body = multipart([{ field, filename, content }]);
@@ -64,7 +60,7 @@ for (const dialect of DIALECTS) {
         },
         feeds: async (): Promise<Feed[]> => (await t.app.inject({ method: 'GET', url: '/api/feeds', headers })).json(),
         export: () => t.app.inject({ method: 'GET', url: '/api/feeds/export/opml', headers }),
-        folders: () => listFolders(t.database.db, me.id),
+        folders: () => listFolders(t.database.db, id),
       };
     }
     type User = Awaited<ReturnType<typeof user>>;

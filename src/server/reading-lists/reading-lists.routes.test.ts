@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticlePage, ReadingList, ReadingListRule } from '../../common/api.js';
-import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
+import { subscribe } from '../feeds/feeds.repository.js';
 import { cleanupArticles } from '../refresh/cleanup.js';
 import { DIALECTS } from '../test/dialects.js';
-import { item, rss, startTestFeedServer, type TestFeedServer, type TestItem } from '../test/feed-server.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { item, rss, type TestFeedServer, type TestItem } from '../test/feed-server.js';
+import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser, subscribeFetched } from '../test/feed-user.js';
+import type { TestApp } from '../test/test-app.js';
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_RULES, MAX_RULE_VALUE_LENGTH } from './reading-lists.service.js';
 
 /**
@@ -19,40 +20,26 @@ for (const dialect of DIALECTS) {
   describe(`reading-lists API (${dialect})`, () => {
     let t: TestApp;
     let server: TestFeedServer;
-    let n = 0;
 
-    beforeAll(async () => {
-      t = await createTestApp({ dialect });
-      server = await startTestFeedServer();
-    });
-    afterAll(async () => {
-      await server.close();
-      await t.close();
-    });
+    beforeAll(async () => ({ t, server } = await createTestAppWithFeeds({ dialect })));
+    afterAll(() => closeTestAppWithFeeds(t, server));
 
     async function user() {
-      const { access_token, user: u } = await t.signUp();
-      const headers = t.bearer(access_token);
-      const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-        t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const u = await signedInUser(t);
       const self = {
-        id: u.id,
-        get: (url: string) => call('GET', url),
-        post: (url: string, payload?: unknown) => call('POST', url, payload),
-        put: (url: string, payload?: unknown) => call('PUT', url, payload),
-        del: (url: string) => call('DELETE', url),
+        ...u,
         async page(url: string): Promise<ArticlePage> {
-          const res = await call('GET', url);
+          const res = await u.get(url);
           expect(res.statusCode, res.body).toBe(200);
           return res.json();
         },
         async list(body: object): Promise<ReadingList> {
-          const res = await call('POST', '/api/reading-lists', body);
+          const res = await u.post('/api/reading-lists', body);
           expect(res.statusCode, res.body).toBe(201);
           return res.json().reading_list;
         },
         async one(id: number): Promise<ReadingList> {
-          const res = await call('GET', `/api/reading-lists/${id}`);
+          const res = await u.get(`/api/reading-lists/${id}`);
           expect(res.statusCode, res.body).toBe(200);
           return res.json().reading_list;
         },
@@ -62,13 +49,8 @@ for (const dialect of DIALECTS) {
         },
         /** Subscribes to a feed served at a new path with these items and refreshes it; returns the feed and its path. */
         async feed(title: string, items: TestItem[]): Promise<{ feedId: number; path: string }> {
-          const path = `/lists-${dialect}-${++n}.xml`;
-          server.set(path, { body: rss(title, items) });
-          const now = new Date().toISOString();
-          const { feed } = await ensureFeed(t.database.db, server.url(path), now);
-          await subscribe(t.database.db, u.id, feed.id, now);
-          expect((await t.refresh.refreshFeed(feed.id)).status).toBe('ok');
-          return { feedId: feed.id, path };
+          const { id, path } = await subscribeFetched(t, server, u.id, title, items);
+          return { feedId: id, path };
         },
         async follow(feedId: number) {
           await subscribe(t.database.db, u.id, feedId, new Date().toISOString());

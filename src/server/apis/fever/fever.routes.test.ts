@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticlePage, UnreadCounts } from '../../../common/api.js';
-import { ensureFeed, subscribe } from '../../feeds/feeds.repository.js';
 import { createFolder, setFeedFolder } from '../../folders/folders.repository.js';
 import { DIALECTS } from '../../test/dialects.js';
-import { item, rss, startTestFeedServer, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { item, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
+import { closeTestAppWithFeeds, createTestAppWithFeeds, refetch, signedInUser, subscribeFetched } from '../../test/feed-user.js';
+import type { TestApp } from '../../test/test-app.js';
 
 /**
  * The Fever API (README.md beside this file) on both dialects, against feeds really fetched from a local feed
@@ -33,16 +33,9 @@ for (const dialect of DIALECTS) {
   describe(`Fever API (${dialect})`, () => {
     let t: TestApp;
     let server: TestFeedServer;
-    let n = 0;
 
-    beforeAll(async () => {
-      t = await createTestApp({ dialect });
-      server = await startTestFeedServer();
-    });
-    afterAll(async () => {
-      await server.close();
-      await t.close();
-    });
+    beforeAll(async () => ({ t, server } = await createTestAppWithFeeds({ dialect })));
+    afterAll(() => closeTestAppWithFeeds(t, server));
     // Tests that move the clock put it back, also when they fail.
     afterEach(() => t.clock.reset());
 
@@ -69,35 +62,20 @@ for (const dialect of DIALECTS) {
     }
 
     async function user() {
-      const s = await t.signUp();
-      const headers = t.bearer(s.access_token);
-      const web = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+      const u = await signedInUser(t);
+      const web = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => u.call(method, url, payload);
       const { password } = (await web('PUT', '/api/user/fever-api', { enabled: true })).json();
-      const apiKey = md5(`${s.email}:${password}`);
+      const apiKey = md5(`${u.email}:${password}`);
       const self = {
-        id: s.user.id,
-        email: s.email,
+        id: u.id,
+        email: u.email,
         apiKey,
         web,
-        /** A new access token after the test clock moved past the old one's 15 minutes. */
-        async renew() {
-          Object.assign(headers, t.bearer((await t.login(s.email, s.password)).access_token));
-        },
+        renew: u.renew,
         fever: (query: string, fields: Record<string, string> = {}, via: Via = 'multipart') => call(query, { api_key: apiKey, ...fields }, via),
         /** Subscribes to a feed served at a new path with these items and fetches it. */
-        async feed(title: string, items: TestItem[]): Promise<{ id: number; path: string }> {
-          const path = `/fever-${dialect}-${++n}.xml`;
-          server.set(path, { body: rss(title, items) });
-          const now = t.clock.now().toISOString();
-          const { feed } = await ensureFeed(t.database.db, server.url(path), now);
-          await subscribe(t.database.db, s.user.id, feed.id, now);
-          expect((await t.refresh.refreshFeed(feed.id)).status).toBe('ok');
-          return { id: feed.id, path };
-        },
-        async refetch(feed: { id: number; path: string }, title: string, items: TestItem[]) {
-          server.set(feed.path, { body: rss(title, items) });
-          expect((await t.refresh.refreshFeed(feed.id)).status).toBe('ok');
-        },
+        feed: (title: string, items: TestItem[]) => subscribeFetched(t, server, u.id, title, items),
+        refetch: (feed: { id: number; path: string }, title: string, items: TestItem[]) => refetch(t, server, feed, title, items),
         /** Every item id, paging with since_id from 0 until an empty page, as sync clients do. */
         async allItemIds(): Promise<number[]> {
           const ids: number[] = [];

@@ -2,11 +2,11 @@
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableReaderAppsWithNewPassword, setReaderAppsEnabled } from '../app-password.js';
-import { ensureFeed, subscribe } from '../../feeds/feeds.repository.js';
 import { parseFeed } from '../../reader/parse/index.js';
 import { DIALECTS } from '../../test/dialects.js';
-import { item, rss, startTestFeedServer, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { item, rss, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
+import { closeTestAppWithFeeds, createTestAppWithFeeds, subscribeFetched } from '../../test/feed-user.js';
+import type { TestApp } from '../../test/test-app.js';
 import { TOKEN_CACHE_TTL_MS } from './greader.auth.js';
 import { ITEM_PREFIX, longItemId } from './protocol.js';
 
@@ -39,16 +39,9 @@ for (const dialect of DIALECTS) {
   describe(`Google Reader API (${dialect})`, () => {
     let t: TestApp;
     let server: TestFeedServer;
-    let n = 0;
 
-    beforeAll(async () => {
-      t = await createTestApp({ dialect });
-      server = await startTestFeedServer();
-    });
-    afterAll(async () => {
-      await server.close();
-      await t.close();
-    });
+    beforeAll(async () => ({ t, server } = await createTestAppWithFeeds({ dialect })));
+    afterAll(() => closeTestAppWithFeeds(t, server));
 
     /** A user with the reader apps on, signed in through ClientLogin as a client would. */
     async function client() {
@@ -85,15 +78,7 @@ for (const dialect of DIALECTS) {
           expect(res.body).toBe('OK');
         },
         /** Subscribes to a feed served at a new path with these items and refreshes it; returns the feed id. */
-        async feed(title: string, items: TestItem[]): Promise<number> {
-          const path = `/gr-${dialect}-${++n}.xml`;
-          server.set(path, { body: rss(title, items) });
-          const now = t.clock.now().toISOString();
-          const { feed } = await ensureFeed(t.database.db, server.url(path), now);
-          await subscribe(t.database.db, user.id, feed.id, now);
-          expect((await t.refresh.refreshFeed(feed.id)).status).toBe('ok');
-          return feed.id;
-        },
+        feed: async (title: string, items: TestItem[]): Promise<number> => (await subscribeFetched(t, server, user.id, title, items)).id,
         async unread(streamId: string): Promise<number> {
           const counts = await self.json<{ unreadcounts: { id: string; count: number }[] }>('unread-count?output=json');
           return counts.unreadcounts.find((c) => c.id === streamId)?.count ?? -1;

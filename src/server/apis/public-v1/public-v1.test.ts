@@ -4,8 +4,9 @@ import { revokeAllRefreshTokens } from '../../accounts/accounts.repository.js';
 import { hashToken } from '../../accounts/tokens.js';
 import { iconHash } from '../../feeds/icons.js';
 import { DIALECTS } from '../../test/dialects.js';
-import { item, rss, startTestFeedServer, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { item, rss, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
+import { closeTestAppWithFeeds, createTestAppWithFeeds } from '../../test/feed-user.js';
+import type { TestApp } from '../../test/test-app.js';
 
 /**
  * The public API v1 through HTTP (public-area-and-api.md §3, §5, §7–§9; docs/decisions.md "Public API v1"), on both
@@ -26,14 +27,8 @@ for (const dialect of DIALECTS) {
     let server: TestFeedServer;
     let n = 0;
 
-    beforeAll(async () => {
-      t = await createTestApp({ dialect });
-      server = await startTestFeedServer();
-    });
-    afterAll(async () => {
-      await server.close();
-      await t.close();
-    });
+    beforeAll(async () => ({ t, server } = await createTestAppWithFeeds({ dialect })));
+    afterAll(() => closeTestAppWithFeeds(t, server));
     afterEach(() => t.clock.reset());
 
     /** A verified account, its API token, and calls with it; `web` is the web app's session for muting and filters. */
