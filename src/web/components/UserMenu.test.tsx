@@ -1,16 +1,10 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { storage } from '../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser } from '../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../test/dashboardHarness.js';
 import { UserMenu } from './UserMenu.js';
 
-beforeEach(async () => {
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useDashboardTestEnv();
 
 async function renderMenu() {
   await renderAt(

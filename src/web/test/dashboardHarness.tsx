@@ -1,12 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import { act, cleanup, render } from '@testing-library/react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { User } from '../../common/api.js';
 import { AuthProvider } from '../app/auth.js';
 import { ThemeProvider } from '../app/theme.js';
 import i18n from '../i18n/index.js';
 import { storage } from '../lib/storage.js';
+import { polyfillDialog } from './dialog.js';
 import { fakeServer as baseFakeServer, type Call, type Handler } from './fakeServer.js';
 
 /**
@@ -33,6 +35,42 @@ export async function signedIn(user: User = testUser, language: 'de' | 'en' = 'e
   storage.setTokens('access-1', 'refresh-1');
   storage.setUser({ ...user, language_preference: language });
   await i18n.changeLanguage(language);
+}
+
+/**
+ * The usual frame of a signed-in-area test file: before each test the <dialog> stand-ins and the test user signed
+ * in (with `signIn: false` only a clean storage, for files that sign in per test); after it unmount, real timers and
+ * the real fetch again. Call it at the top of the file (or inside the `describe` it applies to); a file's own
+ * beforeEach for its data runs after this one.
+ */
+export function useDashboardTestEnv({ signIn = true }: { signIn?: boolean } = {}) {
+  beforeEach(async () => {
+    polyfillDialog();
+    if (signIn) await signedIn();
+    else localStorage.clear();
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+}
+
+/**
+ * Stands in for a dialog's opener: the dialog starts open, "is open" / "is closed" shows whether it closed itself,
+ * and the "open dialog" button opens it again.
+ */
+export function OpenDialog({ children }: { children(open: boolean, close: () => void): ReactNode }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        open dialog
+      </button>
+      <p>{open ? 'is open' : 'is closed'}</p>
+      {children(open, () => setOpen(false))}
+    </>
+  );
 }
 
 /** Shows the current path so tests can see navigation. */

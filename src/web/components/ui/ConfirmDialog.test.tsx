@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { polyfillDialog } from '../../features/feeds/testDialog.js';
+import { polyfillDialog } from '../../test/dialog.js';
 import i18n from '../../i18n/index.js';
 import { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog.js';
 

@@ -1,8 +1,8 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Article, Feed, UnreadCounts } from '../../../common/api.js';
 import { on } from '../../lib/events.js';
-import { renderAt, signedIn } from '../../test/dashboardHarness.js';
+import { renderAt, signedIn, useDashboardTestEnv } from '../../test/dashboardHarness.js';
 import DashboardRoutes from '../dashboard/DashboardRoutes.js';
 import { makeFeed } from '../feeds/testFeeds.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request, type Route } from './testArticles.js';
@@ -47,15 +47,10 @@ function sidebarBadge(name: RegExp | string) {
 
 let io: ReturnType<typeof stubIntersectionObserver>;
 
-beforeEach(async () => {
-  await signedIn();
+useDashboardTestEnv();
+beforeEach(() => {
   io = stubIntersectionObserver();
   vi.useFakeTimers({ shouldAdvanceTime: true });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));

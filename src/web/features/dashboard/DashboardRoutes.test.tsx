@@ -1,6 +1,6 @@
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderAt, signedIn } from '../../test/dashboardHarness.js';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, renderAt, signedIn, useDashboardTestEnv } from '../../test/dashboardHarness.js';
 import DashboardRoutes from './DashboardRoutes.js';
 
 const noFeeds = {
@@ -8,15 +8,8 @@ const noFeeds = {
   'GET /api/feeds/unread_counts': () => [200, { counts: {}, total: 0 }] as [number, unknown],
 };
 
-beforeEach(async () => {
-  await signedIn();
-  fakeServer(noFeeds);
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useDashboardTestEnv();
+beforeEach(() => void fakeServer(noFeeds));
 
 describe('dashboard routes (dashboard.md §2)', () => {
   it('greets a user without feeds on /dashboard', async () => {

@@ -1,9 +1,8 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Feed } from '../../../common/api.js';
-import { fakeServer, renderAt, signedIn } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, useDashboardTestEnv } from '../../test/dashboardHarness.js';
 import FeedsPage from './FeedsPage.js';
-import { polyfillDialog } from './testDialog.js';
 import { makeFeed } from './testFeeds.js';
 
 let feeds: Feed[];
@@ -31,19 +30,13 @@ async function chooseAction(title: string, action: string) {
   fireEvent.click(within(row(title)).getByRole('menuitem', { name: action }));
 }
 
-beforeEach(async () => {
-  polyfillDialog();
+useDashboardTestEnv();
+beforeEach(() => {
   feeds = [
     makeFeed({ id: 1, title: 'Tagesschau', description: 'Nachrichten aus Deutschland und der Welt.' }),
     makeFeed({ id: 2, title: 'Heise', is_muted: true, muted_permanently: true, last_error_code: 'FETCH_TIMEOUT' }),
     makeFeed({ id: 3, title: '', original_title: '' }),
   ];
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 describe('feed management screen (dashboard.md §2, §4, §5, §8)', () => {

@@ -1,23 +1,12 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { on } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn } from '../../../test/dashboardHarness.js';
-import { polyfillDialog } from '../testDialog.js';
+import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../testFeeds.js';
 import { AddFeedDialog } from './AddFeedDialog.js';
 
 function Harness({ onSubscribed }: { onSubscribed?: () => void }) {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        open dialog
-      </button>
-      <p>{open ? 'is open' : 'is closed'}</p>
-      <AddFeedDialog open={open} onClose={() => setOpen(false)} onSubscribed={onSubscribed} />
-    </>
-  );
+  return <OpenDialog>{(open, close) => <AddFeedDialog open={open} onClose={close} onSubscribed={onSubscribed} />}</OpenDialog>;
 }
 
 const results = [
@@ -32,14 +21,7 @@ async function search(url: string) {
   fireEvent.submit(input.closest('form')!);
 }
 
-beforeEach(async () => {
-  polyfillDialog();
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useDashboardTestEnv();
 
 describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
   it('opens on the search tab, with the examples hint; the catalog is the second tab', async () => {

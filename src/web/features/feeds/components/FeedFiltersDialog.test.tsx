@@ -1,21 +1,13 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedFilter } from '../../../../common/api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn } from '../../../test/dashboardHarness.js';
-import { polyfillDialog } from '../testDialog.js';
+import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed, makeFilter } from '../testFeeds.js';
 import { FeedFiltersDialog } from './FeedFiltersDialog.js';
 
 function Harness() {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <p>{open ? 'is open' : 'is closed'}</p>
-      <FeedFiltersDialog feedId={1} open={open} onClose={() => setOpen(false)} />
-    </>
-  );
+  return <OpenDialog>{(open, close) => <FeedFiltersDialog feedId={1} open={open} onClose={close} />}</OpenDialog>;
 }
 
 let filters: FeedFilter[];
@@ -37,17 +29,12 @@ function server(addAnswer?: () => [number, unknown]) {
   });
 }
 
-beforeEach(async () => {
-  polyfillDialog();
+useDashboardTestEnv();
+beforeEach(() => {
   filters = [
     makeFilter({ id: 31, filter_text: 'Fußball', filter_type: 'exclude', filter_scope: 'title' }),
     makeFilter({ id: 32, filter_text: 'Tennis' }),
   ];
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 describe('filters dialog (dashboard.md §2, §4, §5, §8 "Filters")', () => {

@@ -1,31 +1,16 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { Feed } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn } from '../../../test/dashboardHarness.js';
-import { polyfillDialog } from '../testDialog.js';
+import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../testFeeds.js';
 import { MuteDialog } from './MuteDialog.js';
 
 function Harness({ feed }: { feed: Feed }) {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <p>{open ? 'is open' : 'is closed'}</p>
-      <MuteDialog feed={feed} open={open} onClose={() => setOpen(false)} />
-    </>
-  );
+  return <OpenDialog>{(open, close) => <MuteDialog feed={feed} open={open} onClose={close} />}</OpenDialog>;
 }
 
-beforeEach(async () => {
-  polyfillDialog();
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useDashboardTestEnv();
 
 describe('mute dialog (dashboard.md §4 "Feed mute", §9)', () => {
   it('offers 1, 3, 8, 24, 72 and 168 hours or permanently', async () => {

@@ -1,14 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Feed, Folder } from '../../../../common/api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { Sidebar } from '../../dashboard/components/Sidebar.js';
 import { feedsKey } from '../../feeds/api.js';
 import { makeFeed } from '../../feeds/testFeeds.js';
-import { polyfillDialog } from '../../feeds/testDialog.js';
 import { foldersKey } from '../api.js';
 import { buildLayout, moveFeed, moveFolder } from '../tree.js';
 import { COLLAPSED_FOLDERS_KEY } from '../useCollapsedFolders.js';
@@ -37,14 +36,7 @@ function serve(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
 
 const nav = () => screen.getByRole('navigation', { name: /Main navigation|Hauptnavigation/ });
 
-beforeEach(async () => {
-  polyfillDialog();
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useDashboardTestEnv();
 
 describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
   it('shows the folders with the sum of their unread counts, their feeds, then the feeds outside any folder', async () => {

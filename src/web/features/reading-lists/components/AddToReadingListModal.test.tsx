@@ -1,9 +1,8 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArticleReadingListRef, ReadingList } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn } from '../../../test/dashboardHarness.js';
-import { polyfillDialog } from '../../feeds/testDialog.js';
+import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeList } from '../testLists.js';
 import { AddToReadingListModal, MESSAGE_MS } from './AddToReadingListModal.js';
 
@@ -23,16 +22,10 @@ const article = { id: 42, title: 'The article' };
 const dialog = () => screen.getByRole('dialog', { name: 'Add to reading list' });
 const row = (name: string) => within(dialog()).getAllByTestId('add-list-row').find((r) => r.textContent!.includes(name))!;
 
-beforeEach(async () => {
-  polyfillDialog();
-  await signedIn();
+useDashboardTestEnv();
+beforeEach(() => {
   lists = [makeList({ id: 1, name: 'Later' }), makeList({ id: 2, name: 'Keep' }), makeList({ id: 3, name: 'AI', is_smart: true })];
   refs = [{ id: 2, name: 'Keep', is_smart: false }];
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list add")', () => {

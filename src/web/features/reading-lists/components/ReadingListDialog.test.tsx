@@ -1,21 +1,13 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
-import { fakeServer, renderAt, signedIn } from '../../../test/dashboardHarness.js';
-import { polyfillDialog } from '../../feeds/testDialog.js';
+import { fakeServer, OpenDialog, renderAt, signedIn, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../feeds/testFeeds.js';
 import { makeList } from '../testLists.js';
 import { ReadingListDialog, SMART_TAB_HINT_MS } from './ReadingListDialog.js';
 
 function Harness({ list, onSaved }: { list?: ReadingList; onSaved?(l: ReadingList): void }) {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <p>{open ? 'is open' : 'is closed'}</p>
-      <ReadingListDialog open={open} list={list} onClose={() => setOpen(false)} onSaved={onSaved} />
-    </>
-  );
+  return <OpenDialog>{(open, close) => <ReadingListDialog open={open} list={list} onClose={close} onSaved={onSaved} />}</OpenDialog>;
 }
 
 function server(save?: (body: any) => [number, unknown?]) {
@@ -26,15 +18,7 @@ function server(save?: (body: any) => [number, unknown?]) {
   });
 }
 
-beforeEach(async () => {
-  polyfillDialog();
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useDashboardTestEnv();
 
 const dialog = () => screen.getByRole('dialog');
 const tab = (name: string) => within(dialog()).getByRole('tab', { name });

@@ -1,11 +1,10 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Article, ReadingList } from '../../../../common/api.js';
 import { emit } from '../../../lib/events.js';
-import { renderAt, signedIn } from '../../../test/dashboardHarness.js';
+import { renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request } from '../../articles/testArticles.js';
 import DashboardRoutes from '../../dashboard/DashboardRoutes.js';
-import { polyfillDialog } from '../../feeds/testDialog.js';
 import { makeFeed } from '../../feeds/testFeeds.js';
 import { makeList } from '../testLists.js';
 
@@ -36,10 +35,9 @@ function serve(extra?: (req: Request) => [number, unknown?] | undefined): Reques
   });
 }
 
-beforeEach(async () => {
-  polyfillDialog();
+useDashboardTestEnv();
+beforeEach(() => {
   stubIntersectionObserver();
-  await signedIn();
   lists = [
     makeList({ id: 1, name: 'Read &lt;later&gt;', description: 'Long reads for the weekend', article_count: 2 }),
     makeList({
@@ -50,10 +48,6 @@ beforeEach(async () => {
     }),
   ];
   members = [makeArticle({ id: 12, title: 'Newest', in_reading_list: true }), makeArticle({ id: 11, title: 'Older', in_reading_list: true })];
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 describe('reading-list page (dashboard.md §2 /dashboard/reading-list/{id})', () => {

@@ -1,11 +1,10 @@
 import { act, cleanup, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
 import { emit } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn } from '../../../test/dashboardHarness.js';
-import { polyfillDialog } from '../../feeds/testDialog.js';
+import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { readingListsKey, useSortReadingLists } from '../api.js';
 import { makeList } from '../testLists.js';
 import { activeListId, ReadingListsSection } from './ReadingListsSection.js';
@@ -22,19 +21,13 @@ function server(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
   });
 }
 
-beforeEach(async () => {
-  polyfillDialog();
-  localStorage.clear();
+useDashboardTestEnv();
+beforeEach(() => {
   lists = [makeList({ id: 1, name: 'Read later' }), makeList({ id: 2, name: 'AI &lt;3', is_smart: true })];
   unread = [
     { id: 1, unread_article_count: 4 },
     { id: 2, unread_article_count: 0 },
   ];
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 const section = () => screen.getByRole('region', { name: 'Reading lists' });

@@ -1,7 +1,7 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn, testUser } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { FeedManagementSection } from './FeedManagementSection.js';
 
 /** Settings section 3, feed management (dashboard.md §2, §5, §8 "Account", §9). */
@@ -22,14 +22,8 @@ function listen(...names: AppEvent[]) {
   return { seen, off: () => offs.forEach((off) => off()) };
 }
 
-beforeEach(async () => {
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+useDashboardTestEnv();
+afterEach(() => vi.restoreAllMocks());
 
 describe('settings: feed management', () => {
   it('asks for an OPML file when none (or another kind) is chosen, without calling the server', async () => {

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import SettingsPage from '../SettingsPage.js';
 import { FeverSection } from './FeverSection.js';
 
@@ -25,14 +25,8 @@ const clipboard = () => {
   return writeText;
 };
 
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+// Each test signs in itself (with or without the Fever API on).
+useDashboardTestEnv({ signIn: false });
 
 describe('settings: Fever API section', () => {
   it('is section 4, between the password and appearance sections', async () => {

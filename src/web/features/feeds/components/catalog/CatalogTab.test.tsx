@@ -1,10 +1,8 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { CatalogCategory } from '../../../../../common/api.js';
 import { on } from '../../../../lib/events.js';
-import { fakeServer, renderAt, signedIn, testUser } from '../../../../test/dashboardHarness.js';
-import { polyfillDialog } from '../../testDialog.js';
+import { fakeServer, OpenDialog, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../../test/dashboardHarness.js';
 import { makeFeed } from '../../testFeeds.js';
 import { AddFeedDialog } from '../AddFeedDialog.js';
 
@@ -33,16 +31,7 @@ const categories: CatalogCategory[] = [
 ];
 
 function Harness() {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        open dialog
-      </button>
-      <p>{open ? 'is open' : 'is closed'}</p>
-      <AddFeedDialog open={open} onClose={() => setOpen(false)} />
-    </>
-  );
+  return <OpenDialog>{(open, close) => <AddFeedDialog open={open} onClose={close} />}</OpenDialog>;
 }
 
 function server(extra: Parameters<typeof fakeServer>[0] = {}) {
@@ -62,14 +51,7 @@ async function openCatalog() {
 
 const tile = (name: RegExp) => screen.getByRole('button', { name }) as HTMLButtonElement;
 
-beforeEach(async () => {
-  polyfillDialog();
-  await signedIn();
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useDashboardTestEnv();
 
 describe('add-feed dialog, catalog tab', () => {
   it('is a proper tab: arrow keys move between the tabs, the inactive one is out of the tab order', async () => {
