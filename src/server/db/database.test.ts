@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, nowIso, type Database } from './database.js';
 import { DIALECTS, createTestDatabase } from '../test/dialects.js';
@@ -12,6 +13,19 @@ for (const dialect of DIALECTS) {
 
     it('migrations are idempotent: a second run applies nothing', async () => {
       expect(await migrateToLatest(database.db)).toEqual([]);
+    });
+
+    it('runs the same parameterised statement again and again, and more distinct statements than are kept prepared', async () => {
+      // PostgreSQL sends parameterised queries as named prepared statements (database.ts withNamedStatements); the
+      // same text must keep answering with new parameters, and texts past the per-connection bound run unnamed.
+      for (let i = 0; i < 8; i++) {
+        const row = await sql<{ v: number }>`select ${i} + 1 as v`.execute(database.db);
+        expect(Number(row.rows[0].v)).toBe(i + 1);
+      }
+      const distinct = await Promise.all(
+        Array.from({ length: 700 }, (_, i) => sql<{ v: number }>`select ${sql.raw(String(i))} + ${1} as v`.execute(database.db)),
+      );
+      expect(distinct.map((r) => Number(r.rows[0].v))).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
     });
 
     it('stores and reads users with generated ids and a unique e-mail', async () => {

@@ -88,6 +88,51 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
+/**
+ * Kysely sends every PostgreSQL query as an unnamed statement, which the server parses, analyses and plans anew on
+ * each run; for the small, hot reads of the reader apps (Fever, Google Reader: a few statements per request,
+ * thousands of requests a second) that was most of the database's work (bench/README.md). Parameterised queries are
+ * sent as named prepared statements instead: parsed once per connection, and after a few runs PostgreSQL keeps a
+ * generic plan when it is no worse than the custom ones (its plan cache decides per statement). Statements without
+ * parameters (DDL, multi-statement scripts) stay unnamed. The names per connection are bounded like the SQLite
+ * cache: pg cannot forget a prepared statement, so past the bound new texts simply run unnamed.
+ */
+const statementNames = new Map<string, string>();
+
+/** The name of a statement text, the same on every connection; undefined once the process knows enough texts. */
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < STATEMENT_CACHE_SIZE * 4) {
+    name = `k${statementNames.size.toString(36)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+function withNamedStatements(pool: pg.Pool) {
+  const patched = new WeakSet<pg.PoolClient>();
+  return {
+    end: () => pool.end(),
+    async connect() {
+      const client = await pool.connect();
+      if (!patched.has(client)) {
+        patched.add(client);
+        const prepared = new Set<string>();
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+          const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statementName(text) : undefined;
+          if (name && (prepared.has(name) || prepared.size < STATEMENT_CACHE_SIZE)) {
+            prepared.add(name);
+            return query({ name, text, values }, callback);
+          }
+          return query(text, values, callback);
+        };
+      }
+      return client;
+    },
+  };
+}
+
 export function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Database {
   const pool = new (loadPg().Pool)({
     connectionString: url,
@@ -95,7 +140,7 @@ export function openPostgres(url: string, options: { schema?: string; max?: numb
     // A per-connection search_path lets tests run in a throw-away schema each.
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }
 
