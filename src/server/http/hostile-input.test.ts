@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
+import {
+  anyBearer,
+  assertGetsAnswered,
+  assertJsonBodiesAnswered,
+  assertRawBodiesAnswered,
+  expectClientAnswer,
+  paramsQuery,
+  rawQuery,
+  subscribedFeedWithArticle,
+} from '../test/hostile.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 /**
@@ -30,28 +39,9 @@ beforeAll(async () => {
   t = await createTestApp({ dialect: 'sqlite' });
   const signedIn = await t.signUp();
   token = signedIn.access_token;
-  const db = t.database.db;
-  const now = new Date().toISOString();
-  feedId = (await ensureFeed(db, 'http://hostile.test/feed.xml', now)).feed.id;
-  articleId = (
-    await db
-      .insertInto('articles')
-      .values({ feed_id: feedId, guid_hash: 'h', guid: 'g', title: 'An article', content_hash: 'x', published_at: now, created_at: now, last_seen_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  await subscribe(db, signedIn.user.id, feedId, now);
+  ({ feedId, articleId } = await subscribedFeedWithArticle(t, signedIn.user.id, 'http://hostile.test/feed.xml'));
 });
 afterAll(() => t.close());
-
-function expectClientAnswer(res: { statusCode: number; body: string }, what: string) {
-  expect(res.statusCode, `${what} → ${res.statusCode} ${res.body.slice(0, 200)}`).toBeLessThan(500);
-  if (res.statusCode >= 400) {
-    const body = JSON.parse(res.body);
-    expect(typeof body.message, what).toBe('string');
-    expect(typeof body.code, what).toBe('string');
-  }
-}
 
 // Values shaped like the real fields, so the generator reaches past the schema now and then.
 const fieldish = fc.record(
@@ -69,49 +59,22 @@ const fieldish = fc.record(
 );
 
 describe('hostile input on the account endpoints', () => {
+  // Each endpoint also with a token it does not need.
+  const endpoints = fc.tuple(fc.constantFrom(...ENDPOINTS), fc.boolean()).map(([ep, withToken]) => ({ ...ep, auth: ep.auth || withToken }));
+
   it('answers arbitrary JSON bodies with success or a 4xx {message, code}', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.oneof(fc.jsonValue(), fieldish), fc.boolean(), async (ep, body, withToken) => {
-        const res = await t.app.inject({
-          method: ep.method,
-          url: ep.url,
-          headers: { 'content-type': 'application/json', ...(withToken || ep.auth ? t.bearer(token) : {}) },
-          payload: JSON.stringify(body),
-        });
-        expectClientAnswer(res, `${ep.method} ${ep.url} ${JSON.stringify(body).slice(0, 120)}`);
-      }),
-      { numRuns: 400 },
-    );
+    await assertJsonBodiesAnswered(t, { endpoints, bodies: fc.oneof(fc.jsonValue(), fieldish), headers: (ep) => (ep.auth ? t.bearer(token) : {}), numRuns: 400 });
   });
 
   it('answers arbitrary raw bodies and content types with a 4xx', async () => {
-    const contentType = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=latin1', '');
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.string({ maxLength: 300 }), contentType, async (ep, raw, type) => {
-        const res = await t.app.inject({
-          method: ep.method,
-          url: ep.url,
-          headers: { ...(type ? { 'content-type': type } : {}), ...(ep.auth ? t.bearer(token) : {}) },
-          payload: raw,
-        });
-        expectClientAnswer(res, `${ep.method} ${ep.url} [${type}] ${JSON.stringify(raw).slice(0, 120)}`);
-      }),
-      { numRuns: 300 },
-    );
+    await assertRawBodiesAnswered(t, { endpoints: fc.constantFrom(...ENDPOINTS), headers: (ep) => (ep.auth ? t.bearer(token) : {}), numRuns: 300 });
   });
 
   it('answers arbitrary query strings and bearer headers on the GET endpoints', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/auth/verify-email', '/auth/me', '/api/config'), fc.string({ maxLength: 200 }), fc.string({ maxLength: 200 }), async (path, query, bearer) => {
-        const res = await t.app.inject({
-          method: 'GET',
-          url: `${path}?${encodeURI(query).replace(/#/g, '%23')}`,
-          headers: { authorization: `Bearer ${bearer.replace(/[^\x21-\x7e]/g, 'x')}` },
-        });
-        expectClientAnswer(res, `GET ${path}?${query}`);
-      }),
-      { numRuns: 300 },
-    );
+    const requests = fc
+      .tuple(fc.constantFrom('/auth/verify-email', '/auth/me', '/api/config'), rawQuery, anyBearer(200))
+      .map(([path, query, bearer]) => ({ url: `${path}?${query}`, headers: { authorization: `Bearer ${bearer}` } }));
+    await assertGetsAnswered(t, requests, 300);
   });
 
   it('refuses a body over the limit with 413 and deeply nested JSON without crashing', async () => {
@@ -161,36 +124,14 @@ const readingFieldish = fc.record(
 
 describe('hostile input on the reading endpoints', () => {
   it('answers arbitrary JSON bodies with success or a 4xx {message, code}', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...readingEndpoints()), fc.oneof(fc.jsonValue(), readingFieldish), async (ep, body) => {
-        const res = await t.app.inject({
-          method: ep.method,
-          url: ep.url,
-          headers: { 'content-type': 'application/json', ...t.bearer(token) },
-          payload: JSON.stringify(body),
-        });
-        expectClientAnswer(res, `${ep.method} ${ep.url} ${JSON.stringify(body).slice(0, 120)}`);
-      }),
-      { numRuns: 300 },
-    );
+    await assertJsonBodiesAnswered(t, { endpoints: fc.constantFrom(...readingEndpoints()), bodies: fc.oneof(fc.jsonValue(), readingFieldish), headers: () => t.bearer(token), numRuns: 300 });
   });
 
   it('answers arbitrary query strings on the article lists and search', async () => {
     const paths = ['/api/articles', `/api/feeds/${feedId}/articles`, '/api/articles/search', '/api/articles/favorites', '/api/articles/read'];
     // Raw text, or the real parameters with hostile values (search syntax, huge or negative pages, odd booleans).
     const param = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('"', '*', 'NEAR(a b)', '-x', "a'b", 'a:*', '\\', '0', '-1', '1e9', 'true', '2'));
-    const query = fc.oneof(
-      fc.string({ maxLength: 200 }).map((q) => encodeURI(q).replace(/#/g, '%23')),
-      fc
-        .record({ q: param, page: param, per_page: param, show_read: param, feed_id: param }, { requiredKeys: [] })
-        .map((r) => new URLSearchParams(r as Record<string, string>).toString()),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), query, async (path, query) => {
-        const res = await t.app.inject({ method: 'GET', url: `${path}?${query}`, headers: t.bearer(token) });
-        expectClientAnswer(res, `GET ${path}?${query}`);
-      }),
-      { numRuns: 300 },
-    );
+    const query = fc.oneof(rawQuery, paramsQuery(['q', 'page', 'per_page', 'show_read', 'feed_id'], param));
+    await assertGetsAnswered(t, fc.tuple(fc.constantFrom(...paths), query).map(([path, q]) => ({ url: `${path}?${q}`, headers: t.bearer(token) })), 300);
   });
 });
