@@ -2,14 +2,9 @@ import {
   closestCorners,
   DndContext,
   DragOverlay,
-  KeyboardSensor,
   MeasuringStrategy,
-  PointerSensor,
   pointerWithin,
-  TouchSensor,
   useDroppable,
-  useSensor,
-  useSensors,
   type Announcements,
   type CollisionDetection,
   type DragEndEvent,
@@ -29,7 +24,6 @@ import {
   useRef,
   useState,
   type KeyboardEventHandler,
-  type PointerEvent as ReactPointerEvent,
   type PointerEventHandler,
   type ReactNode,
   type TouchEventHandler,
@@ -41,17 +35,12 @@ import { feedTitle } from '../../feeds/api.js';
 import { FeedActionsMenu } from '../../feeds/components/FeedActionsMenu.js';
 import { FeedIcon } from '../../feeds/components/FeedIcon.js';
 import { Badge, FeedLink } from '../../dashboard/components/SidebarItems.js';
+import { useSidebarDragSensors } from '../../dashboard/components/sidebarDrag.js';
 import { buildLayout, feedsOf, groupOf, moveFeed, moveFolder, sortedFolders, type Group, type Layout } from '../tree.js';
 import { useCollapsedFolders } from '../useCollapsedFolders.js';
 import { useLayoutCommit } from '../useLayoutCommit.js';
 import { DeleteFolderDialog } from './DeleteFolderDialog.js';
 import { FolderDialog } from './FolderDialog.js';
-
-/** §9: a touch drag starts after holding 300 ms; a finger that moves more than 10 px before that is scrolling. */
-export const TOUCH_HOLD_MS = 300;
-export const TOUCH_TOLERANCE_PX = 10;
-/** A mouse drag starts after 6 px, so a click still opens the feed (or toggles the folder). */
-export const MOUSE_DRAG_DISTANCE_PX = 6;
 
 /* Drag ids: "feed-3", "folder-2" and the root area. */
 const ROOT = 'root';
@@ -62,20 +51,6 @@ function parse(id: UniqueIdentifier | null | undefined): Parsed {
   if (id === ROOT) return { type: 'root' };
   const match = /^(feed|folder)-(\d+)$/.exec(String(id ?? ''));
   return match ? { type: match[1] as 'feed' | 'folder', id: Number(match[2]) } : { type: 'none' };
-}
-
-/**
- * The mouse (and pen) side of the pointer: touch is left to the TouchSensor with its hold, so a finger on the list
- * scrolls it as on any page (dashboard.md §9) instead of dragging at the first move.
- */
-class MouseAndPenSensor extends PointerSensor {
-  static override activators = [
-    {
-      eventName: 'onPointerDown' as const,
-      handler: (event: ReactPointerEvent, options: Parameters<(typeof PointerSensor.activators)[0]['handler']>[1]) =>
-        event.nativeEvent.pointerType !== 'touch' && PointerSensor.activators[0]!.handler(event, options),
-    },
-  ];
 }
 
 /**
@@ -143,11 +118,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
   // A click that ends a drag must not also open the feed or toggle the folder under the pointer.
   const suppressClick = useRef(false);
 
-  const sensors = useSensors(
-    useSensor(MouseAndPenSensor, { activationConstraint: { distance: MOUSE_DRAG_DISTANCE_PX } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: TOUCH_HOLD_MS, tolerance: TOUCH_TOLERANCE_PX } }),
-    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates }),
-  );
+  const sensors = useSidebarDragSensors(keyboardCoordinates);
 
   const collisionDetection: CollisionDetection = useCallback((args) => {
     const dragged = parse(args.active.id);

@@ -1,17 +1,12 @@
 import {
   closestCenter,
   DndContext,
-  KeyboardSensor,
-  MouseSensor,
-  TouchSensor,
-  useSensor,
-  useSensors,
   type Announcements,
   type DragEndEvent,
   type Modifier,
   type UniqueIdentifier,
 } from '@dnd-kit/core';
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { BookmarkCheck, ChevronRight, GripVertical, Pencil, Plus, Sparkles, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
@@ -21,14 +16,12 @@ import type { ReadingList } from '../../../../common/api.js';
 import { storage } from '../../../lib/storage.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { Badge, itemClass } from '../../dashboard/components/SidebarItems.js';
+import { useSidebarDragSensors } from '../../dashboard/components/sidebarDrag.js';
 import { FeedActionsMenu } from '../../feeds/components/FeedActionsMenu.js';
 import { unescapeAngles, useReadingListUnreadCounts, useReadingLists, useSortReadingLists } from '../api.js';
 import { DeleteReadingListDialog } from './DeleteReadingListDialog.js';
 import { ReadingListDialog } from './ReadingListDialog.js';
 
-/** §4 "Folders" / §9: a touch drag starts after a 300 ms hold; moving more than 10 px before that scrolls instead. */
-export const TOUCH_HOLD_MS = 300;
-export const TOUCH_TOLERANCE_PX = 10;
 /** The section's open state is kept per browser (a UI preference like the theme). */
 const EXPANDED_KEY = 'readingListsExpanded';
 /** Lists move up and down only. */
@@ -73,11 +66,8 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
     });
   };
 
-  const sensors = useSensors(
-    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: TOUCH_HOLD_MS, tolerance: TOUCH_TOLERANCE_PX } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  // The same mouse, touch and keyboard input as the feed tree above it (§4 "Folders", §9).
+  const sensors = useSidebarDragSensors();
 
   const items = lists.data ?? [];
   const nameOf = (id: UniqueIdentifier) => unescapeAngles(items.find((l) => l.id === id)?.name ?? '');
