@@ -2,14 +2,14 @@ import { ArrowLeft, LayoutGrid, Loader2, Search } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AddFeedResponse, SearchFeedResult } from '../../../../common/api.js';
-import { Alert, type AlertTone } from '../../../components/ui/Alert.js';
+import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
-import { addFeed, searchFeeds } from '../api.js';
+import { searchFeeds } from '../api.js';
 import { CatalogTab } from './catalog/CatalogTab.js';
-import { SubscribeButton, type SubscribeState } from './catalog/SubscribeButton.js';
+import { SubscribeButton, useSubscribe, type SubscribeState } from './catalog/SubscribeButton.js';
 import { FeedIcon } from './FeedIcon.js';
 
 export interface AddFeedDialogProps {
@@ -17,11 +17,6 @@ export interface AddFeedDialogProps {
   onClose(): void;
   /** Called after a successful subscription, before the dialog closes (e.g. to show a confirmation). */
   onSubscribed?(feed: AddFeedResponse): void;
-}
-
-interface Message {
-  tone: AlertTone;
-  text: string;
 }
 
 /**
@@ -133,8 +128,7 @@ function SearchPanel({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
   const [url, setUrl] = useState('');
   const [searching, setSearching] = useState(false);
   const [results, setResults] = useState<SearchFeedResult[] | null>(null);
-  const [message, setMessage] = useState<Message | null>(null);
-  const [states, setStates] = useState<Record<string, SubscribeState>>({});
+  const { states, setStates, message, setMessage, subscribe } = useSubscribe();
   const inputRef = useRef<HTMLInputElement>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
 
@@ -171,23 +165,10 @@ function SearchPanel({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
       setMessage({ tone: 'error', text: t('feeds.add.emptyUrl') });
       return;
     }
-    setMessage(null);
-    setStates((s) => ({ ...s, [result.url]: 'subscribing' }));
-    try {
-      const feed = await addFeed(result.url);
-      setStates((s) => ({ ...s, [result.url]: 'subscribed' }));
-      onSubscribed?.(feed);
-      onClose();
-    } catch (err) {
-      const status = err instanceof ApiError ? err.status : 0;
-      if (status === 409) {
-        setStates((s) => ({ ...s, [result.url]: 'subscribed' }));
-        setMessage({ tone: 'info', text: t('feeds.add.feedExists') });
-        return;
-      }
-      setStates(({ [result.url]: _, ...rest }) => rest);
-      setMessage({ tone: 'error', text: t(status === 400 ? 'feeds.add.invalidUrl' : 'feeds.add.addError') });
-    }
+    const feed = await subscribe(result.url);
+    if (!feed) return;
+    onSubscribed?.(feed);
+    onClose();
   };
 
   const back = () => {

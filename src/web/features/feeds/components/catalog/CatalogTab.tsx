@@ -2,11 +2,10 @@ import { ArrowLeft, ChevronRight, Search } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AddFeedResponse, CatalogCategory, CatalogFeed } from '../../../../../common/api.js';
-import { Alert, type AlertTone } from '../../../../components/ui/Alert.js';
+import { Alert } from '../../../../components/ui/Alert.js';
 import { Button } from '../../../../components/ui/Button.js';
 import { Skeleton } from '../../../../components/ui/Skeleton.js';
-import { ApiError } from '../../../../lib/api.js';
-import { addFeed, useCatalog, useFeeds } from '../../api.js';
+import { useCatalog, useFeeds } from '../../api.js';
 import { FeedIcon } from '../FeedIcon.js';
 import {
   CATALOG_LANGUAGE_OPTIONS,
@@ -16,12 +15,7 @@ import {
   searchCatalog,
   type CatalogLanguageFilter,
 } from './filter.js';
-import { SubscribeButton, type SubscribeState } from './SubscribeButton.js';
-
-interface Message {
-  tone: AlertTone;
-  text: string;
-}
+import { SubscribeButton, useSubscribe, type SubscribeState } from './SubscribeButton.js';
 
 /**
  * The add-feed dialog's catalog tab (dashboard.md §2 "Feed catalog", §4, §5 "Catalog filtering", §8 "Subscribe"):
@@ -37,8 +31,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
   const [language, setLanguage] = useState<CatalogLanguageFilter>('ALL');
   const [query, setQuery] = useState('');
   const [categoryId, setCategoryId] = useState<string | null>(null);
-  const [states, setStates] = useState<Record<string, SubscribeState>>({});
-  const [message, setMessage] = useState<Message | null>(null);
+  const { states, message, setMessage, subscribe: subscribeUrl } = useSubscribe();
   const backRef = useRef<HTMLButtonElement>(null);
   const tileRefs = useRef(new Map<string, HTMLButtonElement>());
   const returnTo = useRef<string | null>(null);
@@ -64,22 +57,8 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
     states[feed.xmlUrl] ?? (subscribedUrls.has(comparableUrl(feed.xmlUrl)) ? 'subscribed' : undefined);
 
   const subscribe = async (feed: CatalogFeed) => {
-    setMessage(null);
-    setStates((s) => ({ ...s, [feed.xmlUrl]: 'subscribing' }));
-    try {
-      const added = await addFeed(feed.xmlUrl);
-      setStates((s) => ({ ...s, [feed.xmlUrl]: 'subscribed' }));
-      onSubscribed?.(added);
-    } catch (err) {
-      const status = err instanceof ApiError ? err.status : 0;
-      if (status === 409) {
-        setStates((s) => ({ ...s, [feed.xmlUrl]: 'subscribed' }));
-        setMessage({ tone: 'info', text: t('feeds.add.feedExists') });
-        return;
-      }
-      setStates(({ [feed.xmlUrl]: _, ...rest }) => rest);
-      setMessage({ tone: 'error', text: t(status === 400 ? 'feeds.add.invalidUrl' : 'feeds.add.addError') });
-    }
+    const added = await subscribeUrl(feed.xmlUrl);
+    if (added) onSubscribed?.(added);
   };
 
   const openCategory = (id: string) => {
