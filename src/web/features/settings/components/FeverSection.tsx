@@ -193,30 +193,24 @@ export function FeverSection() {
         {enabled && (
           <div className="flex flex-col gap-4 rounded-xl border border-border bg-surface-2/60 p-4 sm:p-5">
             <h3 className="text-sm font-semibold text-text">{t('settings.fever.connection')}</h3>
-            <TextField
-              label={t('settings.fever.feverUrl')}
-              value={feverUrl}
-              readOnly
-              spellCheck={false}
-              onFocus={(e) => e.currentTarget.select()}
-              trailing={copyButton('feverUrl', t('settings.fever.copyFeverUrl'))}
-            />
-            <TextField
-              label={t('settings.fever.greaderUrl')}
-              value={greaderUrl}
-              readOnly
-              spellCheck={false}
-              onFocus={(e) => e.currentTarget.select()}
-              trailing={copyButton('greaderUrl', t('settings.fever.copyGreaderUrl'))}
-            />
-            <TextField
-              label={t('settings.fever.username')}
-              value={user?.email ?? ''}
-              readOnly
-              spellCheck={false}
-              onFocus={(e) => e.currentTarget.select()}
-              trailing={copyButton('username', t('settings.fever.copyUsername'))}
-            />
+            {(
+              [
+                ['feverUrl', t('settings.fever.feverUrl'), feverUrl, t('settings.fever.copyFeverUrl')],
+                ['greaderUrl', t('settings.fever.greaderUrl'), greaderUrl, t('settings.fever.copyGreaderUrl')],
+                ['username', t('settings.fever.username'), user?.email ?? '', t('settings.fever.copyUsername')],
+              ] as const
+            ).map(([field, label, value, copyLabel]) => (
+              // Read-only, selected whole on focus, with a copy button inside.
+              <TextField
+                key={field}
+                label={label}
+                value={value}
+                readOnly
+                spellCheck={false}
+                onFocus={(e) => e.currentTarget.select()}
+                trailing={copyButton(field, copyLabel)}
+              />
+            ))}
             <div className="flex flex-col gap-2">
               <TextField
                 label={t('settings.fever.password')}
