@@ -1,8 +1,19 @@
+import type { TFunction } from 'i18next';
 import { useId } from 'react';
+import type { FilterScopeName } from '../../../../common/api.js';
 
 export interface Choice<T extends string> {
   value: T;
   label: string;
+}
+
+/** Where a feed filter or a smart-list rule looks (dashboard.md §4): title, content, or both; the same words in both dialogs. */
+export function filterScopeChoices(t: TFunction): Choice<FilterScopeName>[] {
+  return [
+    { value: 'title', label: t('feeds.filters.scopeTitle') },
+    { value: 'content', label: t('feeds.filters.scopeContent') },
+    { value: 'both', label: t('feeds.filters.scopeBoth') },
+  ];
 }
 
 /**

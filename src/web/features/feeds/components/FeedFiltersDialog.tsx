@@ -11,7 +11,7 @@ import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
 import { emit } from '../../../lib/events.js';
 import { addFilter, deleteFilter, feedTitle, filtersKey, useFeedFilters, useFeeds } from '../api.js';
-import { ChoiceGroup } from './ChoiceGroup.js';
+import { ChoiceGroup, filterScopeChoices } from './ChoiceGroup.js';
 
 export interface FeedFiltersDialogProps {
   feedId: number;
@@ -165,11 +165,7 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
             legend={t('feeds.filters.scope')}
             value={scope}
             onChange={setScope}
-            options={[
-              { value: 'title', label: t('feeds.filters.scopeTitle') },
-              { value: 'content', label: t('feeds.filters.scopeContent') },
-              { value: 'both', label: t('feeds.filters.scopeBoth') },
-            ]}
+            options={filterScopeChoices(t)}
           />
         </div>
         <TextField

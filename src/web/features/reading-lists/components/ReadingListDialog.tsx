@@ -10,7 +10,7 @@ import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { feedTitle, useFeeds } from '../../feeds/api.js';
-import { ChoiceGroup } from '../../feeds/components/ChoiceGroup.js';
+import { ChoiceGroup, filterScopeChoices } from '../../feeds/components/ChoiceGroup.js';
 import { FeedIcon } from '../../feeds/components/FeedIcon.js';
 import { createReadingList, DESCRIPTION_MAX, NAME_MAX, toInput, unescapeAngles, updateReadingList } from '../api.js';
 
@@ -397,11 +397,7 @@ function RuleEditor({
           legend={t('readingLists.dialog.ruleScope')}
           value={rule.rule_scope}
           onChange={(rule_scope) => onChange({ rule_scope })}
-          options={[
-            { value: 'title', label: t('readingLists.dialog.scopeTitle') },
-            { value: 'content', label: t('readingLists.dialog.scopeContent') },
-            { value: 'both', label: t('readingLists.dialog.scopeBoth') },
-          ]}
+          options={filterScopeChoices(t)}
         />
       </div>
       <TextField
