@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type JoinBuilder, type SelectQueryBuilder 
 import { dialectOf, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { inlineIconData } from '../feeds/icons.js';
-import { mutedFeedIds, notMutedSql } from '../feeds/mute.js';
+import { notMutedArticle, notMutedSql } from '../feeds/mute.js';
 
 /**
  * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (design.md §4 rule 2).
@@ -79,12 +79,7 @@ function articleSelect(db: Db, userId: number, now: string, subscription: 'inner
     ])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now));
-}
-
-/** The row's feed is not muted by this user at `now` (a subquery of the few muted subscriptions). */
-function notMuted(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
-  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
+    .where((eb) => notMutedArticle(eb, userId, now));
 }
 
 const newestFirst = <Q extends ListQuery>(q: Q) => q.orderBy('user_articles.published_at', 'desc').orderBy('user_articles.article_id', 'desc') as Q;
@@ -119,7 +114,7 @@ async function listAllWithRead(db: Db, userId: number, now: string, paging: Pagi
       .where('user_id', '=', userId)
       .where('is_read', '=', isRead)
       .where('is_hidden', '=', 0)
-      .where((eb) => notMuted(eb, userId, now))
+      .where((eb) => notMutedArticle(eb, userId, now))
       .orderBy('published_at', 'desc')
       .orderBy('article_id', 'desc')
       .limit(wanted)
@@ -187,7 +182,7 @@ function readingListMembers(db: Db, userId: number, now: string, o: { listId: nu
     )
     .where('reading_list_articles.list_id', '=', o.listId)
     .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now));
+    .where((eb) => notMutedArticle(eb, userId, now));
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
   return q;
 }
@@ -218,7 +213,7 @@ export async function readingListCounts(
     ])
     .where('reading_lists.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now))
+    .where((eb) => notMutedArticle(eb, userId, now))
     .groupBy('reading_lists.id');
   if (o.listId !== undefined) q = q.where('reading_lists.id', '=', o.listId);
   if (o.unreadOnly) q = q.where('user_articles.is_read', '=', 0);
@@ -249,7 +244,7 @@ export async function countFavorites(db: Db, userId: number, now: string): Promi
     .where('user_id', '=', userId)
     .where('is_favorite', '=', FAVORITE)
     .where('is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now))
+    .where((eb) => notMutedArticle(eb, userId, now))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -265,7 +260,7 @@ export async function flaggedIds(db: Db, userId: number, now: string, flag: 'is_
     .where('user_id', '=', userId)
     .where(flag, '=', flag === 'is_favorite' ? FAVORITE : 1)
     .where('is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now))
+    .where((eb) => notMutedArticle(eb, userId, now))
     .orderBy('published_at', 'desc')
     .orderBy('article_id', 'desc')
     .limit(limit)
@@ -290,7 +285,7 @@ export async function searchArticles(
     .select(['user_articles.article_id', sql<number>`count(*) over ()`.as('total_count')])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now));
+    .where((eb) => notMutedArticle(eb, userId, now));
   if (dialectOf(db) === 'postgres') {
     // The matches come from the GIN index first, as one array (an init plan): the planner then looks each up by
     // the user_articles primary key. Given the condition inline, it may instead walk the user's whole list and
@@ -351,7 +346,7 @@ export async function markRead(
     .set({ is_read: 1, read_at: now })
     .where('user_id', '=', userId)
     .where('is_read', '=', 0)
-    .where((eb) => notMuted(eb, userId, now));
+    .where((eb) => notMutedArticle(eb, userId, now));
   if ('articleIds' in scope) {
     if (scope.articleIds.length === 0) return { marked: 0, feedIds: [] };
     const rows = await q.where('article_id', 'in', scope.articleIds).returning('feed_id').execute();
@@ -370,6 +365,26 @@ export async function markRead(
   // One statement however many rows (no RETURNING of a million feed ids): the caller recounts by scope.
   const result = await q.executeTakeFirst();
   return { marked: Number(result.numUpdatedRows), feedIds: 'feedId' in scope ? [scope.feedId] : null };
+}
+
+/**
+ * The update that marks the user's visible (not filtered out) unread articles read, never those of muted feeds:
+ * the rule every mark-all-read of the reader APIs keeps (Fever mark=feed|group, Google Reader mark-all-as-read);
+ * the caller narrows it to its scope and runs it.
+ */
+export function markVisibleUnreadRead(db: Db, userId: number, now: string) {
+  return db
+    .updateTable('user_articles')
+    .set({ is_read: 1, read_at: now })
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0)
+    .where('is_hidden', '=', 0)
+    .where((eb) => notMutedArticle(eb, userId, now));
+}
+
+/** The article was stored (articles.created_at, the protocols' crawl time) at or before `before`. */
+export function storedBy(eb: ExpressionBuilder<Tables, 'user_articles'>, before: string) {
+  return eb.exists(eb.selectFrom('articles').select('articles.id').whereRef('articles.id', '=', 'user_articles.article_id').where('articles.created_at', '<=', before));
 }
 
 /** The filters of the feeds in view (one feed's, or all the user's) with each feed's title, oldest first. */

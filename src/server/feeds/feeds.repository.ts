@@ -305,6 +305,18 @@ export async function findSubscriptionId(db: Db, userId: number, feedId: number)
   return row?.id;
 }
 
+/** The id of the user's subscribed feed with this (normalised) URL, or undefined. */
+export async function subscribedFeedIdByUrl(db: Db, userId: number, url: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+    .select('subscriptions.feed_id')
+    .where('subscriptions.user_id', '=', userId)
+    .where('feeds.url', '=', url)
+    .executeTakeFirst();
+  return row?.feed_id;
+}
+
 /** Which of these (normalised) feed URLs the user subscribes to. */
 export async function subscribedUrls(db: Db, userId: number, urls: readonly string[]): Promise<Set<string>> {
   if (urls.length === 0) return new Set();

@@ -35,3 +35,11 @@ export function mutedFeedIds(eb: ExpressionBuilder<Tables, never>, userId: numbe
     .where('subscriptions.user_id', '=', userId)
     .where((w) => mutedSql(w, now));
 }
+
+/**
+ * SQL: user_articles.feed_id is not one of the user's muted feeds at `now` (a subquery of the few muted
+ * subscriptions). The condition every list, count and mark-read of the web app and the reader APIs applies.
+ */
+export function notMutedArticle(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
+  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
+}

@@ -1,7 +1,8 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import { markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import type { Tables } from '../../db/tables.js';
-import { mutedFeedIds, mutedSql, notMutedSql } from '../../feeds/mute.js';
+import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
 import { normalizeApiKey } from '../app-password.js';
 import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
 
@@ -12,11 +13,6 @@ import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
  * user_articles primary key (user_id, article_id), so since_id / max_id pages are one index range each
  * (design.md §5 external API budget).
  */
-
-/** user_articles.feed_id is not one of the user's muted feeds at `now`. */
-function notMuted(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
-  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
-}
 
 export interface FeverUser {
   id: number;
@@ -138,7 +134,7 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
     ])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.is_hidden', '=', 0);
-  if (anyMuted) q = q.where((eb) => notMuted(eb, userId, now));
+  if (anyMuted) q = q.where((eb) => notMutedArticle(eb, userId, now));
   // Each bound is given on articles.id too: PostgreSQL merge-joins the two id-ordered indexes, and without it walks
   // articles from id 1 up to since_id (50 ms at since_id=50,000) before the first match.
   if (window.kind === 'with') {
@@ -159,7 +155,7 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
  */
 export async function flaggedItemIds(db: Db, userId: number, now: string, flag: 'unread' | 'saved', anyMuted: boolean): Promise<Int32Array> {
   let q = db.selectFrom('user_articles').select('article_id').where('user_id', '=', userId).where('is_hidden', '=', 0);
-  if (anyMuted) q = q.where((eb) => notMuted(eb, userId, now));
+  if (anyMuted) q = q.where((eb) => notMutedArticle(eb, userId, now));
   // is_favorite = 1 as a literal: SQLite then uses the partial favourites index (reading.repository.ts FAVORITE).
   q = flag === 'unread' ? q.where('is_read', '=', 0) : q.where('is_favorite', '=', sql.lit(1));
   const rows = await q.execute();
@@ -180,16 +176,7 @@ export async function markScopeRead(
   scope: { feedId: number } | { folderId: number } | { all: true },
   before: string,
 ): Promise<number> {
-  let q = db
-    .updateTable('user_articles')
-    .set({ is_read: 1, read_at: now })
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 0)
-    .where('is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now))
-    .where((eb) =>
-      eb.exists(eb.selectFrom('articles').select(sql`1`.as('one')).whereRef('articles.id', '=', 'user_articles.article_id').where('articles.created_at', '<=', before)),
-    );
+  let q = markVisibleUnreadRead(db, userId, now).where((eb) => storedBy(eb, before));
   if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
   if ('folderId' in scope) {
     q = q.where('feed_id', 'in', (eb) => eb.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', scope.folderId));
@@ -213,7 +200,7 @@ export async function unreadRecentlyRead(db: Db, userId: number, now: string, si
     .where('is_read', '=', 1)
     .where('is_hidden', '=', 0)
     .where('read_at', '>=', since)
-    .where((eb) => notMuted(eb, userId, now))
+    .where((eb) => notMutedArticle(eb, userId, now))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

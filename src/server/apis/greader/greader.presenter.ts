@@ -1,5 +1,6 @@
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
 import type { Enclosure } from '../../reader/types.js';
+import type { ArticleText, StreamRef } from './greader.repository.js';
 import { LABEL_PREFIX, READ, READING_LIST, STARRED, longItemId, toMsecString, toSeconds, toUsecString } from './protocol.js';
 
 /**
@@ -23,22 +24,8 @@ export interface GReaderItem {
   enclosure?: { href: string; type: string; length?: number }[];
 }
 
-/** An item's row: the user's state of it and its article's text (greader.repository StreamRef & ArticleText). */
-export interface ItemRow {
-  article_id: number;
-  feed_id: number;
-  published_at: string;
-  is_read: number;
-  is_favorite: number;
-  url: string | null;
-  title: string;
-  author: string | null;
-  content: string | null;
-  summary: string | null;
-  enclosures: string | null;
-  crawled_at: string;
-  updated_at: string | null;
-}
+/** An item's row: the user's state of it and its article's text, as greader.repository reads it. */
+export type ItemRow = StreamRef & ArticleText;
 
 /** What an item shows of its feed: the user's subscription to it. */
 export interface ItemFeed {

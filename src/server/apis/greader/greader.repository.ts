@@ -1,7 +1,7 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
+import { markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
-import type { Tables } from '../../db/tables.js';
-import { mutedFeedIds, mutedSql, notMutedSql } from '../../feeds/mute.js';
+import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
 
 /**
  * The Google Reader adapter's queries (apis/greader/README.md), every one scoped to its user (design.md §4 rule 2)
@@ -42,10 +42,6 @@ export interface StreamRef extends StreamPosition {
 }
 
 const SLIM = ['user_articles.article_id', 'user_articles.published_at', 'user_articles.feed_id', 'user_articles.is_read', 'user_articles.is_favorite'] as const;
-
-function notMuted(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
-  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
-}
 
 /** What an item shows of its article, besides the slim row. */
 export interface ArticleText {
@@ -234,7 +230,7 @@ export async function setItemsFlag(trx: Db, userId: number, now: string, ids: re
     .where('article_id', 'in', [...ids])
     .where(flag, '=', 1 - value)
     .where('is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now))
+    .where((eb) => notMutedArticle(eb, userId, now))
     .returning('feed_id')
     .execute();
   return [...new Set(rows.map((r) => r.feed_id))];
@@ -251,35 +247,15 @@ export async function markStreamRead(
   scope: { feedIds?: readonly number[]; starred?: boolean; crawledBefore?: string },
 ): Promise<number> {
   if (scope.feedIds && scope.feedIds.length === 0) return 0;
-  let q = trx
-    .updateTable('user_articles')
-    .set({ is_read: 1, read_at: now })
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 0)
-    .where('is_hidden', '=', 0)
-    .where((eb) => notMuted(eb, userId, now));
+  let q = markVisibleUnreadRead(trx, userId, now);
   if (scope.feedIds) q = q.where('feed_id', 'in', [...scope.feedIds]);
   if (scope.starred) q = q.where('is_favorite', '=', FAVORITE);
   if (scope.crawledBefore !== undefined) {
     const before = scope.crawledBefore;
-    q = q.where((eb) =>
-      eb.exists(eb.selectFrom('articles').select('articles.id').whereRef('articles.id', '=', 'user_articles.article_id').where('articles.created_at', '<=', before)),
-    );
+    q = q.where((eb) => storedBy(eb, before));
   }
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/** The user's feed with this (normalised) URL, or undefined. */
-export async function findFeedIdByUrl(db: Db, userId: number, url: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('subscriptions')
-    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
-    .select('subscriptions.feed_id')
-    .where('subscriptions.user_id', '=', userId)
-    .where('feeds.url', '=', url)
-    .executeTakeFirst();
-  return row?.feed_id;
 }
 
 /** The user's feed ids in a folder. */

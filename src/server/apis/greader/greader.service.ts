@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { normalizeFeedUrl } from '../../feeds/feed-url.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
-import { listUserFeeds } from '../../feeds/feeds.repository.js';
+import { listUserFeeds, subscribedFeedIdByUrl } from '../../feeds/feeds.repository.js';
 import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
 import * as folders from '../../folders/folders.repository.js';
@@ -174,7 +174,7 @@ export class GReaderService {
     if (ref?.kind === 'feed') return (await findSubscription(this.deps.db, userId, ref.feedId))?.feed_id;
     if (ref?.kind === 'feed-url') {
       const url = normalizeFeedUrl(ref.url);
-      return url === null ? undefined : repo.findFeedIdByUrl(this.deps.db, userId, url);
+      return url === null ? undefined : subscribedFeedIdByUrl(this.deps.db, userId, url);
     }
     return undefined;
   }
@@ -243,7 +243,7 @@ export class GReaderService {
   private async subscribe(userId: number, input: string): Promise<number> {
     const url = normalizeFeedUrl(input);
     if (url !== null) {
-      const existing = await repo.findFeedIdByUrl(this.deps.db, userId, url);
+      const existing = await subscribedFeedIdByUrl(this.deps.db, userId, url);
       if (existing !== undefined) return existing;
     }
     try {
@@ -254,7 +254,7 @@ export class GReaderService {
         const found = await this.deps.feeds.search(userId, input);
         for (const f of found.feeds) {
           const u = normalizeFeedUrl(f.url);
-          const id = u === null ? undefined : await repo.findFeedIdByUrl(this.deps.db, userId, u);
+          const id = u === null ? undefined : await subscribedFeedIdByUrl(this.deps.db, userId, u);
           if (id !== undefined) return id;
         }
       }

@@ -85,18 +85,6 @@ export async function feedIcons(db: Db, userId: number, feedIds?: readonly numbe
   return new Map(rows.map((r) => [r.id, { data: r.icon_data!, type: r.icon_type }]));
 }
 
-/** The id of the user's subscribed feed with this (normalised) address, or undefined. */
-export async function subscribedFeedIdByUrl(db: Db, userId: number, url: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('subscriptions')
-    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
-    .select('feeds.id')
-    .where('subscriptions.user_id', '=', userId)
-    .where('feeds.url', '=', url)
-    .executeTakeFirst();
-  return row?.id;
-}
-
 /**
  * Marks one feed's unread, visible articles published since `since` read (read-all by feed_id,
  * public-area-and-api.md §5 and §9: the last 30 days). The caller has checked the subscription and its mute state

@@ -11,7 +11,7 @@ import { findSubscription } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.js';
 import { normalizeFeedUrl } from '../../feeds/feed-url.js';
-import { listUserFeeds, unreadCountRows } from '../../feeds/feeds.repository.js';
+import { listUserFeeds, subscribedFeedIdByUrl, unreadCountRows } from '../../feeds/feeds.repository.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
 import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
@@ -192,7 +192,7 @@ export class PublicApiService {
     } catch {
       return undefined; // not a web address: add() says so with its own error
     }
-    return normalized ? repo.subscribedFeedIdByUrl(this.deps.db, userId, normalized) : undefined;
+    return normalized ? subscribedFeedIdByUrl(this.deps.db, userId, normalized) : undefined;
   }
 
   private async subscription(userId: number, feedId: number, isNew: boolean): Promise<Static<typeof S.SubscribeReply>> {
