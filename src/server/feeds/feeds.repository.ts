@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import { recountSubscriptions } from '../articles/counters.js';
 import type { Db, Dialect } from '../db/database.js';
+import { nextSortOrder } from '../db/sort-order.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
 import { inlineIconData } from './icons.js';
 import { notMutedSql } from './mute.js';
@@ -43,14 +44,9 @@ export async function findFeed(db: Db, feedId: number): Promise<FeedRow | undefi
  */
 export async function subscribe(db: Db, userId: number, feedId: number, now: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const last = await trx
-      .selectFrom('subscriptions')
-      .select((eb) => eb.fn.max('sort_order').as('max'))
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
     const inserted = await trx
       .insertInto('subscriptions')
-      .values({ user_id: userId, feed_id: feedId, sort_order: Number(last?.max ?? -1) + 1, created_at: now })
+      .values({ user_id: userId, feed_id: feedId, sort_order: await nextSortOrder(trx, 'subscriptions', userId), created_at: now })
       .onConflict((oc) => oc.columns(['user_id', 'feed_id']).doNothing())
       .returning('id')
       .executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../../common/api.js';
 import type { Db } from '../db/database.js';
+import { changedPositions } from '../db/sort-order.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { discoverFeeds } from '../reader/discover/index.js';
 import { normalizeInput } from '../reader/discover/input.js';
@@ -163,13 +164,7 @@ export class FeedsService {
       const current = await repo.orderedFeedIds(trx, userId);
       const byFeed = new Map(current.map((s) => [s.feed_id, s]));
       if (feedOrder.some((id) => !byFeed.has(id))) throw feedNotFound();
-      const named = new Set(feedOrder);
-      const order = [...feedOrder.map((id) => byFeed.get(id)!), ...current.filter((s) => !named.has(s.feed_id))];
-      const changed = new Map<number, number>();
-      order.forEach((s, position) => {
-        if (s.sort_order !== position) changed.set(s.id, position);
-      });
-      await repo.writeSortOrder(trx, userId, changed);
+      await repo.writeSortOrder(trx, userId, changedPositions(current.map((s) => ({ ...s, key: s.feed_id })), feedOrder));
     });
     return this.list(userId);
   }

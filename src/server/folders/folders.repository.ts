@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { changedPositions, nextSortOrder } from '../db/sort-order.js';
 import type { FoldersTable } from '../db/tables.js';
 
 /**
@@ -46,12 +47,7 @@ export async function findFolderByName(db: Db, userId: number, name: string): Pr
 
 /** Creates a folder at the end of the user's folder order. */
 export async function createFolder(db: Db, userId: number, name: string, now: string): Promise<FolderRow> {
-  const last = await db
-    .selectFrom('folders')
-    .select((eb) => eb.fn.max('sort_order').as('max'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  const sortOrder = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+  const sortOrder = await nextSortOrder(db, 'folders', userId);
   return db
     .insertInto('folders')
     .values({ user_id: userId, name, sort_order: sortOrder, created_at: now })
@@ -87,13 +83,10 @@ export async function setFeedFolder(db: Db, userId: number, feedId: number, fold
 
 /** Writes the folders' order: ids in the given order get positions 0…n-1; the user's other folders follow. */
 export async function writeFolderOrder(db: Db, userId: number, folderIds: readonly number[]): Promise<void> {
-  const current = await db.selectFrom('folders').select('id').where('user_id', '=', userId).orderBy('sort_order').orderBy('id').execute();
-  const known = new Set(current.map((f) => f.id));
-  const ordered = [...new Set(folderIds.filter((id) => known.has(id)))];
-  const rest = current.map((f) => f.id).filter((id) => !ordered.includes(id));
-  const all = [...ordered, ...rest];
-  for (let i = 0; i < all.length; i++) {
-    await db.updateTable('folders').set({ sort_order: i }).where('user_id', '=', userId).where('id', '=', all[i]).execute();
+  const current = await db.selectFrom('folders').select(['id', 'sort_order']).where('user_id', '=', userId).orderBy('sort_order').orderBy('id').execute();
+  const changed = changedPositions(current.map((f) => ({ ...f, key: f.id })), folderIds);
+  for (const [id, position] of changed) {
+    await db.updateTable('folders').set({ sort_order: position }).where('user_id', '=', userId).where('id', '=', id).execute();
   }
 }
 

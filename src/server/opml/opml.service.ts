@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { OpmlImportResult } from '../../common/api.js';
 import { recountSubscriptions } from '../articles/counters.js';
 import type { Db } from '../db/database.js';
+import { nextSortOrder } from '../db/sort-order.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
 import * as feedsRepo from '../feeds/feeds.repository.js';
 import { countFolders, createFolder, findFolderByName, listFolders } from '../folders/folders.repository.js';
@@ -202,12 +203,7 @@ export class OpmlService {
       }
     }
 
-    const last = await trx
-      .selectFrom('subscriptions')
-      .select((eb) => eb.fn.max('sort_order').as('max'))
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    let order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+    let order = await nextSortOrder(trx, 'subscriptions', userId);
     const values = [];
     for (const b of fresh) {
       values.push({

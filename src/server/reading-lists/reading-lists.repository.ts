@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ArticleReadingListRef } from '../../common/api.js';
 import type { Db } from '../db/database.js';
+import { changedPositions, nextSortOrder } from '../db/sort-order.js';
 import type { ReadingListsTable } from '../db/tables.js';
 
 /**
@@ -37,12 +38,7 @@ export interface ReadingListFields {
 
 /** Creates a list at the end of the user's list order. */
 export async function createReadingList(db: Db, userId: number, fields: ReadingListFields, now: string): Promise<ReadingListRow> {
-  const last = await db
-    .selectFrom('reading_lists')
-    .select((eb) => eb.fn.max('sort_order').as('max'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  const sortOrder = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+  const sortOrder = await nextSortOrder(db, 'reading_lists', userId);
   return db
     .insertInto('reading_lists')
     .values({ user_id: userId, ...fields, sort_order: sortOrder, created_at: now, updated_at: now })
@@ -72,12 +68,9 @@ export async function deleteReadingList(db: Db, userId: number, listId: number):
 /** Writes the lists' order: ids in the given order get positions 0…n-1; the user's other lists follow. */
 export async function writeReadingListOrder(db: Db, userId: number, listIds: readonly number[]): Promise<void> {
   const current = await listReadingLists(db, userId);
-  const named = new Set(listIds);
-  const all = [...listIds, ...current.map((l) => l.id).filter((id) => !named.has(id))];
-  const position = new Map(current.map((l) => [l.id, l.sort_order]));
-  for (let i = 0; i < all.length; i++) {
-    if (position.get(all[i]) === i) continue;
-    await db.updateTable('reading_lists').set({ sort_order: i }).where('user_id', '=', userId).where('id', '=', all[i]).execute();
+  const changed = changedPositions(current.map((l) => ({ id: l.id, key: l.id, sort_order: l.sort_order })), listIds);
+  for (const [id, position] of changed) {
+    await db.updateTable('reading_lists').set({ sort_order: position }).where('user_id', '=', userId).where('id', '=', id).execute();
   }
 }
 
