@@ -5,7 +5,7 @@ import { nextSortOrder } from '../db/sort-order.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
 import { inlineIconData } from './icons.js';
 import { notMutedSql } from './mute.js';
-import { matchSubscribedFeed } from '../reading-lists/membership.js';
+import { matchSubscribedFeeds } from '../reading-lists/membership.js';
 
 /**
  * Feeds and their refresh state (issue 3). Feeds are shared by every subscriber, so these functions are not
@@ -51,23 +51,32 @@ export async function subscribe(db: Db, userId: number, feedId: number, now: str
       .returning('id')
       .executeTakeFirst();
     if (!inserted) return false;
-    await trx
-      .insertInto('user_articles')
-      .columns(['user_id', 'article_id', 'feed_id', 'published_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('articles')
-          .select([sql.lit(userId).as('user_id'), 'id', 'feed_id', 'published_at'])
-          .where('feed_id', '=', feedId),
-      )
-      .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
-      .execute();
-    // The backfilled articles count at once (the sidebar's badge right after subscribing).
-    await recountSubscriptions(trx, { userId, feedIds: [feedId] });
-    // …and join the user's smart reading lists whose rules they match.
-    await matchSubscribedFeed(trx, userId, feedId, now);
+    await backfillSubscriptions(trx, userId, [feedId], now);
     return true;
   });
+}
+
+/**
+ * What a new subscription brings besides its row, for these feeds of the user (subscribe, and the OPML import's
+ * batches, in their transaction): the feeds' articles already stored, unread; the subscriptions' counters recounted
+ * (the sidebar's badge right after subscribing); and those articles joined to the user's smart reading lists whose
+ * rules they match.
+ */
+export async function backfillSubscriptions(trx: Db, userId: number, feedIds: readonly number[], now: string): Promise<void> {
+  if (feedIds.length === 0) return;
+  await trx
+    .insertInto('user_articles')
+    .columns(['user_id', 'article_id', 'feed_id', 'published_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('articles')
+        .select([sql.lit(userId).as('user_id'), 'id', 'feed_id', 'published_at'])
+        .where('feed_id', 'in', [...feedIds]),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
+    .execute();
+  await recountSubscriptions(trx, { userId, feedIds: [...feedIds] });
+  await matchSubscribedFeeds(trx, userId, feedIds, now);
 }
 
 /**

@@ -193,19 +193,29 @@ for (const dialect of DIALECTS) {
       expect((await u.feeds()).find((f) => f.url === 'https://root.example/feed')?.folder_id).toBeNull();
     });
 
-    it('gives a feed other users read its stored articles, unread', async () => {
+    it('gives a feed other users read its stored articles, unread and in the smart lists they match', async () => {
       const reader = await user();
       const add = await t.app.inject({ method: 'POST', url: '/api/feeds', headers: reader.headers, payload: { url: server.url('/shared.xml') } });
       expect(add.statusCode, add.body).toBe(201);
       expect((await t.refresh.refreshFeed(add.json().id)).status).toMatch(/ok|not-modified/);
 
       const u = await user();
+      const smart = await t.app.inject({
+        method: 'POST',
+        url: '/api/reading-lists',
+        headers: u.headers,
+        payload: { name: 'Two', is_smart: true, rules: [{ rule_type: 'keyword', rule_scope: 'title', rule_value: 'Item 2' }] },
+      });
+      expect(smart.statusCode, smart.body).toBe(201);
       expect(await u.import(opmlOf(`<outline text="Shared" xmlUrl="${server.url('/shared.xml')}"/>`))).toMatchObject({ imported_count: 1 });
       const [feed] = await u.feeds();
       // The feed row keeps what its fetch stored, not the name in the file.
       expect(feed.title).toBe('Shared feed');
       const counts = (await t.app.inject({ method: 'GET', url: '/api/feeds/unread_counts', headers: u.headers })).json();
       expect(counts.counts[String(feed.id)]).toBe(3);
+      // As subscribing by URL does (feeds.repository backfillSubscriptions), the smart list takes its match.
+      const listed = await t.app.inject({ method: 'GET', url: `/api/reading-lists/${smart.json().reading_list.id}/articles`, headers: u.headers });
+      expect(listed.json().articles.map((a: { title: string }) => a.title)).toEqual(['Item 2']);
     });
 
     it('refuses bad uploads with 4xx {message, code} and writes nothing', async () => {

@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { OpmlImportResult } from '../../common/api.js';
-import { recountSubscriptions } from '../articles/counters.js';
 import type { Db } from '../db/database.js';
 import { nextSortOrder } from '../db/sort-order.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
@@ -222,22 +220,14 @@ export class OpmlService {
       .returning('feed_id')
       .execute();
 
-    // Feeds other users read already bring their stored articles along, unread (as a subscription by URL does).
-    const backfill = subs.map((s) => s.feed_id).filter((id) => !createdIds.has(id));
-    if (backfill.length > 0) {
-      await trx
-        .insertInto('user_articles')
-        .columns(['user_id', 'article_id', 'feed_id', 'published_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('articles')
-            .select([sql.lit(userId).as('user_id'), 'id', 'feed_id', 'published_at'])
-            .where('feed_id', 'in', backfill),
-        )
-        .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
-        .execute();
-      await recountSubscriptions(trx, { userId, feedIds: backfill });
-    }
+    // Feeds other users read already bring their stored articles along, unread and into the user's smart lists, as
+    // a subscription by URL does (new feed rows have no articles yet: their first fetch brings them).
+    await feedsRepo.backfillSubscriptions(
+      trx,
+      userId,
+      subs.map((s) => s.feed_id).filter((id) => !createdIds.has(id)),
+      now,
+    );
     return {
       imported: subs.length,
       existed: batch.length - subs.length,

@@ -190,24 +190,29 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
 }
 
 /**
- * A user subscribed to a feed that already has articles (subscribe backfills them): they join the user's smart lists
- * whose rules match (call inside the subscribe transaction). One query when the user has no smart list.
+ * A user subscribed to feeds that already have articles (subscribing backfills them, one feed or an OPML batch):
+ * they join the user's smart lists whose rules match (call inside the subscribing transaction). One query when the
+ * user has no smart list.
  */
-export async function matchSubscribedFeed(trx: Db, userId: number, feedId: number, now: string): Promise<void> {
+export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: readonly number[], now: string): Promise<void> {
+  if (feedIds.length === 0) return;
   const lists = await trx.selectFrom('reading_lists').select(['id', 'rules']).where('user_id', '=', userId).where('is_smart', '=', 1).execute();
   for (const list of lists) {
-    const rules = rulesForFeed(compileRules(parseStoredRules(list.rules)), feedId);
-    if (rules.length === 0) continue;
-    await scanUserArticles(
-      trx,
-      userId,
-      rules,
-      { feedIds: [feedId] },
-      async (matched) => {
-        await addMembers(trx, list.id, userId, feedId, matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })), now);
-        return true;
-      },
-      async () => {},
-    );
+    const compiled = compileRules(parseStoredRules(list.rules));
+    for (const feedId of feedIds) {
+      const rules = rulesForFeed(compiled, feedId);
+      if (rules.length === 0) continue;
+      await scanUserArticles(
+        trx,
+        userId,
+        rules,
+        { feedIds: [feedId] },
+        async (matched) => {
+          await addMembers(trx, list.id, userId, feedId, matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })), now);
+          return true;
+        },
+        async () => {},
+      );
+    }
   }
 }
