@@ -11,7 +11,6 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
  */
 let t: TestApp;
 let token: string;
-let feedId: number;
 let articleId: number;
 let folderId: number;
 let listId: number;
@@ -21,7 +20,7 @@ beforeAll(async () => {
   t = await createTestApp({ dialect: 'sqlite' });
   const signedIn = await t.signUp();
   token = signedIn.access_token;
-  ({ feedId, articleId } = await subscribedFeedWithArticle(t, signedIn.user.id, 'http://hostile-lists.test/feed.xml'));
+  ({ articleId } = await subscribedFeedWithArticle(t, signedIn.user.id, 'http://hostile-lists.test/feed.xml'));
   const call = (url: string, payload: object) => t.app.inject({ method: 'POST', url, headers: t.bearer(token), payload });
   folderId = (await call('/api/folders', { name: 'F' })).json().folder.id;
   listId = (await call('/api/reading-lists', { name: 'L' })).json().reading_list.id;
