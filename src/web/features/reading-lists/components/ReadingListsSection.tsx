@@ -81,7 +81,19 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
     onDragCancel: () => t('readingLists.section.dndCancelled'),
   };
 
+  // The click that ends a mouse drag is not a visit. dnd-kit stops that click at the document (capture), so React's
+  // handlers never see it, yet the browser would still follow the row's link; a capture listener on the window runs
+  // first and cancels it. The click comes in the same task as the release, so clicks count again right after.
+  const suppressClick = useRef(false);
+  useEffect(() => {
+    const onClick = (e: MouseEvent) => suppressClick.current && e.preventDefault();
+    window.addEventListener('click', onClick, true);
+    return () => window.removeEventListener('click', onClick, true);
+  }, []);
+  const dragFinished = () => setTimeout(() => (suppressClick.current = false), 0);
+
   const onDragEnd = async ({ active: a, over }: DragEndEvent) => {
+    dragFinished();
     if (!over || a.id === over.id) return;
     const from = items.findIndex((l) => l.id === a.id);
     const to = items.findIndex((l) => l.id === over.id);
@@ -130,7 +142,9 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
             sensors={sensors}
             collisionDetection={closestCenter}
             modifiers={[verticalOnly]}
+            onDragStart={() => (suppressClick.current = true)}
             onDragEnd={(e) => void onDragEnd(e)}
+            onDragCancel={dragFinished}
             accessibility={{ announcements, screenReaderInstructions: { draggable: t('readingLists.section.dndInstructions') } }}
           >
             <SortableContext items={items.map((l) => l.id)} strategy={verticalListSortingStrategy}>
@@ -191,11 +205,6 @@ function SortableListItem({
   const { t } = useTranslation();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: list.id });
   const name = unescapeAngles(list.name);
-  const dragged = useRef(false);
-  useEffect(() => {
-    if (isDragging) dragged.current = true;
-  }, [isDragging]);
-
   // Mouse and touch drag from anywhere on the row; the keyboard uses the grip (Enter on the link still opens it).
   const { onKeyDown, ...pointerListeners } = (listeners ?? {}) as { onKeyDown?: (e: KeyboardEvent) => void } & Record<string, unknown>;
   const Icon = list.is_smart ? Sparkles : BookmarkCheck;
@@ -211,13 +220,6 @@ function SortableListItem({
         to={`/dashboard/reading-list/${list.id}`}
         aria-current={active ? 'page' : undefined}
         {...pointerListeners}
-        onClickCapture={(e) => {
-          // The click that ends a mouse drag is not a visit.
-          if (dragged.current) {
-            e.preventDefault();
-            dragged.current = false;
-          }
-        }}
         onContextMenu={(e) => isDragging && e.preventDefault()}
         className={`${itemClass(active)} min-w-0 flex-1 touch-manipulation select-none py-1 [-webkit-touch-callout:none]`}
       >
