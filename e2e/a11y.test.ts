@@ -1,33 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { apiAs, baseUrl, createUser, launchBrowser, signIn, t, uniqueEmail } from './helpers.js';
+import { apiAs, audit, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
  * Accessibility of every screen in both themes (design.md §6: WCAG AA contrast, accessible names, keyboard use),
  * checked with axe-core's WCAG 2 A/AA rules in the real browser. A finding lists the rule and the elements.
  */
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 let browser: Browser;
 let feeds: TestFeedServer;
 const email = uniqueEmail('a11y');
@@ -48,9 +27,7 @@ const DASHBOARD_PAGES = ['/dashboard', '/dashboard/settings', '/dashboard/nothin
 for (const theme of ['light', 'dark'] as const) {
   describe(`accessibility, ${theme} theme`, () => {
     it('public pages have no WCAG A/AA violations', async () => {
-      const context = await browser.newContext({ baseURL: baseUrl(), bypassCSP: true, locale: 'de-DE', viewport: { width: 1280, height: 860 } });
-      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-      const page = await context.newPage();
+      const { context, page } = await newPage(browser, { locale: 'de-DE', theme, bypassCSP: true });
       const findings: string[] = [];
       for (const path of PUBLIC_PAGES) {
         await page.goto(path);
@@ -63,12 +40,7 @@ for (const theme of ['light', 'dark'] as const) {
     });
 
     it('dashboard pages have no WCAG A/AA violations', async () => {
-      const context = await browser.newContext({ baseURL: baseUrl(), bypassCSP: true, locale: 'en-US', viewport: { width: 1280, height: 860 } });
-      await context.addInitScript((t) => {
-        localStorage.setItem('theme', t);
-        localStorage.setItem('cookiesAccepted', 'true');
-      }, theme);
-      const page = await context.newPage();
+      const { context, page } = await newPage(browser, { theme, cookiesAccepted: true, bypassCSP: true });
       await signIn(page, email, password);
       const findings: string[] = [];
       for (const path of DASHBOARD_PAGES) {
@@ -133,12 +105,7 @@ describe('accessibility of the reading views', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     it(`has no WCAG A/AA violations in the ${theme} theme at 1440 and 390 px`, async () => {
-      const context = await browser.newContext({ baseURL: baseUrl(), bypassCSP: true, locale: 'en-US', viewport: { width: 1440, height: 900 } });
-      await context.addInitScript((t) => {
-        localStorage.setItem('theme', t);
-        localStorage.setItem('cookiesAccepted', 'true');
-      }, theme);
-      const page = await context.newPage();
+      const { context, page } = await newPage(browser, { width: 1440, height: 900, theme, cookiesAccepted: true, bypassCSP: true });
       await signIn(page, reader, password);
       const main = page.getByRole('main');
       const card = (title: string) => main.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
@@ -211,9 +178,7 @@ describe('accessibility of the reading views', () => {
 
 describe('keyboard use', () => {
   it('signs in with the keyboard alone and reaches the user menu', async () => {
-    const context = await browser.newContext({ baseURL: baseUrl(), locale: 'en-US' });
-    await context.addInitScript(() => localStorage.setItem('cookiesAccepted', 'true'));
-    const page = await context.newPage();
+    const { context, page } = await newPage(browser, { cookiesAccepted: true });
     await page.goto('/login');
     await page.locator('#login-email').focus();
     await page.keyboard.type(email);
@@ -232,9 +197,7 @@ describe('keyboard use', () => {
   });
 
   it('opens and closes the phone sidebar with focus moving in and back', async () => {
-    const context = await browser.newContext({ baseURL: baseUrl(), locale: 'de-DE', viewport: { width: 390, height: 844 } });
-    await context.addInitScript(() => localStorage.setItem('cookiesAccepted', 'true'));
-    const page = await context.newPage();
+    const { context, page } = await newPage(browser, { width: 390, height: 844, locale: 'de-DE', cookiesAccepted: true });
     const germanEmail = uniqueEmail('a11y-de');
     createUser(germanEmail, password, 'Dora Deutsch', true, 'de');
     await signIn(page, germanEmail, password);

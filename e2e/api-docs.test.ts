@@ -1,26 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, createUser, launchBrowser, newPage, t, uniqueEmail } from './helpers.js';
+import { audit, baseUrl, createUser, launchBrowser, newPage, t, uniqueEmail } from './helpers.js';
 
 /**
  * /api-docs (public-area-and-api.md §2 and §7): public, English, rendered from the server's OpenAPI document; every
  * endpoint shown with a curl example for this origin, a back-to-start link, no WCAG A/AA findings in either theme,
  * readable on a phone. And what the page tells a developer to do works against the running server.
  */
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations;
-  })) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 interface Doc {
   paths: Record<string, Record<string, { summary: string }>>;
 }
@@ -97,9 +83,7 @@ describe('/api-docs', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     it(`has no WCAG A/AA violations (${theme})`, async () => {
-      const context = await browser.newContext({ baseURL: baseUrl(), bypassCSP: true, viewport: { width: 1280, height: 860 }, colorScheme: theme });
-      await context.addInitScript((th) => localStorage.setItem('theme', th), theme);
-      const page = await context.newPage();
+      const { context, page } = await newPage(browser, { colorScheme: theme, theme, bypassCSP: true });
       await openDocs(page);
       // the example responses are folded; open them so they are audited too
       for (const details of await page.locator('details').all()) await details.evaluate((d) => ((d as HTMLDetailsElement).open = true));

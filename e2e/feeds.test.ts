@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
+import { launchBrowser, signedInPage, t } from './helpers.js';
 
 /**
  * Feed management in a real browser against `feeder all` and a local feed server (issue 4, dashboard.md §2
@@ -47,10 +47,7 @@ async function chooseAction(page: Page, title: string, action: string) {
 
 describe('feed management', () => {
   it('adds, lists, renames, reorders, mutes, filters and deletes feeds', async () => {
-    const email = uniqueEmail('feeds');
-    createUser(email, 'feeds-password-1', 'Fiona Feed');
-    const { context, page } = await newPage(browser);
-    await signIn(page, email, 'feeds-password-1');
+    const { context, page } = await signedInPage(browser, { prefix: 'feeds', password: 'feeds-password-1', name: 'Fiona Feed' });
 
     await page.goto('/dashboard/feeds');
     await page.getByRole('heading', { level: 1, name: t('feeds.page.title') }).waitFor();

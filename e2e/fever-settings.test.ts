@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
+import { baseUrl, launchBrowser, signedInPage, t } from './helpers.js';
 
 /**
  * Settings section 4, Fever API, in a real browser against `feeder all` (dashboard.md §2, §4 "Fever API", §9):
@@ -30,11 +30,8 @@ afterAll(async () => {
 
 describe('Fever API settings', () => {
   it('enables the reader apps, shows the connection details, and a regenerated password voids the old key', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page, email } = await signedInPage(browser, { prefix: 'fever', password: 'account-password-1', name: 'Fiona Fever' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const email = uniqueEmail('fever');
-    createUser(email, 'account-password-1', 'Fiona Fever');
-    await signIn(page, email, 'account-password-1');
     await page.goto('/dashboard/settings');
 
     const section = page.getByRole('region', { name: t('settings.fever.title') });

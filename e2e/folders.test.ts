@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { apiAs, baseUrl, createUser, launchBrowser, signIn, t, uniqueEmail } from './helpers.js';
+import { apiAs, audit, createUser, launchBrowser, mouseDrag, newPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
  * Sidebar folders and drag and drop (dashboard.md §2 "Sidebar", §4 "Folders", §9 touch drag) against the real
@@ -52,21 +50,8 @@ async function reader(prefix: string): Promise<{ email: string; api: Api; ids: R
   return { email, api, ids };
 }
 
-async function open(options: { width: number; height?: number; touch?: boolean; theme?: 'light' | 'dark' }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: baseUrl(),
-    bypassCSP: true,
-    viewport: { width: options.width, height: options.height ?? 860 },
-    locale: 'en-US',
-    hasTouch: options.touch,
-    isMobile: options.touch,
-  });
-  await context.addInitScript((theme) => {
-    localStorage.setItem('cookiesAccepted', 'true');
-    localStorage.setItem('theme', theme);
-  }, options.theme ?? 'light');
-  return { context, page: await context.newPage() };
-}
+const open = (options: { width: number; height?: number; touch?: boolean; theme?: 'light' | 'dark' }) =>
+  newPage(browser, { ...options, theme: options.theme ?? 'light', cookiesAccepted: true, bypassCSP: true });
 
 const nav = (page: Page) => page.getByRole('navigation', { name: t('dashboard.sidebar.label') });
 const feedRow = (page: Page, id: number) => nav(page).locator(`li[data-feed-id="${id}"]`);
@@ -82,20 +67,6 @@ async function shown(page: Page, folderId: number): Promise<{ folder: number[]; 
 
 async function folderOf(api: Api, feedId: number): Promise<number | null> {
   return (await api<ApiFeed[]>('GET', '/api/feeds')).find((f) => f.id === feedId)!.folder_id;
-}
-
-/** A mouse drag: press, a few pixels to start (clicks keep navigating), then over the target in steps, release. */
-async function mouseDrag(page: Page, from: Locator, to: Locator, dy = 0) {
-  const a = (await from.boundingBox())!;
-  await page.mouse.move(a.x + 50, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(a.x + 55, a.y + a.height / 2 + 8, { steps: 3 });
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(b.x + 50, b.y + b.height / 2 + dy, { steps: 12 });
-  await page.waitForTimeout(150);
-  await page.mouse.move(b.x + 51, b.y + b.height / 2 + dy, { steps: 2 });
-  await page.waitForTimeout(150);
-  await page.mouse.up();
 }
 
 /** A finger: touch down, hold `holdMs` without moving, then slide over the target and lift (DevTools touch events). */
@@ -299,16 +270,6 @@ describe('sidebar folders', () => {
 });
 
 describe('accessibility of the sidebar with folders', () => {
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  async function audit(page: Page): Promise<string[]> {
-    await page.evaluate(axeSource);
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
-      return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })).violations;
-    })) as { id: string; help: string; nodes: { target: string[] }[] }[];
-    return violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
   for (const theme of ['light', 'dark'] as const) {
     it(`has no WCAG A/AA violations in the ${theme} theme (1440 px, and the 390 px drawer with the menus open)`, async () => {
       const { email, api, ids } = await reader(`folders-a11y-${theme}`);

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /** Debian's Chromium (apt-get install -y chromium); never a downloaded browser. */
@@ -18,15 +19,77 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, options: { width?: number; height?: number; locale?: string; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  locale?: string;
+  /** The browser's preference (prefers-color-scheme); light unless said. */
+  colorScheme?: 'light' | 'dark';
+  /** The app's own theme setting, stored before the first page loads (as the theme switch would). */
+  theme?: 'light' | 'dark';
+  /** The cookie notice already accepted, so it does not cover the page. */
+  cookiesAccepted?: boolean;
+  /** A phone's touch screen (hasTouch and isMobile). */
+  touch?: boolean;
+  /** Lets axe's script in past the Content-Security-Policy. */
+  bypassCSP?: boolean;
+}
+
+export async function newPage(browser: Browser, options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
     locale: options.locale ?? 'en-US',
     colorScheme: options.colorScheme ?? 'light',
+    bypassCSP: options.bypassCSP,
+    hasTouch: options.touch,
+    isMobile: options.touch,
   });
+  const stored: Record<string, string> = {};
+  if (options.theme) stored.theme = options.theme;
+  if (options.cookiesAccepted) stored.cookiesAccepted = 'true';
+  if (Object.keys(stored).length > 0) {
+    await context.addInitScript((entries) => {
+      for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+    }, stored);
+  }
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * A mouse drag: press, a few pixels to start (clicks keep navigating), then over the target in steps, release (the sidebar's rows start
+ * a drag after 6 px). `dy` aims above (negative) or below the target's middle.
+ */
+export async function mouseDrag(page: Page, from: Locator, to: Locator, dy = 0) {
+  const a = (await from.boundingBox())!;
+  await page.mouse.move(a.x + 50, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + 55, a.y + a.height / 2 + 8, { steps: 3 });
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(b.x + 50, b.y + b.height / 2 + dy, { steps: 12 });
+  await page.waitForTimeout(150);
+  await page.mouse.move(b.x + 51, b.y + b.height / 2 + dy, { steps: 2 });
+  await page.waitForTimeout(150);
+  await page.mouse.up();
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe on the page for WCAG 2.1 A and AA and returns one line per violation (rule, impact, help, the first
+ * elements), so `expect(await audit(page)).toEqual([])` shows what is wrong. `settleMs` waits first, for
+ * transitions to finish before colours are measured.
+ */
+export async function audit(page: Page, settleMs = 0): Promise<string[]> {
+  if (settleMs > 0) await page.waitForTimeout(settleMs);
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return result.violations;
+  })) as Array<{ id: string; impact: string; help: string; nodes: { target: string[] }[] }>;
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** Unique address per test run so tests never collide on the shared server. */
@@ -92,6 +155,22 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.locator('#login-password').fill(password);
   await page.locator('#login-password').press('Enter');
   await page.waitForURL('**/dashboard', { timeout: 10_000 });
+}
+
+/**
+ * A new verified account (as createUser makes it) signed in on a fresh page (newPage's options): the usual start of
+ * a test of the signed-in area.
+ */
+export async function signedInPage(
+  browser: Browser,
+  account: { prefix: string; password: string; name: string },
+  options: PageOptions = {},
+): Promise<{ context: BrowserContext; page: Page; email: string }> {
+  const email = uniqueEmail(account.prefix);
+  createUser(email, account.password, account.name);
+  const { context, page } = await newPage(browser, options);
+  await signIn(page, email, account.password);
+  return { context, page, email };
 }
 
 /**

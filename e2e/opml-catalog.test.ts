@@ -1,11 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed } from '../src/common/api.js';
 import { parseOpmlFile } from '../src/server/opml/opml.parse.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { apiAs, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
+import { apiAs, audit, createUser, launchBrowser, newPage, signedInPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
  * OPML and the catalog in a real browser against `feeder all` and a local feed server (issue 5; dashboard.md §2
@@ -16,19 +15,6 @@ import { apiAs, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } fro
  */
 let browser: Browser;
 let feeds: TestFeedServer;
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's WCAG 2 A/AA findings on the page, one line each (as e2e/a11y.test.ts reports them). */
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations;
-  })) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -123,10 +109,7 @@ describe('OPML and the catalog', () => {
   });
 
   it('browses, filters and searches the catalog in the add-feed dialog', async () => {
-    const email = uniqueEmail('catalog');
-    createUser(email, 'catalog-password-1', 'Carla Catalog');
-    const { context, page } = await newPage(browser, { width: 1440, height: 900 });
-    await signIn(page, email, 'catalog-password-1');
+    const { context, page } = await signedInPage(browser, { prefix: 'catalog', password: 'catalog-password-1', name: 'Carla Catalog' }, { width: 1440, height: 900 });
     await page.goto('/dashboard/feeds');
     await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).click();
     const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });

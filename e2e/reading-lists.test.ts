@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Article, ArticlePage } from '../src/common/api.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { apiAs, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
+import { apiAs, audit as auditNow, createUser, launchBrowser, mouseDrag, newPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
  * Reading lists in a real browser against `feeder all` and a local feed server (issue 5; dashboard.md §2 sidebar,
@@ -17,17 +15,8 @@ let browser: Browser;
 let feeds: TestFeedServer;
 const password = 'lists-password-1';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function audit(page: Page): Promise<string[]> {
-  await page.waitForTimeout(250); // transitions settle before colours are measured
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations;
-  })) as Array<{ id: string; impact: string; help: string; nodes: { target: string[] }[] }>;
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-}
+// Transitions settle before colours are measured.
+const audit = (page: Page) => auditNow(page, 250);
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -173,6 +162,13 @@ describe('reading lists', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/^KI/);
     expect(rows[1]).toMatch(/^Später lesen/);
+    // And back with the mouse, dragging the row itself (the sidebar's drag input, as for the feeds).
+    const listRow = (name: RegExp) => section(page).getByRole('link', { name });
+    const inView = page.url();
+    await mouseDrag(page, listRow(/^Später lesen/), listRow(/^KI/), -8);
+    await expect.poll(order).toEqual(['Später lesen', 'KI']);
+    // The release that ends the drag is not a click on the link.
+    expect(page.url()).toBe(inView);
 
     // Delete it from the header: confirm, then /dashboard; the sidebar no longer lists it.
     await main(page).getByRole('button', { name: t('readingLists.page.delete') }).click();
@@ -202,8 +198,7 @@ describe('reading lists', () => {
     await api('POST', '/api/reading-lists', { name: 'KI', is_smart: true, rules: [{ rule_type: 'keyword', rule_scope: 'both', rule_value: 'KI', include_all_feeds: true, selected_feeds: [] }] });
     await api('POST', `/api/reading-lists/${list.id}/articles/${articles[0].id}`);
 
-    const { context, page } = await newPage(browser, { width: 390, height: 844, locale: 'de-DE', colorScheme: 'dark' });
-    await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    const { context, page } = await newPage(browser, { width: 390, height: 844, locale: 'de-DE', colorScheme: 'dark', theme: 'dark' });
     await signIn(page, email, password);
     await page.goto(`/dashboard/reading-list/${list.id}`);
     await page.getByRole('heading', { level: 1, name: 'Später lesen' }).waitFor();

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
+import { launchBrowser, signedInPage, t } from './helpers.js';
 
 /**
  * Reading in a real browser against `feeder all` and a local feed server (issue 4, dashboard.md §2 "Article list
@@ -69,10 +69,7 @@ async function waitForArticles(page: Page, title: string) {
 
 describe('reading', () => {
   it('subscribes, reads, marks, favourites, searches, marks all read and shows a muted feed', async () => {
-    const email = uniqueEmail('reader');
-    createUser(email, 'reading-password-1', 'Rita Reader');
-    const { context, page } = await newPage(browser, { width: 1280 });
-    await signIn(page, email, 'reading-password-1');
+    const { context, page } = await signedInPage(browser, { prefix: 'reader', password: 'reading-password-1', name: 'Rita Reader' }, { width: 1280 });
 
     // Welcome, then subscribe from its button.
     await page.getByRole('heading', { name: t('dashboard.welcome.title', { name: 'Rita Reader' }) }).waitFor();
