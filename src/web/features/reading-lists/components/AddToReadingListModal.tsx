@@ -52,13 +52,10 @@ function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'
   const client = useQueryClient();
   const lists = useReadingLists();
   const memberships = useArticleReadingLists(article.id);
-  const [message, setMessage] = useTimedMessage(MESSAGE_MS);
+  const [shown, show] = useTimedMessage<Message>(MESSAGE_MS);
   const [busy, setBusy] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
   const member = new Set((memberships.data ?? []).map((m) => m.id));
-
-  const show = (m: Message) => setMessage(JSON.stringify(m));
-  const shown = message ? (JSON.parse(message) as Message) : null;
 
   /** After a change: the memberships again, then tell the card (its filled button), the lists and the badges. */
   const settle = async (listId: number) => {
