@@ -173,19 +173,18 @@ export async function markScopeRead(
   db: Db,
   userId: number,
   now: string,
-  scope: { feedId: number } | { folderId: number } | { all: true },
+  scope: { feedId: number } | { feedIds: readonly number[] } | { all: true },
   before: string,
 ): Promise<number> {
+  if ('feedIds' in scope && scope.feedIds.length === 0) return 0;
   let q = markVisibleUnreadRead(db, userId, now).where((eb) => storedBy(eb, before));
   if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
-  if ('folderId' in scope) {
-    q = q.where('feed_id', 'in', (eb) => eb.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', scope.folderId));
-  }
+  if ('feedIds' in scope) q = q.where('feed_id', 'in', [...scope.feedIds]);
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-/** The feeds of one of the user's folders (for the recount after a group mark). */
+/** The feeds of one of the user's folders: what a group mark marks and recounts. */
 export async function folderFeedIds(db: Db, userId: number, folderId: number): Promise<number[]> {
   const rows = await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', folderId).execute();
   return rows.map((r) => r.feed_id);

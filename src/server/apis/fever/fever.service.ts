@@ -147,8 +147,10 @@ export class FeverService {
       } else if (mark.id === 0) {
         // Group 0 is Fever's Kindling super group: every feed (Feeder has no Sparks).
         if ((await repo.markScopeRead(trx, userId, now, { all: true }, before)) > 0) await recountSubscriptions(trx, { userId });
-      } else if ((await repo.markScopeRead(trx, userId, now, { folderId: mark.id }, before)) > 0) {
-        await recountSubscriptions(trx, { userId, feedIds: await repo.folderFeedIds(trx, userId, mark.id) });
+      } else {
+        // The folder's feeds are read once: they scope the mark and the recount.
+        const feedIds = await repo.folderFeedIds(trx, userId, mark.id);
+        if ((await repo.markScopeRead(trx, userId, now, { feedIds }, before)) > 0) await recountSubscriptions(trx, { userId, feedIds });
       }
     });
   }
