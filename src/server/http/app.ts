@@ -107,26 +107,28 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: app.log,
     now,
   });
-  await registerAccountsRoutes(app, { service: accounts, limiter: new RateLimiter(rateLimitStore, app.log), limits: deps.authLimits });
-  if (deps.refresh) await registerFeedsRoutes(app, { db: deps.database.db, refresh: deps.refresh, now });
-  if (deps.refresh) await registerArticlesRoutes(app, { db: deps.database.db, fetcher: deps.refresh.fetcher, now });
+  const limiter = new RateLimiter(rateLimitStore, app.log);
+  await registerAccountsRoutes(app, { service: accounts, limiter, limits: deps.authLimits });
+  // The routes that add or fetch feeds need the refresh engine (tests of accounts alone run without one).
   if (deps.refresh) {
-    await registerOpmlRoutes(app, { db: deps.database.db, refresh: deps.refresh, now, allowPrivateHosts: deps.config.feeds.allowPrivateHosts });
-  }
-  await registerCatalogRoutes(app);
-  // Google Reader API for reader apps (decisions.md "External apps"; apis/greader/README.md).
-  if (deps.refresh) await registerGReaderRoutes(app, { db: deps.database.db, config: deps.config, refresh: deps.refresh, now });
-  if (deps.refresh) {
+    const { db } = deps.database;
+    const refresh = deps.refresh;
+    await registerFeedsRoutes(app, { db, refresh, now });
+    await registerArticlesRoutes(app, { db, fetcher: refresh.fetcher, now });
+    await registerOpmlRoutes(app, { db, refresh, now, allowPrivateHosts: deps.config.feeds.allowPrivateHosts });
+    // Google Reader API for reader apps (decisions.md "External apps"; apis/greader/README.md).
+    await registerGReaderRoutes(app, { db, config: deps.config, refresh, now });
     await registerPublicApiV1(app, {
-      db: deps.database.db,
+      db,
       hasher,
-      refresh: deps.refresh,
-      limiter: new RateLimiter(rateLimitStore, app.log),
+      refresh,
+      limiter,
       limits: deps.publicApiLimits,
       now,
       publicUrl: deps.config.publicUrl,
     });
   }
+  await registerCatalogRoutes(app);
   await registerSettingsRoutes(app, { db: deps.database.db, secret: deps.config.secret, now });
   await registerFeverRoutes(app, { db: deps.database.db, now });
   await registerFoldersRoutes(app, { db: deps.database.db, now });
