@@ -4,6 +4,7 @@ import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
 import { articleBody } from './article-text.js';
 import { recountSubscriptions } from './counters.js';
+import { chunks } from '../db/chunks.js';
 import { matchArrivedArticles } from '../reading-lists/membership.js';
 
 /** An item ready to store: sanitised HTML, plain-text title and author, hashes computed by the caller. */
@@ -30,12 +31,6 @@ export interface StoredItem {
 // SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 16 columns.
 const INSERT_BATCH = 500;
 const LOOKUP_BATCH = 1000;
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 /**
  * guid hash → content hash of the items that were in the feed's last successful document (last seen then):

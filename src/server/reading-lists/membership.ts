@@ -1,4 +1,6 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { articleBody } from '../articles/article-text.js';
+import { chunks } from '../db/chunks.js';
 import type { Db } from '../db/database.js';
 import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, rulesForFeed, type CompiledRule } from './smart-rules.js';
 
@@ -14,15 +16,6 @@ import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, ru
 /** Articles read per step of a recompute: bounded memory, and short write transactions between the steps. */
 export const RECOMPUTE_BATCH = 500;
 const WRITE_BATCH = 500;
-
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-/** Lets the event loop serve other requests between the steps of a long recompute. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface ArrivedArticle {
   id: number;
