@@ -150,14 +150,18 @@ export function opmlFilename(date: Date = new Date()): string {
   return `feeder-feeds-${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}.opml`;
 }
 
-/** Fetches the export and saves it as feeder-feeds-YYYY-MM-DD.opml (a download, as the browser does for files). */
-export async function downloadOpmlExport(): Promise<void> {
+/**
+ * Fetches the export and saves it as feeder-feeds-YYYY-MM-DD.opml (a download, as the browser does for files);
+ * resolves to the file's name.
+ */
+export async function downloadOpmlExport(): Promise<string> {
   const text = await exportOpml();
+  const filename = opmlFilename();
   const url = URL.createObjectURL(new Blob([text], { type: 'application/xml' }));
   try {
     const link = document.createElement('a');
     link.href = url;
-    link.download = opmlFilename();
+    link.download = filename;
     document.body.append(link);
     link.click();
     link.remove();
@@ -165,6 +169,7 @@ export async function downloadOpmlExport(): Promise<void> {
     // Revoked after the click has been handled; the download keeps its own copy.
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
+  return filename;
 }
 
 /* ───────────── Catalog ───────────── */
