@@ -109,10 +109,15 @@ export async function verifyAppPassword(db: Db, email: string, password: string)
     .where('fever_api_enabled', '=', 1)
     .executeTakeFirst();
   if (!row?.app_password_key) return undefined;
-  const given = Buffer.from(appPasswordKey(email, password), 'utf8');
-  const stored = Buffer.from(row.app_password_key.toLowerCase(), 'utf8');
-  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return undefined;
+  if (!constantTimeEqual(appPasswordKey(email, password), row.app_password_key.toLowerCase())) return undefined;
   return { id: row.id, email: row.email };
+}
+
+/** Two secrets (keys, MACs) compared in constant time; strings of different length are simply unequal. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**

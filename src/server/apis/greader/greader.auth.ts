@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Db } from '../../db/database.js';
+import { constantTimeEqual } from '../app-password.js';
 
 /**
  * Google Reader sign-in (apis/greader/README.md "Authentication"; decisions.md "External apps").
@@ -59,7 +60,7 @@ export class GReaderAuth {
    */
   actionTokenAccepted(user: ReaderUser, token: string | undefined): boolean {
     if (token === undefined || token === '' || token === 'x') return true;
-    return equal(token, this.actionToken(user));
+    return constantTimeEqual(token, this.actionToken(user));
   }
 
   /** The user of an `Authorization: GoogleLogin auth=<token>` header, or undefined. */
@@ -85,7 +86,7 @@ export class GReaderAuth {
       .executeTakeFirst();
     if (!row || row.fever_api_enabled !== 1 || !row.app_password_key) return undefined;
     const user: ReaderUser = { id: row.id, email: row.email, key: row.app_password_key };
-    if (!equal(match[2], this.mac('auth', user.id, user.key))) return undefined;
+    if (!constantTimeEqual(match[2], this.mac('auth', user.id, user.key))) return undefined;
     this.cache.set(token, { user, until: now + TOKEN_CACHE_TTL_MS });
     if (this.cache.size > TOKEN_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     return user;
@@ -97,10 +98,4 @@ export function parseAuthorization(header: string | undefined): string | null {
   if (typeof header !== 'string' || header.length > 500) return null;
   const match = /^\s*GoogleLogin\s+auth="?([^"\s]+)"?\s*$/i.exec(header);
   return match ? match[1] : null;
-}
-
-function equal(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
