@@ -12,7 +12,7 @@ import * as folders from '../../folders/folders.repository.js';
 import type { GReaderAuth, ReaderUser } from './greader.auth.js';
 import { presentItem, type GReaderItem } from './greader.presenter.js';
 import * as repo from './greader.repository.js';
-import { KEPT_UNREAD, LABEL_PREFIX, READ, READING_LIST, STARRED, UNREAD, parseStreamId, type StreamRef } from './protocol.js';
+import { KEPT_UNREAD, LABEL_PREFIX, READ, READING_LIST, STARRED, UNREAD, parseStreamId, toMsecString, toSeconds, toUsecString, type StreamRef } from './protocol.js';
 
 /**
  * The Google Reader API's operations over Feeder's own data (apis/greader/README.md; decisions.md "External
@@ -97,7 +97,7 @@ export class GReaderService {
       userProfileId: String(profile.id),
       userEmail: profile.email,
       isBloggerUser: false,
-      signupTimeSec: Math.floor(Date.parse(profile.created_at) / 1000),
+      signupTimeSec: toSeconds(profile.created_at),
       isMultiLoginEnabled: false,
     };
   }
@@ -132,7 +132,7 @@ export class GReaderService {
           title: shownFeedTitle(f.custom_title, f.title),
           categories: folder === undefined ? [] : [{ id: LABEL_PREFIX + folder, label: folder, type: 'folder' }],
           sortid: String(f.sort_order).padStart(8, '0'),
-          firstitemmsec: String(Date.parse(f.created_at)),
+          firstitemmsec: toMsecString(f.created_at),
           url: f.url,
           htmlUrl: f.site_url ?? '',
           iconUrl: f.icon_hash ? this.deps.publicUrl + iconPath(f.icon_hash) : '',
@@ -144,7 +144,7 @@ export class GReaderService {
   /** unread-count: per feed (muted ones left out), per label, and the reading list, with the newest article's time. */
   async unreadCount(user: ReaderUser) {
     const [counts, list] = await Promise.all([repo.feedCounts(this.deps.db, user.id, this.nowIso()), folders.listFolders(this.deps.db, user.id)]);
-    const usec = (iso: string | null) => (iso ? `${Date.parse(iso)}000` : '0');
+    const usec = (iso: string | null) => (iso ? toUsecString(iso) : '0');
     const byFolder = new Map<number, { count: number; newest: string | null }>();
     let total = 0;
     let newest: string | null = null;
@@ -425,7 +425,7 @@ export class GReaderService {
       if (o.substreams) {
         const label = labels.get(r.feed_id);
         ref.directStreamIds = [`feed/${r.feed_id}`, ...(label !== undefined ? [LABEL_PREFIX + label] : [])];
-        ref.timestampUsec = `${Date.parse(r.published_at)}000`;
+        ref.timestampUsec = toUsecString(r.published_at);
       }
       return ref;
     });
