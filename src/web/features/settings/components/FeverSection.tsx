@@ -65,8 +65,8 @@ export function FeverSection() {
   const [revealed, setRevealed] = useState(false);
   const [busy, setBusy] = useState<'toggle' | 'reveal' | 'regenerate' | null>(null);
   const [status, setStatus] = useState<Status | null>(null);
-  const [copied, showCopied] = useTimedMessage(COPY_MESSAGE_MS);
-  const [copiedField, setCopiedField] = useState<CopyField | null>(null);
+  /** What was copied last, for its confirmation and the check mark on its button. */
+  const [copied, showCopied] = useTimedMessage<{ field: CopyField; text: string }>(COPY_MESSAGE_MS);
   const [copyError, showCopyError] = useTimedMessage(COPY_MESSAGE_MS);
   const fetching = useRef<Promise<string> | null>(null);
 
@@ -149,8 +149,7 @@ export function FeverSection() {
       }
     } else text = field === 'feverUrl' ? feverUrl : field === 'greaderUrl' ? greaderUrl : (user?.email ?? '');
     if (await copyText(text)) {
-      setCopiedField(field);
-      showCopied(field === 'password' ? t('settings.apiPasswordCopied') : t(`settings.fever.copied.${field}`));
+      showCopied({ field, text: field === 'password' ? t('settings.apiPasswordCopied') : t(`settings.fever.copied.${field}`) });
     } else {
       showCopyError(t('settings.fever.copyFailed'));
     }
@@ -171,7 +170,7 @@ export function FeverSection() {
   };
 
   const copyButton = (field: CopyField, label: string) => {
-    const done = copied !== null && copiedField === field;
+    const done = copied?.field === field;
     return (
       <IconButton label={label} onClick={() => void onCopy(field)}>
         {done ? <Check aria-hidden className="size-4 text-success" /> : <Copy aria-hidden className="size-4" />}
@@ -235,7 +234,7 @@ export function FeverSection() {
               {/* Labelled buttons under the field: the password stays readable on a phone (no second icon inside). */}
               <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
                 <Button variant="secondary" onClick={() => void onCopy('password')} className="w-full sm:w-auto">
-                  {copied !== null && copiedField === 'password' ? <Check aria-hidden className="size-4 text-success" /> : <Copy aria-hidden className="size-4" />}
+                  {copied?.field === 'password' ? <Check aria-hidden className="size-4 text-success" /> : <Copy aria-hidden className="size-4" />}
                   {t('settings.fever.copyPassword')}
                 </Button>
                 <Button variant="secondary" disabled={busy === 'regenerate'} onClick={() => void onRegenerate()} className="w-full sm:w-auto">
@@ -250,7 +249,7 @@ export function FeverSection() {
 
         <div aria-live="polite" className="empty:hidden">
           {status && <Alert tone={status.tone}>{status.text}</Alert>}
-          {!status && copied && <Alert tone="success">{copied}</Alert>}
+          {!status && copied && <Alert tone="success">{copied.text}</Alert>}
           {!status && copyError && <Alert tone="error">{copyError}</Alert>}
         </div>
       </div>
