@@ -36,3 +36,21 @@ export function changedPositions<K>(current: readonly { id: number; key: K; sort
   });
   return changed;
 }
+
+/** Writes new positions (row id → sort_order) of the user's rows of the table, a few hundred per statement. */
+export async function writePositions(db: Db, table: OrderedTable, userId: number, positions: ReadonlyMap<number, number>): Promise<void> {
+  const entries = [...positions];
+  for (let i = 0; i < entries.length; i += 250) {
+    const batch = entries.slice(i, i + 250);
+    await db
+      .updateTable(table as 'folders')
+      .set((eb) => {
+        let when = eb.case().when('id', '=', batch[0][0]).then(batch[0][1]);
+        for (const [id, order] of batch.slice(1)) when = when.when('id', '=', id).then(order);
+        return { sort_order: when.else(eb.ref('sort_order')).end() };
+      })
+      .where('user_id', '=', userId)
+      .where('id', 'in', batch.map(([id]) => id))
+      .execute();
+  }
+}

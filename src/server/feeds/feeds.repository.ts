@@ -378,24 +378,6 @@ export async function orderedFeedIds(db: Db, userId: number): Promise<{ id: numb
     .execute();
 }
 
-/** Writes new positions (subscription id → sort_order), a few hundred per statement. */
-export async function writeSortOrder(db: Db, userId: number, positions: ReadonlyMap<number, number>): Promise<void> {
-  const entries = [...positions];
-  for (let i = 0; i < entries.length; i += 250) {
-    const batch = entries.slice(i, i + 250);
-    await db
-      .updateTable('subscriptions')
-      .set((eb) => {
-        let when = eb.case().when('id', '=', batch[0][0]).then(batch[0][1]);
-        for (const [id, order] of batch.slice(1)) when = when.when('id', '=', id).then(order);
-        return { sort_order: when.else(eb.ref('sort_order')).end() };
-      })
-      .where('user_id', '=', userId)
-      .where('id', 'in', batch.map(([id]) => id))
-      .execute();
-  }
-}
-
 /**
  * The unread counts of the sidebar (design.md §5: < 20 ms for 1,000 feeds): one read of the user's subscription
  * rows, whose unread_count is kept by articles/counters.ts. Muted feeds are left out.

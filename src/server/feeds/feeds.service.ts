@@ -1,6 +1,6 @@
 import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../../common/api.js';
 import type { Db } from '../db/database.js';
-import { changedPositions } from '../db/sort-order.js';
+import { changedPositions, writePositions } from '../db/sort-order.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { discoverFeeds } from '../reader/discover/index.js';
 import { normalizeInput } from '../reader/discover/input.js';
@@ -164,7 +164,7 @@ export class FeedsService {
       const current = await repo.orderedFeedIds(trx, userId);
       const byFeed = new Map(current.map((s) => [s.feed_id, s]));
       if (feedOrder.some((id) => !byFeed.has(id))) throw feedNotFound();
-      await repo.writeSortOrder(trx, userId, changedPositions(current.map((s) => ({ ...s, key: s.feed_id })), feedOrder));
+      await writePositions(trx, 'subscriptions', userId, changedPositions(current.map((s) => ({ ...s, key: s.feed_id })), feedOrder));
     });
     return this.list(userId);
   }

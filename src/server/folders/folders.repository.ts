@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import { changedPositions, nextSortOrder } from '../db/sort-order.js';
+import { changedPositions, nextSortOrder, writePositions } from '../db/sort-order.js';
 import type { FoldersTable } from '../db/tables.js';
 
 /**
@@ -81,13 +81,16 @@ export async function setFeedFolder(db: Db, userId: number, feedId: number, fold
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Writes the folders' order: ids in the given order get positions 0…n-1; the user's other folders follow. */
-export async function writeFolderOrder(db: Db, userId: number, folderIds: readonly number[]): Promise<void> {
+/**
+ * Writes the folders' order: ids in the given order get positions 0…n-1; the user's other folders follow. Writes
+ * nothing and returns false when an id is not one of the user's folders.
+ */
+export async function writeFolderOrder(db: Db, userId: number, folderIds: readonly number[]): Promise<boolean> {
   const current = await db.selectFrom('folders').select(['id', 'sort_order']).where('user_id', '=', userId).orderBy('sort_order').orderBy('id').execute();
-  const changed = changedPositions(current.map((f) => ({ ...f, key: f.id })), folderIds);
-  for (const [id, position] of changed) {
-    await db.updateTable('folders').set({ sort_order: position }).where('user_id', '=', userId).where('id', '=', id).execute();
-  }
+  const known = new Set(current.map((f) => f.id));
+  if (folderIds.some((id) => !known.has(id))) return false;
+  await writePositions(db, 'folders', userId, changedPositions(current.map((f) => ({ ...f, key: f.id })), folderIds));
+  return true;
 }
 
 /** The folder the user's subscription to feedId sits in (null: the root); undefined when the user does not subscribe. */

@@ -118,9 +118,7 @@ export class FoldersService {
   async sort(userId: number, order: readonly number[]): Promise<{ folders: Folder[] }> {
     if (new Set(order).size !== order.length) throw badRequest('DUPLICATE_FOLDER_ID', 'A folder is named more than once.');
     await this.deps.db.transaction().execute(async (trx) => {
-      const known = new Set((await repo.listFolders(trx, userId)).map((f) => f.id));
-      if (order.some((id) => !known.has(id))) throw folderNotFound();
-      await repo.writeFolderOrder(trx, userId, order);
+      if (!(await repo.writeFolderOrder(trx, userId, order))) throw folderNotFound();
     });
     return this.list(userId);
   }

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ArticleReadingListRef } from '../../common/api.js';
 import type { Db } from '../db/database.js';
-import { changedPositions, nextSortOrder } from '../db/sort-order.js';
+import { changedPositions, nextSortOrder, writePositions } from '../db/sort-order.js';
 import type { ReadingListsTable } from '../db/tables.js';
 
 /**
@@ -65,13 +65,16 @@ export async function deleteReadingList(db: Db, userId: number, listId: number):
   return true;
 }
 
-/** Writes the lists' order: ids in the given order get positions 0…n-1; the user's other lists follow. */
-export async function writeReadingListOrder(db: Db, userId: number, listIds: readonly number[]): Promise<void> {
+/**
+ * Writes the lists' order: ids in the given order get positions 0…n-1; the user's other lists follow. Writes nothing
+ * and returns false when an id is not one of the user's lists.
+ */
+export async function writeReadingListOrder(db: Db, userId: number, listIds: readonly number[]): Promise<boolean> {
   const current = await listReadingLists(db, userId);
-  const changed = changedPositions(current.map((l) => ({ id: l.id, key: l.id, sort_order: l.sort_order })), listIds);
-  for (const [id, position] of changed) {
-    await db.updateTable('reading_lists').set({ sort_order: position }).where('user_id', '=', userId).where('id', '=', id).execute();
-  }
+  const known = new Set(current.map((l) => l.id));
+  if (listIds.some((id) => !known.has(id))) return false;
+  await writePositions(db, 'reading_lists', userId, changedPositions(current.map((l) => ({ id: l.id, key: l.id, sort_order: l.sort_order })), listIds));
+  return true;
 }
 
 /**

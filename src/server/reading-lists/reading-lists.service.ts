@@ -210,9 +210,7 @@ export class ReadingListsService {
   async sort(userId: number, order: readonly number[]): Promise<{ reading_lists: ReadingList[] }> {
     if (new Set(order).size !== order.length) throw badRequest('DUPLICATE_READING_LIST_ID', 'A reading list is named more than once.');
     await this.deps.db.transaction().execute(async (trx) => {
-      const known = new Set((await repo.listReadingLists(trx, userId)).map((l) => l.id));
-      if (order.some((id) => !known.has(id))) throw listNotFound();
-      await repo.writeReadingListOrder(trx, userId, order);
+      if (!(await repo.writeReadingListOrder(trx, userId, order))) throw listNotFound();
     });
     return this.list(userId);
   }
