@@ -45,6 +45,12 @@ export async function findFolderByName(db: Db, userId: number, name: string): Pr
   return rows.find((f) => f.name.trim().toLowerCase() === wanted);
 }
 
+/** The feed ids of one of the user's folders (Fever group marks, Google Reader label streams); [] for a foreign id. */
+export async function folderFeedIds(db: Db, userId: number, folderId: number): Promise<number[]> {
+  const rows = await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', folderId).execute();
+  return rows.map((r) => r.feed_id);
+}
+
 /** Creates a folder at the end of the user's folder order. */
 export async function createFolder(db: Db, userId: number, name: string, now: string): Promise<FolderRow> {
   const sortOrder = await nextSortOrder(db, 'folders', userId);

@@ -184,12 +184,6 @@ export async function markScopeRead(
   return Number(result.numUpdatedRows);
 }
 
-/** The feeds of one of the user's folders: what a group mark marks and recounts. */
-export async function folderFeedIds(db: Db, userId: number, folderId: number): Promise<number[]> {
-  const rows = await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', folderId).execute();
-  return rows.map((r) => r.feed_id);
-}
-
 /** unread_recently_read=1: visible articles of non-muted feeds read at or after `since` become unread again. */
 export async function unreadRecentlyRead(db: Db, userId: number, now: string, since: string): Promise<number> {
   const result = await db

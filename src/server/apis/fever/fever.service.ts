@@ -3,6 +3,7 @@ import { ArticlesService } from '../../articles/articles.service.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
+import { folderFeedIds } from '../../folders/folders.repository.js';
 import type { FeverParams, Mark } from './fever.params.js';
 import * as repo from './fever.repository.js';
 
@@ -117,7 +118,12 @@ export class FeverService {
     }
     // feeds_groups: each folder with its visible feeds; feeds at the root belong to no group (Fever allows that).
     const byFolder = new Map<number, number[]>();
-    for (const f of feeds) if (f.folder_id !== null) byFolder.set(f.folder_id, [...(byFolder.get(f.folder_id) ?? []), f.feed_id]);
+    for (const f of feeds) {
+      if (f.folder_id === null) continue;
+      const ids = byFolder.get(f.folder_id);
+      if (ids) ids.push(f.feed_id);
+      else byFolder.set(f.folder_id, [f.feed_id]);
+    }
     response.feeds_groups = [...byFolder].map(([groupId, ids]) => ({ group_id: groupId, feed_ids: ids.join(',') }));
   }
 
@@ -149,7 +155,7 @@ export class FeverService {
         if ((await repo.markScopeRead(trx, userId, now, { all: true }, before)) > 0) await recountSubscriptions(trx, { userId });
       } else {
         // The folder's feeds are read once: they scope the mark and the recount.
-        const feedIds = await repo.folderFeedIds(trx, userId, mark.id);
+        const feedIds = await folderFeedIds(trx, userId, mark.id);
         if ((await repo.markScopeRead(trx, userId, now, { feedIds }, before)) > 0) await recountSubscriptions(trx, { userId, feedIds });
       }
     });

@@ -258,12 +258,6 @@ export async function markStreamRead(
   return Number(result.numUpdatedRows);
 }
 
-/** The user's feed ids in a folder. */
-export async function folderFeedIds(db: Db, userId: number, folderId: number): Promise<number[]> {
-  const rows = await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('folder_id', '=', folderId).execute();
-  return rows.map((r) => r.feed_id);
-}
-
 /** The user's profile as user-info shows it. */
 export async function findProfile(db: Db, userId: number) {
   return db.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('id', '=', userId).executeTakeFirst();

@@ -343,7 +343,7 @@ export class GReaderService {
       case 'label': {
         const folder = await folders.findFolderByName(this.deps.db, userId, ref.name);
         if (!folder) return null;
-        feedIds = await repo.folderFeedIds(this.deps.db, userId, folder.id);
+        feedIds = await folders.folderFeedIds(this.deps.db, userId, folder.id);
         break;
       }
     }
