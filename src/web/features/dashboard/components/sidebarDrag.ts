@@ -1,6 +1,6 @@
 import { KeyboardSensor, PointerSensor, TouchSensor, useSensor, useSensors, type KeyboardCoordinateGetter } from '@dnd-kit/core';
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
-import type { PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useMemo, useRef, type PointerEvent as ReactPointerEvent } from 'react';
 
 /** §4 "Folders" / §9: a touch drag starts after holding 300 ms; a finger that moves more than 10 px before that is scrolling. */
 export const TOUCH_HOLD_MS = 300;
@@ -31,5 +31,29 @@ export function useSidebarDragSensors(coordinateGetter: KeyboardCoordinateGetter
     useSensor(MouseAndPenSensor, { activationConstraint: { distance: MOUSE_DRAG_DISTANCE_PX } }),
     useSensor(TouchSensor, { activationConstraint: { delay: TOUCH_HOLD_MS, tolerance: TOUCH_TOLERANCE_PX } }),
     useSensor(KeyboardSensor, { coordinateGetter }),
+  );
+}
+
+/**
+ * The click that ends a mouse drag is not a visit. dnd-kit stops that click at the document (capture), so React's
+ * handlers never see it, yet the browser would still follow the row's link; a capture listener on the window runs
+ * first and cancels it. The click comes in the same task as the release, so clicks count again right after.
+ * `dragging.current` is true from `started()` until just after `finished()` (the feed tree also stops the click
+ * from toggling a folder with it).
+ */
+export function useDragEndClickGuard() {
+  const dragging = useRef(false);
+  useEffect(() => {
+    const onClick = (e: MouseEvent) => dragging.current && e.preventDefault();
+    window.addEventListener('click', onClick, true);
+    return () => window.removeEventListener('click', onClick, true);
+  }, []);
+  return useMemo(
+    () => ({
+      dragging,
+      started: () => void (dragging.current = true),
+      finished: () => void setTimeout(() => (dragging.current = false), 0),
+    }),
+    [],
   );
 }

@@ -35,7 +35,7 @@ import { feedTitle } from '../../feeds/api.js';
 import { FeedActionsMenu } from '../../feeds/components/FeedActionsMenu.js';
 import { FeedIcon } from '../../feeds/components/FeedIcon.js';
 import { Badge, FeedLink } from '../../dashboard/components/SidebarItems.js';
-import { useSidebarDragSensors } from '../../dashboard/components/sidebarDrag.js';
+import { useDragEndClickGuard, useSidebarDragSensors } from '../../dashboard/components/sidebarDrag.js';
 import { buildLayout, feedsOf, groupOf, moveFeed, moveFolder, sortedFolders, type Group, type Layout } from '../tree.js';
 import { useCollapsedFolders } from '../useCollapsedFolders.js';
 import { useLayoutCommit } from '../useLayoutCommit.js';
@@ -116,7 +116,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
   }, [dragLayout]);
 
   // A click that ends a drag must not also open the feed or toggle the folder under the pointer.
-  const suppressClick = useRef(false);
+  const clickGuard = useDragEndClickGuard();
 
   const sensors = useSidebarDragSensors(keyboardCoordinates);
 
@@ -217,7 +217,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     setDragLayout(serverLayout);
     setActiveId(a.id);
     lastOver.current = null;
-    suppressClick.current = true;
+    clickGuard.started();
   };
 
   /** A feed dragged over another group joins it at once, so its feeds make room where it would land. */
@@ -260,8 +260,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     setActiveId(null);
     setDragLayout(null);
     before.current = null;
-    // The click that follows the pointer's release comes in the same task; after it, clicks count again.
-    setTimeout(() => (suppressClick.current = false), 0);
+    clickGuard.finished();
   };
 
   const onDragEnd = ({ active: a, over }: DragEndEvent) => {
@@ -325,7 +324,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
     <div
       ref={treeRef}
       onClickCapture={(e) => {
-        if (!suppressClick.current) return;
+        if (!clickGuard.dragging.current) return;
         e.preventDefault();
         e.stopPropagation();
       }}

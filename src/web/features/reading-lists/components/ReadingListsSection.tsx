@@ -9,14 +9,14 @@ import {
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { BookmarkCheck, ChevronRight, GripVertical, Pencil, Plus, Sparkles, Trash2 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ReadingList } from '../../../../common/api.js';
 import { storage } from '../../../lib/storage.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { Badge, itemClass } from '../../dashboard/components/SidebarItems.js';
-import { useSidebarDragSensors } from '../../dashboard/components/sidebarDrag.js';
+import { useDragEndClickGuard, useSidebarDragSensors } from '../../dashboard/components/sidebarDrag.js';
 import { FeedActionsMenu } from '../../feeds/components/FeedActionsMenu.js';
 import { unescapeAngles, useReadingListUnreadCounts, useReadingLists, useSortReadingLists } from '../api.js';
 import { DeleteReadingListDialog } from './DeleteReadingListDialog.js';
@@ -81,19 +81,10 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
     onDragCancel: () => t('readingLists.section.dndCancelled'),
   };
 
-  // The click that ends a mouse drag is not a visit. dnd-kit stops that click at the document (capture), so React's
-  // handlers never see it, yet the browser would still follow the row's link; a capture listener on the window runs
-  // first and cancels it. The click comes in the same task as the release, so clicks count again right after.
-  const suppressClick = useRef(false);
-  useEffect(() => {
-    const onClick = (e: MouseEvent) => suppressClick.current && e.preventDefault();
-    window.addEventListener('click', onClick, true);
-    return () => window.removeEventListener('click', onClick, true);
-  }, []);
-  const dragFinished = () => setTimeout(() => (suppressClick.current = false), 0);
+  const clickGuard = useDragEndClickGuard();
 
   const onDragEnd = async ({ active: a, over }: DragEndEvent) => {
-    dragFinished();
+    clickGuard.finished();
     if (!over || a.id === over.id) return;
     const from = items.findIndex((l) => l.id === a.id);
     const to = items.findIndex((l) => l.id === over.id);
@@ -142,9 +133,9 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
             sensors={sensors}
             collisionDetection={closestCenter}
             modifiers={[verticalOnly]}
-            onDragStart={() => (suppressClick.current = true)}
+            onDragStart={clickGuard.started}
             onDragEnd={(e) => void onDragEnd(e)}
-            onDragCancel={dragFinished}
+            onDragCancel={clickGuard.finished}
             accessibility={{ announcements, screenReaderInstructions: { draggable: t('readingLists.section.dndInstructions') } }}
           >
             <SortableContext items={items.map((l) => l.id)} strategy={verticalListSortingStrategy}>
