@@ -36,7 +36,7 @@ export interface ArticleRow {
  * `is_favorite = 1` as a literal, not a bound parameter: SQLite uses the partial user_articles_favorite_idx
  * (migration 0004) only when it can see the query's condition implies the index's.
  */
-const FAVORITE = sql.lit(1);
+export const FAVORITE = sql.lit(1);
 
 type ListQuery = SelectQueryBuilder<Tables, 'user_articles' | 'articles' | 'feeds' | 'subscriptions', object>;
 

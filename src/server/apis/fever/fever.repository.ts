@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import { markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
+import { FAVORITE, markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import type { Tables } from '../../db/tables.js';
 import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
@@ -156,8 +156,7 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
 export async function flaggedItemIds(db: Db, userId: number, now: string, flag: 'unread' | 'saved', anyMuted: boolean): Promise<Int32Array> {
   let q = db.selectFrom('user_articles').select('article_id').where('user_id', '=', userId).where('is_hidden', '=', 0);
   if (anyMuted) q = q.where((eb) => notMutedArticle(eb, userId, now));
-  // is_favorite = 1 as a literal: SQLite then uses the partial favourites index (reading.repository.ts FAVORITE).
-  q = flag === 'unread' ? q.where('is_read', '=', 0) : q.where('is_favorite', '=', sql.lit(1));
+  q = flag === 'unread' ? q.where('is_read', '=', 0) : q.where('is_favorite', '=', FAVORITE);
   const rows = await q.execute();
   const ids = new Int32Array(rows.length);
   for (let i = 0; i < rows.length; i++) ids[i] = rows[i].article_id;

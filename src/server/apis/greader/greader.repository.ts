@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
+import { FAVORITE, markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
 
@@ -11,7 +11,6 @@ import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
  */
 
 /** `is_favorite = 1` as a literal: SQLite uses the partial favourites index only when it can see this (0004). */
-const FAVORITE = sql.lit(1);
 
 export interface StreamPosition {
   published_at: string;
