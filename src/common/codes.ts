@@ -39,6 +39,7 @@ export const CODES = {
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
   NOT_FOUND: 'Not found.',
   INTERNAL_ERROR: 'Internal server error.',
+  DATABASE_UNAVAILABLE: 'The database is not answering right now. Please try again in a moment.',
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -133,13 +133,33 @@ function withNamedStatements(pool: pg.Pool) {
   };
 }
 
-export function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Database {
+/**
+ * Bounds on every wait for PostgreSQL (docs/decisions.md "Threat model", "Bounded waits"): a database that stops
+ * answering (a full pool, a hung server, a lost network) must turn into an error a request can answer with, never
+ * into requests that wait forever. `connectionTimeoutMillis` bounds both a new connection and the wait for a free
+ * one in the pool; `query_timeout` bounds one query on the client side (a server that went silent mid-query), and
+ * is long enough for a migration's backfill of a million rows; an idle transaction is ended by the server.
+ */
+export const PG_TIMEOUTS = { connectMs: 10_000, queryMs: 300_000, idleInTransactionMs: 60_000 };
+
+export function openPostgres(
+  url: string,
+  options: { schema?: string; max?: number; timeouts?: Partial<typeof PG_TIMEOUTS> } = {},
+): Database {
+  const timeouts = { ...PG_TIMEOUTS, ...options.timeouts };
+  const serverOptions = [`-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`];
+  // A per-connection search_path lets tests run in a throw-away schema each.
+  if (options.schema) serverOptions.push(`-c search_path=${options.schema}`);
   const pool = new (loadPg().Pool)({
     connectionString: url,
     max: options.max ?? 10,
-    // A per-connection search_path lets tests run in a throw-away schema each.
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    connectionTimeoutMillis: timeouts.connectMs,
+    query_timeout: timeouts.queryMs,
+    keepAlive: true,
+    options: serverOptions.join(' '),
   });
+  // An idle client whose connection breaks emits 'error' on the pool; without a listener that ends the process.
+  pool.on('error', () => {});
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }
@@ -177,6 +197,18 @@ export function idColumn(db: Kysely<any>) {
 
 /** The current time in the storage format (UTC ISO 8601 with `Z`). */
 export const nowIso = () => new Date().toISOString();
+
+/**
+ * Whether an error means the database cannot answer now (as opposed to a wrong query): PostgreSQL unreachable, the
+ * pool's wait or a query's time limit passed, SQLite's busy timeout passed. The HTTP layer answers these 503.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '53300'].includes(code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error/i.test(err.message);
+}
 
 /** Liveness check for /healthz. */
 export async function ping(db: Db): Promise<void> {

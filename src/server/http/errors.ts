@@ -1,4 +1,6 @@
+import { CODES } from '../../common/codes.js';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -30,6 +32,11 @@ export function registerErrorHandling(app: FastifyInstance<any, any, any, any, a
     if (known) return reply.status(fe.statusCode ?? 400).send(known);
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return reply.status(fe.statusCode).send({ message: fe.message, code: fe.code ?? `HTTP_${fe.statusCode}` });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // The database did not answer within its bounds (db/database.ts): a clear, retryable 503, not a hang or a 500.
+      request.log.error({ err, url: request.url, method: request.method }, 'database unavailable');
+      return reply.status(503).header('retry-after', '30').send({ message: CODES.DATABASE_UNAVAILABLE, code: 'DATABASE_UNAVAILABLE' });
     }
     request.log.error({ err, url: request.url, method: request.method }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error.', code: 'INTERNAL_ERROR' });
