@@ -31,6 +31,17 @@ export const AUTH_LIMITS = {
 };
 export type AuthLimits = typeof AUTH_LIMITS;
 
+/**
+ * The sign-in buckets: per address, and per account when the door names one. Every door that checks a password
+ * counts in them (the web login, Google Reader's ClientLogin, Fever's api_key), so a guesser gains nothing by
+ * switching doors (docs/decisions.md "External apps: Fever", "Sign-in limits of the reader apps").
+ */
+export function signInRules(limits: Pick<AuthLimits, 'loginPerIp' | 'loginPerEmail'>, ip: string, email?: string): RateLimitRule[] {
+  const rules: RateLimitRule[] = [{ key: `loginPerIp:login:${ip}`, ...limits.loginPerIp }];
+  if (email !== undefined) rules.push({ key: `loginPerEmail:login:${normalizeEmail(email).slice(0, 320)}`, ...limits.loginPerEmail });
+  return rules;
+}
+
 export interface AccountsRoutesOptions {
   service: AccountsService;
   limiter: RateLimiter;
@@ -59,7 +70,7 @@ export async function registerAccountsRoutes(app: App, options: AccountsRoutesOp
 
   app.post(
     '/auth/login',
-    { schema: { body: S.LoginBody, response: { 200: S.LoginReply } }, preHandler: perIpAndEmail('loginPerIp', 'loginPerEmail', 'login') },
+    { schema: { body: S.LoginBody, response: { 200: S.LoginReply } }, preHandler: limiter.guard((request) => signInRules(limits, request.ip, (request.body as { email: string }).email)) },
     async (request) => service.login(request.body.email, request.body.password),
   );
 

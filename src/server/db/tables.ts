@@ -73,8 +73,13 @@ export interface FeedsTable {
   /** English text of the last error; last_error_code is what the web app translates (reader/types.ts). */
   last_error: string | null;
   last_error_code: string | null;
-  /** While set in the future, one worker is refreshing this feed and no other may start. */
+  /**
+   * While set in the future, one worker is refreshing this feed and no other may start. Short, and renewed by
+   * its owner while the fetch runs (docs/decisions.md "Leases and crashed workers").
+   */
   lease_until: string | null;
+  /** The engine instance holding the lease (refresh/engine.ts instance id); null when nobody does. */
+  lease_owner: string | null;
   created_at: string;
   updated_at: string;
 }

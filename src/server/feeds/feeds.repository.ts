@@ -127,23 +127,40 @@ export async function markFeedsDue(db: Db, feedIds: number[], now: string): Prom
 }
 
 /**
- * Takes the refresh lease of one feed: at most one worker refreshes a feed at a time, whichever way the job
- * arrived (scheduler, "refresh now", a retried job). Returns the feed, or undefined when another worker holds
- * the lease or the feed is gone.
+ * Takes the refresh lease of one feed for `owner` (an engine instance): at most one worker refreshes a feed at a
+ * time, whichever way the job arrived (scheduler, "refresh now", a retried job). Returns the feed, or undefined when
+ * another worker holds the lease or the feed is gone.
+ *
+ * The feed is made due (next_check_at = now) with the lease: every way a refresh ends writes the next check, so this
+ * only shows when the owner died mid-refresh. Then the lease runs out (its owner renews it while it lives,
+ * renewLeases) and the scheduler's next step claims the feed again, instead of waiting out the claim's 15 minutes
+ * (docs/decisions.md "Leases and crashed workers").
  */
-export async function acquireLease(db: Db, feedId: number, now: string, leaseUntil: string): Promise<FeedRow | undefined> {
+export async function acquireLease(db: Db, feedId: number, owner: string, now: string, leaseUntil: string): Promise<FeedRow | undefined> {
   return db
     .updateTable('feeds')
-    .set({ lease_until: leaseUntil })
+    .set({ lease_until: leaseUntil, lease_owner: owner, next_check_at: now })
     .where('id', '=', feedId)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
     .returningAll()
     .executeTakeFirst();
 }
 
+/** The heartbeat: moves the end of every lease `owner` still holds to `leaseUntil`; returns how many. */
+export async function renewLeases(db: Db, owner: string, now: string, leaseUntil: string): Promise<number> {
+  const result = await db
+    .updateTable('feeds')
+    .set({ lease_until: leaseUntil })
+    .where('lease_owner', '=', owner)
+    // A lease that ran out already may belong to another worker's refresh by now; it is not ours to extend.
+    .where('lease_until', '>=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Gives a lease back without recording anything (shutdown returned the job): the feed is due again at `nextCheckAt`. */
 export async function releaseLease(db: Db, feedId: number, nextCheckAt: string): Promise<void> {
-  await db.updateTable('feeds').set({ lease_until: null, next_check_at: nextCheckAt }).where('id', '=', feedId).execute();
+  await db.updateTable('feeds').set({ lease_until: null, lease_owner: null, next_check_at: nextCheckAt }).where('id', '=', feedId).execute();
 }
 
 /** What a finished refresh writes back to the feed row; the lease is always released. */
@@ -174,7 +191,7 @@ export type FeedRefreshUpdate = Partial<
 export async function updateFeedAfterRefresh(db: Db, feedId: number, update: FeedRefreshUpdate): Promise<void> {
   await db
     .updateTable('feeds')
-    .set({ ...update, lease_until: null })
+    .set({ ...update, lease_until: null, lease_owner: null })
     .where('id', '=', feedId)
     .execute();
 }

@@ -128,13 +128,16 @@ export class FeedsService {
     return { ...(await this.get(userId, feed.id)), is_new: true };
   }
 
-  /** Queues a refresh; when the queue is down the feed is made due, so the next scheduler step takes it. */
+  /**
+   * Queues a refresh. When the queue is down the engine makes the feed due in the database instead, so the next
+   * scheduler step takes it (docs/decisions.md "Redis outages"); should even that fail, the subscription stands
+   * and the answer says so rather than an error: the scheduler finds a new feed due anyway.
+   */
   private async queue(feedId: number): Promise<void> {
     try {
       await this.deps.enqueue([feedId]);
     } catch (err) {
       this.deps.log.error({ err, feedId }, 'could not queue a feed refresh; the scheduler takes it instead');
-      await repo.markFeedsDue(this.deps.db, [feedId], this.nowIso());
     }
   }
 

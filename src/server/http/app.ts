@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import { fileURLToPath } from 'node:url';
-import { registerAccountsRoutes, type AuthLimits } from '../accounts/accounts.routes.js';
+import { AUTH_LIMITS, registerAccountsRoutes, signInRules, type AuthLimits } from '../accounts/accounts.routes.js';
 import { AccountsService } from '../accounts/accounts.service.js';
 import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
 import { AccessTokens } from '../accounts/tokens.js';
@@ -21,7 +21,7 @@ import { createMailer, type Mailer } from '../mail/mailer.js';
 import { registerOpmlRoutes } from '../opml/opml.routes.js';
 import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
-import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limit.js';
+import { MemoryRateLimitStore, RateLimiter, type RateLimitStore, type SignInLimit } from './rate-limit.js';
 import { registerSpa } from './spa.js';
 import type { RefreshEngine } from '../refresh/engine.js';
 import { validatorCompiler } from './validation.js';
@@ -109,6 +109,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const limiter = new RateLimiter(rateLimitStore, app.log);
   await registerAccountsRoutes(app, { service: accounts, limiter, limits: deps.authLimits });
+  // The reader apps' password checks count in the sign-in buckets too (docs/decisions.md "External apps: Fever").
+  const authLimits: AuthLimits = { ...AUTH_LIMITS, ...deps.authLimits };
+  const signIn: SignInLimit = { limiter, rules: (ip, email) => signInRules(authLimits, ip, email) };
   // The routes that add or fetch feeds need the refresh engine (tests of accounts alone run without one).
   if (deps.refresh) {
     const { db } = deps.database;
@@ -117,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await registerArticlesRoutes(app, { db, fetcher: refresh.fetcher, now });
     await registerOpmlRoutes(app, { db, refresh, now, allowPrivateHosts: deps.config.feeds.allowPrivateHosts });
     // Google Reader API for reader apps (decisions.md "External apps"; apis/greader/README.md).
-    await registerGReaderRoutes(app, { db, config: deps.config, refresh, now });
+    await registerGReaderRoutes(app, { db, config: deps.config, refresh, now, signIn });
     await registerPublicApiV1(app, {
       db,
       hasher,
@@ -130,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   await registerCatalogRoutes(app);
   await registerSettingsRoutes(app, { db: deps.database.db, secret: deps.config.secret, now });
-  await registerFeverRoutes(app, { db: deps.database.db, now });
+  await registerFeverRoutes(app, { db: deps.database.db, now, signIn });
   await registerFoldersRoutes(app, { db: deps.database.db, now });
   await registerReadingListsRoutes(app, { db: deps.database.db, now });
   app.addHook('onClose', async () => {

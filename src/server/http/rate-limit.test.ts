@@ -67,7 +67,7 @@ describe.skipIf(!HAVE_REDIS)('RedisRateLimitStore', () => {
 
 describe('RateLimiter', () => {
   it('lets requests through when the store fails (an outage must not lock people out)', async () => {
-    const broken: RateLimitStore = { hit: async () => Promise.reject(new Error('down')), close: async () => {} };
+    const broken: RateLimitStore = { hit: async () => Promise.reject(new Error('down')), peek: async () => Promise.reject(new Error('down')), close: async () => {} };
     const errors: unknown[] = [];
     const limiter = new RateLimiter(broken, { error: (obj: unknown) => errors.push(obj) } as never);
     expect(await limiter.check([{ key: 'x', limit: 1, windowMs: 1000 }])).toEqual({ allowed: true, retryAfterSeconds: 0, results: [] });

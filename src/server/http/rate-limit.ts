@@ -28,11 +28,20 @@ export interface RateLimitResult {
 export interface RateLimitStore {
   /** Counts one hit against `key` and says whether it is within `limit` per `windowMs`. */
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  /** The window of `key` without counting: `allowed` says whether one more hit would be. */
+  peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   close(): Promise<void>;
 }
 
 const result = (count: number, limit: number, resetMs: number): RateLimitResult => ({
   allowed: count <= limit,
+  remaining: Math.max(0, limit - count),
+  resetMs: Math.max(0, resetMs),
+});
+
+/** A window seen without a hit: allowed while one more hit fits. */
+const peekResult = (count: number, limit: number, resetMs: number): RateLimitResult => ({
+  allowed: count < limit,
   remaining: Math.max(0, limit - count),
   resetMs: Math.max(0, resetMs),
 });
@@ -53,6 +62,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     w.count++;
     return result(w.count, limit, w.resetAt - now);
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    const now = this.now();
+    const w = this.windows.get(key);
+    return w && w.resetAt > now ? peekResult(w.count, limit, w.resetAt - now) : peekResult(0, limit, windowMs);
   }
 
   /** Drops ended windows so the map does not grow with every address ever seen. */
@@ -80,40 +95,128 @@ end
 return {count, ttl}
 `;
 
-type RedisWithHit = Redis & { feederRateHit(key: string, windowMs: number): Promise<[number, number]> };
+/** The count and remaining time of a window, without counting (0 and -2 when there is none). */
+const PEEK_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+return {count, redis.call('PTTL', KEYS[1])}
+`;
 
+type RedisWithHit = Redis & {
+  feederRateHit(key: string, windowMs: number): Promise<[number, number]>;
+  feederRatePeek(key: string): Promise<[number, number]>;
+};
+
+/** The longest a request waits for Redis to count a hit (design.md §4 rule 15). */
+export const REDIS_RATE_LIMIT_TIMEOUT_MS = 1000;
+/** After a failed or slow call, how long the in-memory counts are used before Redis is asked again. */
+export const REDIS_RETRY_AFTER_MS = 5000;
+
+/**
+ * Counts in Redis, shared by every process. While Redis is unreachable or slow, each process counts in memory
+ * instead (never "no limit": docs/decisions.md "Redis outages"), and goes back to Redis once it answers again:
+ * at once when the connection is ready again, else after REDIS_RETRY_AFTER_MS. The memory counts start from zero
+ * and are dropped on the way back, so during an outage each process allows up to the limit once more.
+ */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithHit;
   private readonly owned: boolean;
+  private readonly fallback: MemoryRateLimitStore;
+  /** Until when Redis is left alone after a failure (ms since the epoch); 0 while it answers. */
+  private downUntil = 0;
+  private everReady = false;
+  private readonly firstConnect: Promise<boolean>;
+  private readonly onReady = () => {
+    this.everReady = true;
+    this.downUntil = 0;
+  };
 
   /** Takes a URL (the store owns and closes the connection) or an existing client (the caller closes it). */
   constructor(
     redis: string | Redis,
     private readonly prefix = 'feeder:rl:',
+    private readonly options: { log?: Pick<FastifyBaseLogger, 'warn'>; now?: () => number; timeoutMs?: number } = {},
   ) {
     this.owned = typeof redis === 'string';
+    const timeoutMs = options.timeoutMs ?? REDIS_RATE_LIMIT_TIMEOUT_MS;
     const client =
       typeof redis === 'string'
-        ? // Fail fast when Redis is away rather than queueing requests for long.
-          new (loadIoredis().Redis)(redis, { maxRetriesPerRequest: 1, commandTimeout: 2000, enableAutoPipelining: true })
+        ? // Fail fast when Redis is away rather than queueing requests: no offline queue, bounded connect and calls.
+          new (loadIoredis().Redis)(redis, {
+            maxRetriesPerRequest: 1,
+            connectTimeout: timeoutMs,
+            commandTimeout: timeoutMs,
+            enableOfflineQueue: false,
+            enableAutoPipelining: true,
+          })
         : redis;
     client.defineCommand('feederRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    client.defineCommand('feederRatePeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
+    // Without a listener ioredis reports connection errors on stderr; the store reports outages itself.
+    if (this.owned) client.on('error', () => {});
+    client.on('ready', this.onReady);
+    this.everReady = client.status === 'ready';
+    this.firstConnect = new Promise<boolean>((resolve) => {
+      if (this.everReady) return resolve(true);
+      client.once('ready', () => resolve(true));
+      setTimeout(() => resolve(false), timeoutMs).unref();
+    });
     this.redis = client as RedisWithHit;
+    this.fallback = new MemoryRateLimitStore(options.now);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Redis while it answers; the in-memory counts while it is away, then Redis again. */
+  private async use<T>(inRedis: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
+    if (this.downUntil > this.now()) return inMemory();
+    // A lost connection is not waited for (its commands would fail at once: no offline queue); the first one is,
+    // for at most the connect timeout, so a process that just started shares its counts from the first request.
+    if (this.redis.status !== 'ready' && (this.everReady || !(await this.firstConnect))) return this.down(undefined, inMemory);
+    try {
+      return await inRedis();
+    } catch (err) {
+      return this.down(err, inMemory);
+    }
+  }
+
+  private down<T>(err: unknown, inMemory: () => Promise<T>): Promise<T> {
+    if (this.downUntil === 0) this.options.log?.warn({ err }, 'Redis is unreachable: rate limits are counted per process until it is back');
+    this.downUntil = this.now() + REDIS_RETRY_AFTER_MS;
+    return inMemory();
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    const [count, ttl] = await this.redis.feederRateHit(this.prefix + key, Math.max(1, Math.round(windowMs)));
-    return result(Number(count), limit, Number(ttl));
+    return this.use(
+      async () => {
+        const [count, ttl] = await this.redis.feederRateHit(this.prefix + key, Math.max(1, Math.round(windowMs)));
+        return result(Number(count), limit, Number(ttl));
+      },
+      () => this.fallback.hit(key, limit, windowMs),
+    );
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    return this.use(
+      async () => {
+        const [count, ttl] = await this.redis.feederRatePeek(this.prefix + key);
+        return peekResult(Number(count), limit, Number(ttl) > 0 ? Number(ttl) : windowMs);
+      },
+      () => this.fallback.peek(key, limit, windowMs),
+    );
   }
 
   async close(): Promise<void> {
+    this.redis.off('ready', this.onReady);
+    await this.fallback.close();
     if (this.owned) await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
 
 /** The store the configuration asks for. */
-export function createRateLimitStore(config: Pick<Config, 'redisUrl'>): RateLimitStore {
-  return config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
+export function createRateLimitStore(config: Pick<Config, 'redisUrl'>, log?: Pick<FastifyBaseLogger, 'warn'>): RateLimitStore {
+  return config.redisUrl ? new RedisRateLimitStore(config.redisUrl, undefined, { log }) : new MemoryRateLimitStore();
 }
 
 export interface RateLimitRule {
@@ -134,6 +237,13 @@ export interface RateLimitDecision {
   results: RateLimitResult[];
 }
 
+function decide(results: RateLimitResult[]): RateLimitDecision {
+  const denied = results.filter((r) => !r.allowed);
+  if (denied.length === 0) return { allowed: true, retryAfterSeconds: 0, results };
+  const waitMs = Math.max(...denied.map((r) => r.resetMs));
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), results };
+}
+
 export class RateLimiter {
   constructor(
     private readonly store: RateLimitStore,
@@ -146,14 +256,41 @@ export class RateLimiter {
     try {
       results = await Promise.all(rules.map((r) => this.store.hit(r.key, r.limit, r.windowMs)));
     } catch (err) {
-      // A limiter outage must not lock everyone out of their accounts: allow and say so loudly.
+      // Redis outages never get here (RedisRateLimitStore counts in memory then); a store that throws anyway is a
+      // bug, and must not lock everyone out of their accounts: allow and say so loudly.
       this.log?.error({ err }, 'rate limit store failed; request allowed');
       return { allowed: true, retryAfterSeconds: 0, results: [] };
     }
-    const denied = results.filter((r) => !r.allowed);
-    if (denied.length === 0) return { allowed: true, retryAfterSeconds: 0, results };
-    const waitMs = Math.max(...denied.map((r) => r.resetMs));
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), results };
+    return decide(results);
+  }
+
+  /**
+   * Like check, but rule by rule: a request refused by one rule is not counted by the rules after it (their
+   * windows are only looked at). The public API puts its per-minute limit before the daily one, so a client
+   * hammering past the first does not use up the second (docs/decisions.md "Public API v1").
+   */
+  async checkInOrder(rules: RateLimitRule[]): Promise<RateLimitDecision> {
+    const results: RateLimitResult[] = [];
+    try {
+      for (const r of rules) {
+        const refused = results.some((x) => !x.allowed);
+        results.push(await (refused ? this.store.peek(r.key, r.limit, r.windowMs) : this.store.hit(r.key, r.limit, r.windowMs)));
+      }
+    } catch (err) {
+      this.log?.error({ err }, 'rate limit store failed; request allowed');
+      return { allowed: true, retryAfterSeconds: 0, results: [] };
+    }
+    // A window only looked at still says when it has room again, so Retry-After covers a full day window too.
+    return decide(results);
+  }
+
+  /**
+   * Whether the rules' buckets are full, without counting: for doors that count only failures (Fever's api_key),
+   * which must refuse every try once the bucket is full, the right key included, or a guess could still succeed.
+   */
+  async full(rules: RateLimitRule[]): Promise<RateLimitDecision> {
+    const results = await Promise.all(rules.map((r) => this.store.peek(r.key, r.limit, r.windowMs)));
+    return decide(results);
   }
 
   /**
@@ -173,4 +310,13 @@ export class RateLimiter {
       return reply;
     };
   }
+}
+
+/**
+ * The sign-in limit handed to the reader-app adapters (Fever, Google Reader): the web login's limiter and buckets
+ * (accounts.routes signInRules), per client address and, where the door names one, per account.
+ */
+export interface SignInLimit {
+  limiter: RateLimiter;
+  rules(ip: string, email?: string): RateLimitRule[];
 }

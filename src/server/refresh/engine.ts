@@ -4,6 +4,7 @@ import { claimDueFeeds, markFeedsDue } from '../feeds/feeds.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
 import { documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor, type DocumentProcessor } from './document-pool.js';
 import { HostLimiter } from './host-limiter.js';
+import { LEASE_MS, LeaseKeeper } from './lease.js';
 import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
 import { refreshFeed, type RefreshContext, type RefreshOutcome } from './refresh-feed.js';
 
@@ -28,7 +29,10 @@ export interface RefreshEngine {
   readonly fetcher: Fetcher;
   /** Starts the scheduler and consumers of this role. */
   start(): void;
-  /** Queues feeds for a refresh as soon as possible (new subscription, "refresh now"). */
+  /**
+   * Queues feeds for a refresh as soon as possible (new subscription, "refresh now"). Bounded: when the queue
+   * cannot take them within REDIS_CALL_TIMEOUT_MS, they are made due in the database instead.
+   */
   enqueue(feedIds: number[]): Promise<void>;
   /** Refreshes one feed now in this process and says how it went (refresh-now that waits, tests, benchmark). */
   refreshFeed(feedId: number): Promise<RefreshOutcome>;
@@ -50,6 +54,9 @@ export interface RefreshEngineDeps {
   processor?: DocumentProcessor;
   /** Scheduler period in ms (default 30 s). */
   tickMs?: number;
+  /** Refresh lease length in ms (default LEASE_MS) and this instance's owner id (default host:pid:random); tests. */
+  leaseMs?: number;
+  leaseOwner?: string;
 }
 
 /** The User-Agent of every feed request: what we are and where we run, so publishers can tell (polite crawling). */
@@ -130,6 +137,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     fetcher,
     hostLimiter: new HostLimiter(config.feeds.perHost),
     processor,
+    leases: new LeaseKeeper(database.db, now, log, deps.leaseMs ?? LEASE_MS, deps.leaseOwner),
     config: config.feeds,
     now,
     log,
@@ -139,6 +147,22 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   let timer: NodeJS.Timeout | null = null;
   let ticking: Promise<unknown> = Promise.resolve();
   let stopped = false;
+
+  /**
+   * Queues feeds; when the queue cannot take them (Redis away or too slow: BullmqQueue bounds every call), the
+   * feeds are made due in the database instead, so a scheduler takes them once the queue is back, and the caller
+   * (a subscription, "refresh now") answers at once (docs/decisions.md "Redis outages"). False when it fell back.
+   */
+  const enqueueOrMarkDue = async (feedIds: number[], options: { urgent?: boolean }, at: Date): Promise<boolean> => {
+    try {
+      await queue.enqueue(feedIds, options);
+      return true;
+    } catch (err) {
+      log('warn', 'could not queue feeds; they are due in the database for the scheduler instead', { count: feedIds.length, err: String(err) });
+      await markFeedsDue(database.db, feedIds, at.toISOString());
+      return false;
+    }
+  };
 
   const schedule = async (): Promise<number> => {
     const at = now();
@@ -153,7 +177,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
         new Date(at.getTime() + QUEUED_GRACE_MS).toISOString(),
         SCHEDULE_BATCH,
       );
-      await queue.enqueue(ids);
+      if (!(await enqueueOrMarkDue(ids, {}, at))) break;
       total += ids.length;
       if (ids.length < SCHEDULE_BATCH || (await queue.pending()) >= SCHEDULE_BATCH * 4) break;
     }
@@ -187,7 +211,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       // A lone `feeder web` without Redis has nobody consuming its in-process queue: it makes the feeds due
       // instead, and the worker's scheduler takes them within one step.
       if (role === 'web' && queue.kind === 'embedded') await markFeedsDue(database.db, feedIds, now().toISOString());
-      else await queue.enqueue(feedIds, { urgent: true });
+      else await enqueueOrMarkDue(feedIds, { urgent: true }, now());
     },
     refreshFeed: (feedId) => refreshFeed(ctx, feedId),
     schedule,

@@ -1,6 +1,7 @@
 import type { Queue, Worker } from 'bullmq';
 import { setMaxListeners } from 'node:events';
 import { createRequire } from 'node:module';
+import { LEASE_MS } from './lease.js';
 
 /**
  * bullmq and what it pulls in (ioredis, msgpackr, cron-parser, luxon, … some 250 modules) cost every process that
@@ -45,6 +46,24 @@ export interface RefreshQueue {
 }
 
 export const BULLMQ_QUEUE_NAME = 'feeder-refresh';
+
+/**
+ * The longest a request or a scheduler step waits for Redis on the producer side (enqueue, pending): BullMQ waits
+ * for a connection that is not there forever, so every call is raced against this (design.md §4 rule 15). A
+ * refused call is answered by the engine, which makes the feeds due in the database instead (docs/decisions.md
+ * "Redis outages").
+ */
+export const REDIS_CALL_TIMEOUT_MS = 2000;
+
+function bounded<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: Redis did not answer within ${ms} ms`)), ms);
+  });
+  // The call may still fail after the timeout won; that late failure is nobody's to handle.
+  call.catch(() => {});
+  return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** The in-process queue: a FIFO (urgent ones first) with a set of waiting ids, drained by a bounded pool. */
 export class EmbeddedQueue implements RefreshQueue {
@@ -133,16 +152,37 @@ export class BullmqQueue implements RefreshQueue {
   private worker: Worker | null = null;
   private readonly abort = shutdownController();
 
-  constructor(private readonly redisUrl: string, private readonly name = BULLMQ_QUEUE_NAME) {
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly name = BULLMQ_QUEUE_NAME,
+    options: { timeoutMs?: number } = {},
+  ) {
     const { Queue } = loadBullmq();
+    this.timeoutMs = options.timeoutMs ?? REDIS_CALL_TIMEOUT_MS;
+    // The producer's connection fails fast while Redis is away (no offline queue, one retry, bounded connect
+    // and commands), as BullMQ recommends for a Queue; only the Worker's blocking connection must wait.
     this.queue = new Queue(name, {
-      connection: { url: redisUrl, maxRetriesPerRequest: null },
+      connection: {
+        url: redisUrl,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: this.timeoutMs,
+        commandTimeout: this.timeoutMs,
+      },
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
     });
+    // Without a listener a connection error would be thrown as an 'error' event and end the process.
+    this.queue.on('error', () => {});
   }
 
   async enqueue(feedIds: number[], options: { urgent?: boolean } = {}): Promise<void> {
     if (feedIds.length === 0) return;
+    await bounded(this.add(feedIds, options), this.timeoutMs, 'enqueue');
+  }
+
+  private async add(feedIds: number[], options: { urgent?: boolean }): Promise<void> {
     await this.queue.addBulk(
       feedIds.map((id) => ({
         name: 'refresh',
@@ -165,8 +205,11 @@ export class BullmqQueue implements RefreshQueue {
       {
         connection: { url: this.redisUrl, maxRetriesPerRequest: null },
         concurrency: Math.max(1, concurrency),
-        // A job whose worker died is handed to another worker after the lock expires; the feed lease decides.
-        lockDuration: 60_000,
+        // A job whose worker died is found stalled (lock run out, checked every 15 s) within 45 s and handed to
+        // another worker; by then the feed's lease (LEASE_MS, renewed as often as this lock) has run out too, or
+        // runs out soon after, and the feed is due for the scheduler (docs/decisions.md "Leases and crashed workers").
+        lockDuration: LEASE_MS,
+        stalledInterval: LEASE_MS / 2,
       },
     );
     // Connection hiccups are retried by ioredis; an 'error' event without a listener would crash the process.
@@ -174,7 +217,7 @@ export class BullmqQueue implements RefreshQueue {
   }
 
   async pending(): Promise<number> {
-    const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed');
+    const counts = await bounded(this.queue.getJobCounts('waiting', 'active', 'delayed'), this.timeoutMs, 'pending');
     return Object.values(counts).reduce((a, b) => a + b, 0);
   }
 
@@ -185,7 +228,7 @@ export class BullmqQueue implements RefreshQueue {
       if (this.worker) await this.worker.close();
     } finally {
       clearTimeout(timer);
-      await this.queue.close();
+      await bounded(this.queue.close(), this.timeoutMs, 'close').catch(() => {});
     }
   }
 

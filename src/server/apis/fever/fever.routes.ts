@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { Db } from '../../db/database.js';
 import type { App } from '../../http/app.js';
+import type { SignInLimit } from '../../http/rate-limit.js';
 import { parseFeverParams } from './fever.params.js';
 import { FeverService } from './fever.service.js';
 
@@ -13,6 +14,8 @@ import { FeverService } from './fever.service.js';
 export interface FeverRoutesOptions {
   db: Db;
   now: () => Date;
+  /** The web sign-in's limit: wrong api_keys count in its per-address bucket (README.md "Signing in"). */
+  signIn: SignInLimit;
 }
 
 /** Fever arguments are a few short fields; a body beyond this is not a Fever call. */
@@ -50,7 +53,7 @@ export async function registerFeverRoutes(app: App, options: FeverRoutesOptions)
     });
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_LIMIT }, (_request, _body, done) => done(null, undefined));
 
-    const handler = async (request: { query: unknown; body: unknown }) => fever.handle(parseFeverParams(request.query, request.body));
+    const { limiter } = options.signIn;
     for (const url of [FEVER_PATH, `${FEVER_PATH}/`]) {
       scope.route({
         method: ['GET', 'POST'],
@@ -58,7 +61,17 @@ export async function registerFeverRoutes(app: App, options: FeverRoutesOptions)
         handler: async (request, reply) => {
           // Per-user data: never kept by a proxy or the client's HTTP cache.
           reply.header('cache-control', 'no-store');
-          return handler(request);
+          const params = parseFeverParams(request.query, request.body);
+          // Guessing api_keys is guessing passwords: wrong keys count in the sign-in bucket of the address. Only
+          // failures count (clients send the key with every call), so a full bucket refuses every key, the right
+          // one included, or the guess that hits would still get through. Refused: 429 with Retry-After and
+          // Fever's own unauthenticated answer (README.md "Signing in").
+          const rules = options.signIn.rules(request.ip);
+          const full = await limiter.full(rules);
+          if (!full.allowed) return reply.status(429).header('retry-after', String(full.retryAfterSeconds)).send(fever.unauthenticated());
+          const answer = await fever.handle(params);
+          if (answer.auth === 0 && params.apiKey !== undefined) await limiter.check(rules);
+          return answer;
         },
       });
     }

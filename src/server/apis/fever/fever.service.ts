@@ -37,12 +37,17 @@ export class FeverService {
     this.articles = new ArticlesService({ db: deps.db, now: deps.now });
   }
 
+  /** The answer to a request that is not signed in: api_version and auth 0, nothing else. */
+  unauthenticated(): FeverResponse {
+    return { api_version: API_VERSION, auth: 0 };
+  }
+
   async handle(params: FeverParams): Promise<FeverResponse> {
     const { db } = this.deps;
     const now = this.deps.now().toISOString();
     const user = await repo.authenticate(db, params.apiKey, now);
     // A wrong or missing key, or reader apps switched off: HTTP 200 with auth 0 (what every Fever client expects).
-    if (!user) return { api_version: API_VERSION, auth: 0 };
+    if (!user) return this.unauthenticated();
     const response: FeverResponse = { api_version: API_VERSION, auth: 1, last_refreshed_on_time: unixTime(user.last_fetched_at) };
     const want = new Set(params.selectors);
 

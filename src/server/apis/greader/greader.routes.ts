@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { badRequest, notFound, unauthorized } from '../../errors.js';
 import { FeedsService } from '../../feeds/feeds.service.js';
 import { BODY_LIMIT, type App } from '../../http/app.js';
+import type { SignInLimit } from '../../http/rate-limit.js';
 import type { RefreshEngine } from '../../refresh/engine.js';
 import { GReaderAuth, type ReaderUser } from './greader.auth.js';
 import { presentAtom } from './greader.presenter.js';
@@ -24,6 +25,8 @@ export interface GReaderRoutesOptions {
   config: Readonly<Pick<Config, 'secret' | 'publicUrl'>>;
   refresh: Pick<RefreshEngine, 'fetcher' | 'enqueue'>;
   now: () => Date;
+  /** The web sign-in's limit: ClientLogin counts in its buckets (README.md "Authentication"). */
+  signIn: SignInLimit;
 }
 
 interface Call {
@@ -172,7 +175,11 @@ export async function registerGReaderRoutes(app: App, options: GReaderRoutesOpti
     reply.header('cache-control', 'no-store');
 
     if (path.replace(/\/+$/, '') === '/accounts/ClientLogin') {
-      const token = await service.clientLogin(params.get('Email'), params.get('Passwd'));
+      // A password check like the web sign-in, limited like it: every attempt counts, per address and per account.
+      const email = params.get('Email');
+      const limited = await options.signIn.limiter.check(options.signIn.rules(request.ip, email));
+      if (!limited.allowed) return text(reply.status(429).header('retry-after', String(limited.retryAfterSeconds)), 'Error=RateLimited\n');
+      const token = await service.clientLogin(email, params.get('Passwd'));
       if (token === undefined) return text(reply.status(401), 'Error=BadAuthentication\n');
       return text(reply, `SID=${token}\nLSID=null\nAuth=${token}\n`);
     }

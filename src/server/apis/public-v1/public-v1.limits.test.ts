@@ -74,12 +74,14 @@ describe('public API rate limits (memory store)', () => {
     const other = await t.createUser();
     expect((await getFeeds(t, await tokenFor(t, other.email, other.password))).statusCode).toBe(200);
 
-    // a minute later the minute window starts again; now the day window (5) is the tighter one: 4 used, 1 left
+    // a minute later the minute window starts again; now the day window (5) is the tighter one: 3 used (the
+    // refused call did not count), then 4 and 5
     t.clock.advance(MINUTE + 1000);
     const next = await getFeeds(t, first);
     expect(next.statusCode).toBe(200);
-    expect(headersOf(next)).toMatchObject({ limit: '5', remaining: '0' });
+    expect(headersOf(next)).toMatchObject({ limit: '5', remaining: '1' });
     expect(headersOf(next).reset).toBeGreaterThan(23 * 3600);
+    expect(headersOf(await getFeeds(t, first))).toMatchObject({ limit: '5', remaining: '0' });
 
     // the day is used up: refused for the rest of it, and Retry-After says so
     t.clock.advance(MINUTE + 1000);
@@ -89,6 +91,25 @@ describe('public API rate limits (memory store)', () => {
     expect(Number(dayRefused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
     t.clock.advance(24 * 60 * MINUTE);
     expect((await getFeeds(t, second)).statusCode).toBe(200);
+  });
+
+  it('does not count calls the per-minute limit refused toward the daily limit', async () => {
+    const { email, password } = await t.createUser();
+    const token = await tokenFor(t, email, password);
+    for (let i = 0; i < 3; i++) expect((await getFeeds(t, token)).statusCode).toBe(200);
+    // A client hammering on past the minute's limit (3) …
+    for (let i = 0; i < 10; i++) {
+      const refused = await getFeeds(t, token);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    }
+    // … still has the rest of its day (5) once the minute is over.
+    t.clock.advance(MINUTE + 1000);
+    expect((await getFeeds(t, token)).statusCode).toBe(200);
+    expect((await getFeeds(t, token)).statusCode).toBe(200);
+    const dayRefused = await getFeeds(t, token);
+    expect(dayRefused.statusCode).toBe(429);
+    expect(Number(dayRefused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
   });
 
   it('limits authenticate per account, even with the right password', async () => {

@@ -85,9 +85,13 @@ export async function registerPublicApiV1(app: App, options: PublicApiOptions): 
   });
   const rule = (name: keyof PublicApiLimits, key: string): RateLimitRule => ({ key: `papi:${name}:${key}`, ...limits[name] });
 
-  /** Counts the request in each rule's window, shows the headers, and answers 429 when a window is full. */
+  /**
+   * Counts the request in each rule's window in turn, shows the headers, and answers 429 when a window is full.
+   * In turn: a request the per-minute window refuses is not counted in the daily one (docs/decisions.md
+   * "Public API v1").
+   */
   async function limit(reply: FastifyReply, rules: RateLimitRule[]): Promise<boolean> {
-    const decision = await limiter.check(rules);
+    const decision = await limiter.checkInOrder(rules);
     showLimits(reply, rules, decision);
     if (decision.allowed) return true;
     await reply.status(429).send({

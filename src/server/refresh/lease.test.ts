@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLease, claimDueFeeds, findFeed } from '../feeds/feeds.repository.js';
+import { DIALECTS } from '../test/dialects.js';
+import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { createRefreshEnv } from '../test/refresh-env.js';
+import { createRefreshEngine, QUEUED_GRACE_MS, SCHEDULE_BATCH } from './engine.js';
+import { LEASE_MS } from './lease.js';
+import { EmbeddedQueue } from './queue.js';
+
+/**
+ * Leases and crashed workers (docs/decisions.md "Leases and crashed workers"): a feed whose worker died while
+ * refreshing it is fetched again within about a minute (lease run out + one scheduler step of 30 s), and a live
+ * worker keeps its lease however long its fetch takes.
+ */
+const SCHEDULER_STEP_MS = 30_000;
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`feed leases (${dialect})`, () => {
+    let server: TestFeedServer;
+    beforeAll(async () => {
+      server = await startTestFeedServer();
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    it("a feed a dead worker was refreshing is fetched again by another engine's scheduler within a minute", async () => {
+      const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000 } });
+      try {
+        server.set('/orphaned.xml', { body: rss('Orphaned', [item(1)]) });
+        const feedId = await env.subscribe(await env.user(), server.url('/orphaned.xml'));
+        // What a worker leaves behind when it is killed mid-fetch: its scheduler claimed the feed, its consumer took
+        // the lease (as refreshFeed does), and nobody will ever renew or release it.
+        const crashedAt = env.clock.now();
+        const at = crashedAt.toISOString();
+        const claimed = await claimDueFeeds(env.database.db, dialect, at, new Date(crashedAt.getTime() + QUEUED_GRACE_MS).toISOString(), SCHEDULE_BATCH);
+        expect(claimed).toEqual([feedId]);
+        expect(await acquireLease(env.database.db, feedId, 'dead-host:4242:0000', at, new Date(crashedAt.getTime() + LEASE_MS).toISOString())).toBeDefined();
+
+        env.engine.start(); // a surviving worker, or the restarted process
+        expect(await env.engine.schedule()).toBe(0); // the lease still holds
+        expect(server.hits('/orphaned.xml')).toBe(0);
+
+        // Within the lease and one scheduler step the feed is claimed and fetched again.
+        env.clock.advance(LEASE_MS + 1000);
+        expect(await env.engine.schedule()).toBe(1);
+        await (env.engine.queue as EmbeddedQueue).idle();
+        expect(server.hits('/orphaned.xml')).toBe(1);
+        const feed = (await findFeed(env.database.db, feedId))!;
+        expect(feed.title).toBe('Orphaned');
+        expect(feed.lease_until).toBeNull();
+        expect(feed.lease_owner).toBeNull();
+        expect(LEASE_MS + SCHEDULER_STEP_MS).toBeLessThanOrEqual(60_000);
+      } finally {
+        await env.close();
+      }
+    });
+
+    it('a live worker renews its lease while a fetch outlasts it, so no other worker fetches the feed meanwhile', async () => {
+      // Real time passes here (the heartbeat is a timer): a 1.5 s lease renewed every 0.5 s, a 4 s fetch.
+      const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000, leaseMs: 1500 } });
+      const other = createRefreshEngine({ config: env.config, database: env.database, role: 'worker', now: env.clock.now, queue: new EmbeddedQueue(), tickMs: 3_600_000, leaseMs: 1500 });
+      try {
+        server.set('/slow-lease.xml', { body: rss('Slow', [item(1)]), delayMs: 4000 });
+        const feedId = await env.subscribe(await env.user(), server.url('/slow-lease.xml'));
+        const running = env.engine.refreshFeed(feedId);
+        await until(async () => server.hits('/slow-lease.xml') > 0);
+        await new Promise((r) => setTimeout(r, 2500)); // past the first lease's end
+        expect(await other.schedule()).toBe(0);
+        expect(await other.refreshFeed(feedId)).toEqual({ status: 'skipped' });
+        expect(await running).toMatchObject({ status: 'ok' });
+        expect(server.hits('/slow-lease.xml')).toBe(1);
+      } finally {
+        await other.stop(100);
+        await env.close();
+      }
+    });
+  });
+}
