@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { buildApp } from './http/app.js';
-import { createRateLimitStore } from './http/rate-limit.js';
+import { createRateLimitStore, type WarnLog } from './http/rate-limit.js';
 import { createMailer } from './mail/mailer.js';
 import { startMaintenance } from './maintenance.js';
 import { createRefreshEngine, type EngineRole, type RefreshEngine, type RefreshLog } from './refresh/engine.js';
@@ -33,8 +33,12 @@ async function openMigrated(config: Readonly<Config>): Promise<Database> {
 async function startWeb(config: Readonly<Config>, database: Database, refresh: RefreshEngine): Promise<Stop> {
   // Outbox link lines go to stdout as plain text whatever LOG_LEVEL says: they are how `npm start` users sign up.
   const mailer = createMailer(config, (line) => console.log(line));
-  const rateLimitStore = createRateLimitStore(config);
+  // The store warns when Redis becomes unreachable (it counts in memory meanwhile); the app's logger exists only
+  // once the app is built, so the store reaches it through this late-bound holder.
+  const logTo: { app?: { log: WarnLog } } = {};
+  const rateLimitStore = createRateLimitStore(config, { warn: (obj, msg) => logTo.app?.log.warn(obj, msg) });
   const app = await buildApp({ config, database, mailer, rateLimitStore, refresh });
+  logTo.app = app;
   if (config.registrationDomains.length === 0) {
     app.log.warn('REGISTRATION_EMAIL_DOMAINS is not set: registration is open to every e-mail domain');
   }

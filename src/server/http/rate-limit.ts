@@ -134,7 +134,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     redis: string | Redis,
     private readonly prefix = 'feeder:rl:',
-    private readonly options: { log?: Pick<FastifyBaseLogger, 'warn'>; now?: () => number; timeoutMs?: number } = {},
+    private readonly options: { log?: WarnLog; now?: () => number; timeoutMs?: number } = {},
   ) {
     this.owned = typeof redis === 'string';
     const timeoutMs = options.timeoutMs ?? REDIS_RATE_LIMIT_TIMEOUT_MS;
@@ -215,7 +215,12 @@ export class RedisRateLimitStore implements RateLimitStore {
 }
 
 /** The store the configuration asks for. */
-export function createRateLimitStore(config: Pick<Config, 'redisUrl'>, log?: Pick<FastifyBaseLogger, 'warn'>): RateLimitStore {
+/** Where the Redis store says that it fell back to memory (the web process's logger). */
+export interface WarnLog {
+  warn(obj: object, msg: string): void;
+}
+
+export function createRateLimitStore(config: Pick<Config, 'redisUrl'>, log?: WarnLog): RateLimitStore {
   return config.redisUrl ? new RedisRateLimitStore(config.redisUrl, undefined, { log }) : new MemoryRateLimitStore();
 }
 
