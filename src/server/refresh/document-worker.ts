@@ -1,21 +1,14 @@
 import { parentPort } from 'node:worker_threads';
-import { ReaderError } from '../reader/types.js';
-import { processDocument, type DocumentInput } from './process-document.js';
+import { toWorkerError, type WorkerAnswer } from './document-pool.js';
+import { runJob, type JobKind } from './pool-jobs.js';
 
 /**
- * The worker-thread side of document-pool.ts: receives one fetched document at a time, answers with the
- * processed document or the error (ReaderErrors keep their code, so the feed records a translatable error).
+ * The worker-thread side of document-pool.ts: receives one job at a time (pool-jobs.ts), answers with its output
+ * or its error (ReaderErrors and AppErrors keep their code, so the user gets a translatable error).
  */
-type Message = Omit<DocumentInput, 'known'> & { known: Array<[string, string]> };
-
-parentPort!.on('message', (message: Message) => {
-  try {
-    parentPort!.postMessage({ ok: processDocument({ ...message, known: new Map(message.known) }) });
-  } catch (err) {
-    const error =
-      err instanceof ReaderError
-        ? { code: err.code, message: err.message, details: err.details }
-        : { message: err instanceof Error ? err.message : String(err) };
-    parentPort!.postMessage({ error });
-  }
+parentPort!.on('message', (message: { kind: JobKind; input: never }) => {
+  runJob(message.kind, message.input).then(
+    (ok) => parentPort!.postMessage({ ok } satisfies WorkerAnswer),
+    (err: unknown) => parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer),
+  );
 });

@@ -17,6 +17,7 @@ import type { Fetcher } from '../reader/fetch/index.js';
 import { fetchIcon } from '../reader/icon/index.js';
 import { ReaderError } from '../reader/types.js';
 import type { DocumentProcessor } from './document-pool.js';
+import type { DiscoveryParsers } from '../reader/discover/index.js';
 import type { HostLimiter } from './host-limiter.js';
 import type { ProcessedDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, nextCheckAt, successIntervalMinutes } from './schedule.js';
@@ -28,6 +29,8 @@ export interface RefreshContext {
   hostLimiter: HostLimiter;
   /** Parses and sanitises fetched documents (worker threads in the engine, inline in tests and the CLI). */
   processor: DocumentProcessor;
+  /** Scans the site page for its icons (the engine's worker pool). */
+  parsers: Pick<DiscoveryParsers, 'page'>;
   config: FeedEngineConfig;
   now: () => Date;
   log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
@@ -157,7 +160,7 @@ function iconDue(feed: FeedRow, now: Date): boolean {
 async function refreshIcon(ctx: RefreshContext, feedId: number, input: Parameters<typeof fetchIcon>[0]): Promise<void> {
   const now = ctx.now();
   try {
-    const icon = await fetchIcon(input, ctx.fetcher);
+    const icon = await fetchIcon(input, ctx.fetcher, ctx.parsers);
     await ctx.database.db
       .updateTable('feeds')
       .set({

@@ -1,6 +1,6 @@
-import { scanHtml, type PageLink } from '../discover/html.js';
+import type { PageLink } from '../discover/html.js';
+import type { DiscoveryParsers } from '../discover/index.js';
 import type { Fetcher } from '../fetch/index.js';
-import { decodeBody } from '../parse/encoding.js';
 import type { FetchResult, Icon } from '../types.js';
 
 /**
@@ -20,6 +20,8 @@ const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1';
 export async function fetchIcon(
   input: { siteUrl: string | null; feedUrl: string; feedImageUrl: string | null },
   fetcher: Fetcher,
+  /** Where the site page is scanned: the server's worker pool (the page is untrusted and up to FEED_MAX_BYTES). */
+  parsers: Pick<DiscoveryParsers, 'page'>,
 ): Promise<Icon | null> {
   const candidates: string[] = [];
   const add = (url: string | null) => {
@@ -30,7 +32,7 @@ export async function fetchIcon(
   if (pageUrl) {
     const page = await fetchOrNull(fetcher, pageUrl, { accept: PAGE_ACCEPT });
     if (page?.status === 'ok') {
-      const { links } = scanHtml(decodeBody(page.body, page.contentType), page.url);
+      const { links } = await parsers.page(page);
       // Declared icons first, best first; then the conventional /favicon.ico of where the page really was.
       for (const link of rankIcons(links).slice(0, MAX_DECLARED)) add(link.href);
       add(`${new URL(page.url).origin}/favicon.ico`);
