@@ -113,6 +113,23 @@ describe('document processing on worker threads', () => {
     }
   });
 
+  it('sanitises SVG icons and scans pages for the icon finder and discovery', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const svg = await pool.run('svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><circle r="8"/></svg>');
+      expect(svg).toContain('<circle');
+      expect(svg).not.toMatch(/alert|onload/);
+      const page = await pool.run('page', {
+        body: Buffer.from('<html><head><title>Blog</title><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head></html>'),
+        url: 'https://example.com/',
+        contentType: 'text/html',
+      });
+      expect([page.title, page.links.map((l) => l.href)]).toEqual(['Blog', ['https://example.com/feed.xml']]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses new work once closed', async () => {
     const pool = new WorkerPoolProcessor(1, WORKER);
     await pool.close();

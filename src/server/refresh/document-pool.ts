@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DiscoveryParsers } from '../reader/discover/index.js';
+import type { IconParsers } from '../reader/icon/index.js';
 import { AppError, badRequest } from '../errors.js';
 import { ReaderError } from '../reader/types.js';
 import { JOB_TIME_LIMIT_MS, runJob, type JobInput, type JobKind, type JobOutput } from './pool-jobs.js';
@@ -27,9 +28,10 @@ export interface ParsePool {
 }
 
 /** Discovery's and the icon finder's parsers on a pool. */
-export const poolParsers = (pool: ParsePool): DiscoveryParsers => ({
+export const poolParsers = (pool: ParsePool): DiscoveryParsers & IconParsers => ({
   feed: (fetched) => pool.run('feed', { body: fetched.body, url: fetched.url, contentType: fetched.contentType }),
   page: (fetched) => pool.run('page', { body: fetched.body, url: fetched.url, contentType: fetched.contentType }),
+  svg: (markup) => pool.run('svg', markup),
 });
 
 /**

@@ -12,6 +12,7 @@ import type { DocumentInput, ProcessedDocument } from './process-document.js';
  *   feed      a feed found by discovery: its title and site (reader/discover)
  *   page      an HTML page for discovery and the icon finder: its links and metas (reader/discover/html.ts)
  *   opml      an uploaded OPML file (opml/opml.parse.ts)
+ *   svg       an SVG site icon, sanitised (reader/sanitize/svg.ts; at most 256 KB, reader/icon)
  */
 export interface PoolJobs {
   document: { input: DocumentInput; output: ProcessedDocument };
@@ -19,6 +20,7 @@ export interface PoolJobs {
   feed: { input: FetchedBody; output: FeedSummary };
   page: { input: FetchedBody; output: ScannedPage };
   opml: { input: Uint8Array; output: OpmlDocument };
+  svg: { input: string; output: string | null };
 }
 export type JobKind = keyof PoolJobs;
 export type JobInput<K extends JobKind> = PoolJobs[K]['input'];
@@ -36,6 +38,7 @@ export const JOB_TIME_LIMIT_MS: Readonly<Record<JobKind, number>> = {
   feed: 10_000,
   page: 10_000,
   opml: 10_000,
+  svg: 10_000,
 };
 
 /**
@@ -58,4 +61,5 @@ const handlers: Handlers = {
   feed: async (input) => (await import('../reader/discover/index.js')).summariseFeed(input),
   page: async (input) => (await import('../reader/discover/index.js')).scanPage(input),
   opml: async (input) => (await import('../opml/opml.parse.js')).parseOpmlFile(Buffer.from(input.buffer, input.byteOffset, input.byteLength)),
+  svg: async (input) => (await import('../reader/sanitize/svg.js')).sanitizeSvg(input),
 };

@@ -14,10 +14,9 @@ import {
   type FeedRow,
 } from '../feeds/feeds.repository.js';
 import type { Fetcher } from '../reader/fetch/index.js';
-import { fetchIcon } from '../reader/icon/index.js';
+import { fetchIcon, type IconParsers } from '../reader/icon/index.js';
 import { ReaderError } from '../reader/types.js';
 import type { DocumentProcessor } from './document-pool.js';
-import type { DiscoveryParsers } from '../reader/discover/index.js';
 import type { HostLimiter } from './host-limiter.js';
 import type { ProcessedDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, nextCheckAt, successIntervalMinutes } from './schedule.js';
@@ -29,8 +28,8 @@ export interface RefreshContext {
   hostLimiter: HostLimiter;
   /** Parses and sanitises fetched documents (worker threads in the engine, inline in tests and the CLI). */
   processor: DocumentProcessor;
-  /** Scans the site page for its icons (the engine's worker pool). */
-  parsers: Pick<DiscoveryParsers, 'page'>;
+  /** Scans the site page for its icons and sanitises SVG icons (the engine's worker pool). */
+  parsers: IconParsers;
   config: FeedEngineConfig;
   now: () => Date;
   log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
