@@ -28,9 +28,10 @@ export type JobOutput<K extends JobKind> = PoolJobs[K]['output'];
 
 /**
  * How long one job may run on its worker before the worker is ended and replaced and the job fails with a clear
- * error (document-pool.ts timeoutError). Generous for real input (a 10 MB feed parses and sanitises in about 2 s,
- * the largest article page within the extraction caps in about 3 s on one core), short enough that a hostile
- * document cannot hold a worker: the refresh has its own lease, a request waits at most this long.
+ * error (document-pool.ts tooMuch). Generous for real input (the largest article page within the extraction caps
+ * takes about 3 s on one core, a 5 MB OPML file about 1 s), short enough that a hostile document cannot hold a
+ * worker for long: a request waits at most this long once its job runs. Documents get more: a refresh is not
+ * waited for by a person, and a big feed is parsed and all its new items sanitised in one job.
  */
 export const JOB_TIME_LIMIT_MS: Readonly<Record<JobKind, number>> = {
   document: 20_000,
