@@ -88,6 +88,17 @@ describe('document processing on worker threads', () => {
     }
   });
 
+  it('fails a feed document past its time limit with PARSE_TIMEOUT, which the feed records', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER, { document: 1 });
+    try {
+      const err = await pool.process(input(rss('Slow', [item(1)]))).catch((e) => e);
+      expect(err).toBeInstanceOf(ReaderError);
+      expect(err.code).toBe('PARSE_TIMEOUT');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses a page nested deeper than the extraction cap before building a DOM', async () => {
     const pool = new WorkerPoolProcessor(1, WORKER);
     try {
