@@ -18,6 +18,7 @@ export const FEED_ERROR_CODES = {
   PARSE_NOT_A_FEED: 'This address does not serve a feed.',
   PARSE_INVALID: 'The feed is broken and cannot be read.',
   PARSE_ENTITY_LIMIT: 'The feed contains entity declarations, which are refused for safety.',
+  PARSE_TIMEOUT: 'The feed took too long to read and was given up.',
   // discover
   DISCOVER_NO_FEED: 'No feed was found at this address.',
   // full-article extraction (POST /api/extract-article-content; the article's own content is shown instead)
@@ -25,6 +26,7 @@ export const FEED_ERROR_CODES = {
   EXTRACT_FETCH_FAILED: 'The article page could not be loaded.',
   EXTRACT_NOT_HTML: 'The article link does not lead to a web page.',
   EXTRACT_NO_URL: 'This article has no link to load the full text from.',
+  EXTRACT_TOO_COMPLEX: 'The article page is too complex to be read.',
   // anything else (not the feed's fault)
   REFRESH_FAILED: 'The feed could not be refreshed because of an internal error.',
 } as const;

@@ -397,6 +397,21 @@ for (const dialect of DIALECTS) {
           t.clock.reset();
         }
       });
+
+      it('answers a page too deeply nested for Readability with a warning and the feed\'s content, not an error', async () => {
+        const u = await user();
+        // 22 KB of 2,000 nested <div>s: Readability alone took 26 s on it, blocking every request.
+        const deep = `<html><body>${'<div>'.repeat(2000)}<p>${'Deep text. '.repeat(30)}</p>${'</div>'.repeat(2000)}</body></html>`;
+        server.set(`/deep-${dialect}.html`, { body: deep, contentType: 'text/html' });
+        await u.feed('Deep pages', [item(1, { link: server.url(`/deep-${dialect}.html`), description: '<p>Own deep text</p>' })]);
+        const [a] = (await u.page('/api/articles')).articles;
+        const res = await u.post('/api/extract-article-content', { articleId: a.id });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json<ExtractContentResponse>();
+        expect(body).toMatchObject({ warning: 'EXTRACT_TOO_COMPLEX', cached: false });
+        expect(body.error).toMatch(/too complex/);
+        expect(body.content).toContain('Own deep text');
+      });
     });
   });
 }

@@ -5,6 +5,7 @@ import type { App } from '../http/app.js';
 import type { Fetcher } from '../reader/fetch/index.js';
 import * as S from './articles.schemas.js';
 import { ArticlesService } from './articles.service.js';
+import type { ParsePool } from '../refresh/document-pool.js';
 import { ExtractService } from './extract.service.js';
 
 /**
@@ -16,12 +17,14 @@ export interface ArticlesRoutesOptions {
   db: Db;
   /** The SSRF-guarded fetcher of the refresh engine (reader/fetch). */
   fetcher: Pick<Fetcher, 'fetch'>;
+  /** The refresh engine's worker pool: the page is read there (docs/decisions.md "Worker pool"). */
+  pool: ParsePool;
   now: () => Date;
 }
 
 export async function registerArticlesRoutes(app: App, options: ArticlesRoutesOptions): Promise<void> {
   const articles = new ArticlesService({ db: options.db, now: options.now });
-  const extractor = new ExtractService({ db: options.db, fetcher: options.fetcher, now: options.now, log: app.log });
+  const extractor = new ExtractService({ db: options.db, fetcher: options.fetcher, pool: options.pool, now: options.now, log: app.log });
 
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();

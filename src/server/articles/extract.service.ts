@@ -1,11 +1,10 @@
 import type { ExtractContentResponse } from '../../common/api.js';
 import { FEED_ERROR_CODES, type FeedErrorCode } from '../../common/feed-errors.js';
 import type { Db } from '../db/database.js';
-import { extractArticle } from '../reader/extract/index.js';
 import type { Fetcher } from '../reader/fetch/index.js';
-import { decodeBody } from '../reader/parse/encoding.js';
 import { ReaderError } from '../reader/types.js';
 import { articleNotFound } from './articles.service.js';
+import type { ParsePool } from '../refresh/document-pool.js';
 import * as repo from './reading.repository.js';
 
 /**
@@ -24,6 +23,8 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 export interface ExtractServiceDeps {
   db: Db;
   fetcher: Pick<Fetcher, 'fetch'>;
+  /** Readability runs on the worker pool with a time limit, never on the main thread (docs/decisions.md "Worker pool"). */
+  pool: ParsePool;
   now: () => Date;
   log: { warn(obj: object, msg: string): void };
 }
@@ -68,12 +69,14 @@ export class ExtractService {
     if (!result.contentType || !HTML_TYPES.test(result.contentType.trim())) {
       throw new ExtractFailure('EXTRACT_NOT_HTML', `${FEED_ERROR_CODES.EXTRACT_NOT_HTML} (${result.contentType ?? 'no content type'})`);
     }
-    const article = extractArticle(decodeBody(result.body, result.contentType), result.url);
+    const article = await this.deps.pool.run('extract', { body: result.body, url: result.url, contentType: result.contentType });
     if (!article) throw new ExtractFailure('EXTRACT_FAILED', FEED_ERROR_CODES.EXTRACT_FAILED);
     return article.content;
   }
 
   private failureOf(err: unknown, url: string | null): ExtractFailure {
+    // A page over the caps or the time limit (reader/extract, document-pool.ts) is said so; the feed's content shows.
+    if (err instanceof ReaderError && err.code === 'EXTRACT_TOO_COMPLEX') return new ExtractFailure(err.code, err.message);
     if (err instanceof ReaderError) return new ExtractFailure('EXTRACT_FETCH_FAILED', `${FEED_ERROR_CODES.EXTRACT_FETCH_FAILED} ${err.message}`);
     this.deps.log.warn({ err, url }, 'article extraction failed unexpectedly');
     return new ExtractFailure('EXTRACT_FAILED', FEED_ERROR_CODES.EXTRACT_FAILED);

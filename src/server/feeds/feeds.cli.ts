@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { discoverFeeds } from '../reader/discover/index.js';
 import { ReaderError } from '../reader/types.js';
+import { poolParsers } from '../refresh/document-pool.js';
 import { createRefreshEngine, type RefreshEngine } from '../refresh/engine.js';
 import { normalizeFeedUrl } from './feed-url.js';
 import { ensureFeed, findFeed, listFeedStates, subscribe, subscribedFeedIds } from './feeds.repository.js';
@@ -54,7 +55,7 @@ export async function runFeedCommand(args: string[], config: Readonly<Config>, d
       const userId = await userIdOf(database, values.email);
       let found;
       try {
-        found = await discoverFeeds(positionals[0], engine.fetcher);
+        found = await discoverFeeds(positionals[0], engine.fetcher, poolParsers(engine.pool));
       } catch (err) {
         if (err instanceof ReaderError) throw new Error(`${err.message} (${err.code})`);
         throw err;

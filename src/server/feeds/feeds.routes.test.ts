@@ -4,6 +4,7 @@ import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { signedInUser } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { WorkerPoolProcessor } from '../refresh/document-pool.js';
 import { iconHash } from './icons.js';
 import { MUTE_HOURS } from './mute.js';
 
@@ -283,6 +284,24 @@ for (const dialect of DIALECTS) {
       res = await u.post('/api/feeds/sort', { feed_order: [] });
       expect(res.statusCode).toBe(200);
       expect((await u.feeds()).map((f) => f.id)).toEqual([d.id, c.id, b.id, a.id, e.id]);
+    });
+
+    it('answers 422 PARSE_TIMEOUT when reading a found feed or page outlasts its time limit on the worker pool', async () => {
+      // A 1 ms limit: every parse of discovery times out (the worker is ended and replaced each time).
+      const strict = await createTestApp({ dialect, database: t.database, engine: { pool: new WorkerPoolProcessor(1, undefined, { feed: 1, page: 1 }) } });
+      try {
+        const u = await signedInUser(strict);
+        for (const path of ['/alpha.xml', '/site/']) {
+          for (const route of ['/api/feeds/search', '/api/feeds']) {
+            const res = await u.call('POST', route, { url: server.url(path) });
+            expect([path, route, res.statusCode, res.json().code]).toEqual([path, route, 422, 'PARSE_TIMEOUT']);
+            expect(res.json().message).toMatch(/took longer than/);
+          }
+        }
+        expect((await u.call('GET', '/api/feeds')).json()).toEqual([]);
+      } finally {
+        await strict.close();
+      }
     });
 
     it('search lists every feed found, marking those the user reads already', async () => {

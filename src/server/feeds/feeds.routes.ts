@@ -15,7 +15,7 @@ import { FiltersService } from './filters.service.js';
  */
 export interface FeedsRoutesOptions {
   db: Db;
-  refresh: Pick<RefreshEngine, 'fetcher' | 'enqueue'>;
+  refresh: Pick<RefreshEngine, 'fetcher' | 'pool' | 'enqueue'>;
   now: () => Date;
 }
 
@@ -23,6 +23,7 @@ export async function registerFeedsRoutes(app: App, options: FeedsRoutesOptions)
   const feeds = new FeedsService({
     db: options.db,
     fetcher: options.refresh.fetcher,
+    pool: options.refresh.pool,
     enqueue: (ids) => options.refresh.enqueue(ids),
     now: options.now,
     log: app.log,

@@ -5,6 +5,7 @@ import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { discoverFeeds } from '../reader/discover/index.js';
 import { normalizeInput } from '../reader/discover/input.js';
 import type { Fetcher } from '../reader/fetch/index.js';
+import { poolParsers, type ParsePool } from '../refresh/document-pool.js';
 import { ReaderError, type DiscoveredFeed } from '../reader/types.js';
 import { normalizeFeedUrl } from './feed-url.js';
 import { presentFeed } from './feeds.presenter.js';
@@ -24,6 +25,8 @@ export interface FeedsServiceDeps {
   db: Db;
   /** The SSRF-guarded fetcher of the refresh engine: discovery fetches through it. */
   fetcher: Fetcher;
+  /** Where discovery parses what it fetched: the worker pool (never the main thread, docs/decisions.md "Worker pool"). */
+  pool: ParsePool;
   /** Queues feeds for a refresh as soon as possible (the refresh engine's enqueue). */
   enqueue: (feedIds: number[]) => Promise<void>;
   now: () => Date;
@@ -79,7 +82,7 @@ export class FeedsService {
     const text = input.trim();
     if (!text) throw badRequest('URL_REQUIRED', 'Please enter a web address.');
     try {
-      return await discoverFeeds(text, this.deps.fetcher);
+      return await discoverFeeds(text, this.deps.fetcher, poolParsers(this.deps.pool));
     } catch (err) {
       throw discoveryError(err);
     }

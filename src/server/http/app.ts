@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const { db } = deps.database;
     const refresh = deps.refresh;
     await registerFeedsRoutes(app, { db, refresh, now });
-    await registerArticlesRoutes(app, { db, fetcher: refresh.fetcher, now });
+    await registerArticlesRoutes(app, { db, fetcher: refresh.fetcher, pool: refresh.pool, now });
     await registerOpmlRoutes(app, { db, refresh, now, allowPrivateHosts: deps.config.feeds.allowPrivateHosts });
     // Google Reader API for reader apps (decisions.md "External apps"; apis/greader/README.md).
     await registerGReaderRoutes(app, { db, config: deps.config, refresh, now, signIn });

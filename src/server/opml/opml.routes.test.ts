@@ -6,6 +6,7 @@ import { DIALECTS } from '../test/dialects.js';
 import { item, rss, type TestFeedServer } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { WorkerPoolProcessor } from '../refresh/document-pool.js';
 import { parseOpmlFile } from './opml.parse.js';
 import { IMPORT_URGENT_FEEDS } from './opml.service.js';
 
@@ -256,6 +257,23 @@ for (const dialect of DIALECTS) {
       );
       expect(await u.feeds()).toEqual([]);
       expect(await u.folders()).toEqual([]);
+    });
+
+    it('answers 400 OPML_TOO_COMPLEX when reading the file outlasts its time limit on the worker pool', async () => {
+      const strict = await createTestApp({ dialect, database: t.database, engine: { pool: new WorkerPoolProcessor(1, undefined, { opml: 1 }) } });
+      try {
+        const { access_token } = await strict.signUp();
+        const body = multipart([{ field: 'opml_file', filename: 'a.opml', content: opmlOf('<outline text="d" xmlUrl="https://public.example/feed"/>') }]);
+        const res = await strict.app.inject({
+          method: 'POST',
+          url: '/api/feeds/import/opml',
+          headers: { ...strict.bearer(access_token), ...body.headers },
+          payload: body.payload,
+        });
+        expect([res.statusCode, res.json().code]).toEqual([400, 'OPML_TOO_COMPLEX']);
+      } finally {
+        await strict.close();
+      }
     });
 
     it('refuses private addresses when fetching from private networks is off (SSRF rule)', async () => {

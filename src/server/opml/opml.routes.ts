@@ -15,7 +15,7 @@ import { exportFilename, OpmlService } from './opml.service.js';
  */
 export interface OpmlRoutesOptions {
   db: Db;
-  refresh: Pick<RefreshEngine, 'enqueue'>;
+  refresh: Pick<RefreshEngine, 'enqueue' | 'pool'>;
   now: () => Date;
   allowPrivateHosts: boolean;
 }
@@ -39,6 +39,7 @@ export async function registerOpmlRoutes(app: App, options: OpmlRoutesOptions): 
   const opml = new OpmlService({
     db: options.db,
     enqueue: (ids) => options.refresh.enqueue(ids),
+    pool: options.refresh.pool,
     now: options.now,
     allowPrivateHosts: options.allowPrivateHosts,
     log: app.log,

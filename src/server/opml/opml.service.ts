@@ -9,7 +9,8 @@ import { MAX_FOLDER_NAME_LENGTH, MAX_FOLDERS } from '../folders/folders.service.
 import { normalizeInput } from '../reader/discover/input.js';
 import { blockedLiteral } from '../reader/fetch/connect.js';
 import { generateOpmlDocument, type ExportFeed } from './opml.generate.js';
-import { parseOpmlFile, type OpmlEntry } from './opml.parse.js';
+import type { ParsePool } from '../refresh/document-pool.js';
+import type { OpmlEntry } from './opml.parse.js';
 
 /**
  * OPML import and export (dashboard.md §5 "OPML import", §7 "Feeds", §9 export filename; docs/decisions.md
@@ -31,6 +32,8 @@ const MAX_URL_LENGTH = 2048;
 export interface OpmlServiceDeps {
   db: Db;
   enqueue: (feedIds: number[]) => Promise<void>;
+  /** Where the uploaded file is parsed: the worker pool (up to 5 MB takes about a second, docs/decisions.md "Worker pool"). */
+  pool: ParsePool;
   now: () => Date;
   /** ALLOW_PRIVATE_FEED_HOSTS: when false, addresses such as http://127.0.0.1/ are refused (the SSRF rule). */
   allowPrivateHosts: boolean;
@@ -79,7 +82,7 @@ export class OpmlService {
   constructor(private readonly deps: OpmlServiceDeps) {}
 
   async importFile(userId: number, bytes: Buffer): Promise<OpmlImportResult> {
-    const doc = parseOpmlFile(bytes);
+    const doc = await this.deps.pool.run('opml', bytes);
     const { db } = this.deps;
     const now = this.deps.now().toISOString();
 

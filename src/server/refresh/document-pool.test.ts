@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors.js';
 import { ReaderError } from '../reader/types.js';
 import { item, rss } from '../test/feed-server.js';
 import { documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor } from './document-pool.js';
@@ -62,6 +63,79 @@ describe('document processing on worker threads', () => {
       const billion = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><rss version="2.0"><channel><title>&lol2;</title></channel></rss>`;
       expect((await pool.process(input(billion)).catch((e) => e)).code).toBe('PARSE_ENTITY_LIMIT');
       expect((await pool.process(input(rss('Fine', [item(1)])))).feed.title).toBe('Fine');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('ends a job at its time limit with a clear code, replaces the worker, and runs the next job', async () => {
+    // Within the extraction caps but slow for Readability (several seconds): over a 1 s limit.
+    const para = `<p>${'Readable text of some length. '.repeat(10)}</p>`;
+    const slow = `<html><body>${Array.from({ length: 340 }, () => `${'<div>'.repeat(140)}${para}${'</div>'.repeat(140)}`).join('')}</body></html>`;
+    const page = (html: string) => ({ body: Buffer.from(html), url: 'https://example.com/a', contentType: 'text/html' });
+    const pool = new WorkerPoolProcessor(1, WORKER, { extract: 1000 });
+    try {
+      const err = await pool.run('extract', page(slow)).catch((e) => e);
+      expect(err).toBeInstanceOf(ReaderError);
+      expect(err.code).toBe('EXTRACT_TOO_COMPLEX');
+      expect(err.message).toMatch(/over 1 s/);
+      // The next jobs get a fresh worker and their own answers, not the ended worker's.
+      expect((await pool.process(input(rss('After', [item(1)])))).feed.title).toBe('After');
+      const article = await pool.run('extract', page(`<html><body><article>${para}${para}</article></body></html>`));
+      expect(article?.content).toContain('Readable text of some length.');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails a feed document past its time limit with PARSE_TIMEOUT, which the feed records', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER, { document: 1 });
+    try {
+      const err = await pool.process(input(rss('Slow', [item(1)]))).catch((e) => e);
+      expect(err).toBeInstanceOf(ReaderError);
+      expect(err.code).toBe('PARSE_TIMEOUT');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses a page nested deeper than the extraction cap before building a DOM', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const deep = `<html><body>${'<div>'.repeat(2000)}<p>text</p>${'</div>'.repeat(2000)}</body></html>`;
+      const err = await pool.run('extract', { body: Buffer.from(deep), url: 'https://example.com/a', contentType: 'text/html' }).catch((e) => e);
+      expect(err.code).toBe('EXTRACT_TOO_COMPLEX');
+      expect(err.message).toMatch(/nested more than 150/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('passes AppErrors of the OPML parser through with their status and code', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const err = await pool.run('opml', Buffer.from('<rss version="2.0"></rss>')).catch((e) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect([err.status, err.code]).toEqual([400, 'OPML_INVALID']);
+      const doc = await pool.run('opml', Buffer.from('<opml version="2.0"><body><outline text="A" xmlUrl="https://a.example/feed"/></body></opml>'));
+      expect(doc.entries.map((e) => e.xmlUrl)).toEqual(['https://a.example/feed']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('sanitises SVG icons and scans pages for the icon finder and discovery', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const svg = await pool.run('svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><circle r="8"/></svg>');
+      expect(svg).toContain('<circle');
+      expect(svg).not.toMatch(/alert|onload/);
+      const page = await pool.run('page', {
+        body: Buffer.from('<html><head><title>Blog</title><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head></html>'),
+        url: 'https://example.com/',
+        contentType: 'text/html',
+      });
+      expect([page.title, page.links.map((l) => l.href)]).toEqual(['Blog', ['https://example.com/feed.xml']]);
     } finally {
       await pool.close();
     }

@@ -1,27 +1,45 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { DiscoveryParsers } from '../reader/discover/index.js';
+import type { IconParsers } from '../reader/icon/index.js';
+import { AppError, badRequest } from '../errors.js';
 import { ReaderError } from '../reader/types.js';
+import { JOB_TIME_LIMIT_MS, runJob, type JobInput, type JobKind, type JobOutput } from './pool-jobs.js';
 import type { DocumentInput, ProcessedDocument } from './process-document.js';
 
 /**
- * Where documents are parsed and sanitised (process-document.ts): inline on the calling thread, or on a pool of
- * worker threads. Parsing and sanitising are most of a refresh's CPU time (bench/README.md), and the main thread
- * also serves the web app and writes to the database; worker threads let a refresh use every core and keep the
- * web app responsive. A worker also bounds the memory one document can take (resourceLimits): a document that
- * would exhaust it ends that worker, not the server, and is recorded as a feed error.
+ * Where untrusted bytes are parsed (design.md §4 rule 15, docs/decisions.md "Worker pool"): a pool of worker
+ * threads that runs the jobs of pool-jobs.ts, each with a time limit. Parsing and sanitising are most of a
+ * refresh's CPU time (bench/README.md), and the main thread also serves the web app and writes to the database;
+ * worker threads let a refresh use every core and keep the web app responsive whatever a page or feed contains.
+ * A worker also bounds the memory one job can take (resourceLimits): a job that would exhaust it, or runs past
+ * its time limit, ends that worker, not the server; the worker is replaced and the job fails with a clear code.
  */
 export interface DocumentProcessor {
   process(input: DocumentInput): Promise<ProcessedDocument>;
   close(): Promise<void>;
 }
 
+/** Runs jobs of every kind off the main thread; what the services use for extraction, discovery and OPML. */
+export interface ParsePool {
+  run<K extends JobKind>(kind: K, input: JobInput<K>): Promise<JobOutput<K>>;
+}
+
+/** Discovery's and the icon finder's parsers on a pool. */
+export const poolParsers = (pool: ParsePool): DiscoveryParsers & IconParsers => ({
+  feed: (fetched) => pool.run('feed', { body: fetched.body, url: fetched.url, contentType: fetched.contentType }),
+  page: (fetched) => pool.run('page', { body: fetched.body, url: fetched.url, contentType: fetched.contentType }),
+  svg: (markup) => pool.run('svg', markup),
+});
+
 /**
- * Processing on the calling thread. The parser and sanitiser are loaded on first use: a process whose documents
- * go to worker threads (or a web process, which never parses) does not carry them (design.md §5 memory budget).
+ * Documents processed on the calling thread: only the refresh engine with REFRESH_PARSE_THREADS=0 (and its tests
+ * from TypeScript sources, engine.ts). Request paths never run a parse inline.
  */
 export const inlineProcessor: DocumentProcessor = {
-  process: async (input) => (await import('./process-document.js')).processDocument(input),
+  process: (input) => runJob('document', input),
   close: async () => {},
 };
 
@@ -35,44 +53,97 @@ export function documentWorkerAvailable(url: URL = DOCUMENT_WORKER_URL): boolean
   return url.protocol === 'file:' && existsSync(fileURLToPath(url));
 }
 
+/**
+ * A worker from TypeScript sources (`npm run dev`, tests of the services): the .ts script beside the missing .js,
+ * loaded through tsx's ESM hooks registered inside the worker (a worker does not inherit the parent's loader, and
+ * `--import tsx` in execArgv registers too late for the worker's own entry module on Node 20).
+ */
+function sourceWorker(url: URL, options: ConstructorParameters<typeof Worker>[1]): Worker {
+  const source = new URL(url.href.replace(/\.js$/, '.ts'));
+  const require = createRequire(import.meta.url);
+  const tsxPackage = require.resolve('tsx/package.json');
+  const api = new URL((require(tsxPackage) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'].import.default, pathToFileURL(tsxPackage));
+  const bootstrap = `import(${JSON.stringify(api.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); })`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** The error a job fails with when its worker ran out of time or memory: the user's code for "too much". */
+function tooMuch(kind: JobKind, why: 'time' | 'memory', limitMs = JOB_TIME_LIMIT_MS[kind]): Error {
+  switch (kind) {
+    case 'extract':
+      return new ReaderError('EXTRACT_TOO_COMPLEX', `The article page is too complex to be read (${why === 'time' ? `over ${limitMs / 1000} s` : 'out of memory'}).`);
+    case 'opml':
+      return badRequest('OPML_TOO_COMPLEX', 'The OPML file is too large or too complex to be read.');
+    default:
+      return why === 'time'
+        ? new ReaderError('PARSE_TIMEOUT', `The document took longer than ${limitMs / 1000} s to read and was given up.`)
+        : new ReaderError('PARSE_INVALID', 'The feed is too large or too deeply nested to be read.');
+  }
+}
+
 interface Job {
-  input: DocumentInput;
-  resolve: (doc: ProcessedDocument) => void;
+  kind: JobKind;
+  input: unknown;
+  resolve: (output: never) => void;
   reject: (err: unknown) => void;
 }
 
-type WorkerAnswer = { ok: ProcessedDocument } | { error: { code?: string; message: string; details?: ReaderError['details'] } };
+/** An error as it crosses from the worker: ReaderErrors and AppErrors keep their code (and status). */
+export interface WorkerError {
+  name?: string;
+  code?: string;
+  message: string;
+  details?: ReaderError['details'];
+  status?: number;
+  extra?: Record<string, unknown>;
+}
+export type WorkerAnswer = { ok: unknown } | { error: WorkerError };
 
-/** A worker nobody needed for this long is ended; the next document starts a new one (about 50 ms). */
+export function toWorkerError(err: unknown): WorkerError {
+  if (err instanceof ReaderError) return { name: err.name, code: err.code, message: err.message, details: err.details };
+  if (err instanceof AppError) return { name: err.name, code: err.code, message: err.message, status: err.status, extra: err.extra };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+
+function fromWorkerError(e: WorkerError): Error {
+  if (e.name === 'ReaderError' && e.code) return new ReaderError(e.code as ReaderError['code'], e.message, e.details);
+  if (e.name === 'AppError' && e.code && e.status) return new AppError(e.status, e.code, e.message, e.extra);
+  return new Error(e.message);
+}
+
+/** A worker nobody needed for this long is ended; the next job starts a new one (about 50 ms). */
 const WORKER_IDLE_MS = 60_000;
 
 class PooledWorker {
   private worker: Worker | null = null;
   private closing = false;
   private idleTimer: NodeJS.Timeout | null = null;
+  private limitTimer: NodeJS.Timeout | null = null;
   current: Job | null = null;
 
   constructor(
     private readonly url: URL,
+    private readonly limits: Readonly<Record<JobKind, number>>,
     private readonly onIdle: (w: PooledWorker) => void,
   ) {}
 
   private spawn(): Worker {
-    const worker = new Worker(this.url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+    const worker = documentWorkerAvailable(this.url) ? new Worker(this.url, options) : sourceWorker(this.url, options);
     worker.unref();
     worker.on('message', (answer: WorkerAnswer) => {
-      const job = this.current;
-      this.current = null;
+      // A worker ended for its time limit may still have posted an answer: it belongs to no job any more.
+      if (this.worker !== worker) return;
+      const job = this.finish();
       if (job) {
-        if ('ok' in answer) job.resolve(answer.ok);
-        else if (answer.error.code) job.reject(new ReaderError(answer.error.code as ReaderError['code'], answer.error.message, answer.error.details));
-        else job.reject(new Error(answer.error.message));
+        if ('ok' in answer) job.resolve(answer.ok as never);
+        else job.reject(fromWorkerError(answer.error));
       }
       this.onIdle(this);
     });
     // A worker that dies (out of memory on a monstrous document, or a crash) fails its job and is replaced.
     worker.on('error', (err) => {
-      if (!this.closing) this.replace(err);
+      if (this.worker === worker && !this.closing) this.replace(err);
     });
     worker.on('exit', (code) => {
       if (code !== 0 && this.worker === worker && !this.closing) this.replace(new Error(`document worker exited with code ${code}`));
@@ -80,18 +151,25 @@ class PooledWorker {
     return worker;
   }
 
-  private replace(err: Error): void {
+  private finish(): Job | null {
     const job = this.current;
     this.current = null;
+    if (this.limitTimer) clearTimeout(this.limitTimer);
+    this.limitTimer = null;
+    return job;
+  }
+
+  /** Ends the worker (the next job starts a new one) and fails its job with `reason`'s error. */
+  private replace(reason: Error | 'time'): void {
+    const job = this.finish();
     void this.worker?.terminate().catch(() => {});
     this.worker = null;
     if (job) {
-      const outOfMemory = /memory/i.test(err.message) || (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      job.reject(
-        outOfMemory
-          ? new ReaderError('PARSE_INVALID', 'The feed is too large or too deeply nested to be read.')
-          : err,
-      );
+      if (reason === 'time') job.reject(tooMuch(job.kind, 'time', this.limits[job.kind]));
+      else {
+        const outOfMemory = /memory/i.test(reason.message) || (reason as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        job.reject(outOfMemory ? tooMuch(job.kind, 'memory') : reason);
+      }
     }
     this.onIdle(this);
   }
@@ -100,8 +178,13 @@ class PooledWorker {
     this.current = job;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.worker ??= this.spawn();
-    // The body is copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved).
-    this.worker.postMessage({ ...job.input, known: [...job.input.known] });
+    // The time limit counts from the moment the job is handed to its worker (a new worker's start-up included).
+    this.limitTimer = setTimeout(() => {
+      if (this.current === job) this.replace('time');
+    }, this.limits[job.kind]);
+    this.limitTimer.unref();
+    // The input is copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved).
+    this.worker.postMessage({ kind: job.kind, input: job.input });
   }
 
   /** Called when the worker has nothing more to do: it ends after a while, giving its memory back. */
@@ -119,33 +202,47 @@ class PooledWorker {
   async terminate(): Promise<void> {
     this.closing = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.current?.reject(new Error('document pool closed'));
-    this.current = null;
+    this.finish()?.reject(new Error('document pool closed'));
     await this.worker?.terminate();
   }
 }
 
-export class WorkerPoolProcessor implements DocumentProcessor {
+/** Jobs a request waits for (everything but a refresh's documents) go ahead of queued documents. */
+const urgent = (kind: JobKind) => kind !== 'document';
+
+export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
   private readonly idle: PooledWorker[] = [];
   private readonly all: PooledWorker[] = [];
   private readonly waiting: Job[] = [];
   private closed = false;
 
-  constructor(size: number, url: URL = DOCUMENT_WORKER_URL) {
+  /**
+   * Workers start on the first job that needs one, so a pool nobody uses costs nothing. `timeLimitsMs` overrides
+   * JOB_TIME_LIMIT_MS (tests).
+   */
+  constructor(size: number, url: URL = DOCUMENT_WORKER_URL, timeLimitsMs: Partial<Record<JobKind, number>> = {}) {
+    const limits = { ...JOB_TIME_LIMIT_MS, ...timeLimitsMs };
     for (let i = 0; i < size; i++) {
-      const w = new PooledWorker(url, (worker) => this.release(worker));
+      const w = new PooledWorker(url, limits, (worker) => this.release(worker));
       this.all.push(w);
       this.idle.push(w);
     }
   }
 
   process(input: DocumentInput): Promise<ProcessedDocument> {
+    return this.run('document', input);
+  }
+
+  run<K extends JobKind>(kind: K, input: JobInput<K>): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new Error('document pool closed'));
-    return new Promise((resolve, reject) => {
-      const job = { input, resolve, reject };
+    return new Promise<JobOutput<K>>((resolve, reject) => {
+      const job: Job = { kind, input, resolve: resolve as (output: never) => void, reject };
       const worker = this.idle.pop();
       if (worker) worker.run(job);
-      else this.waiting.push(job);
+      else if (urgent(kind)) {
+        const firstDocument = this.waiting.findIndex((j) => !urgent(j.kind));
+        this.waiting.splice(firstDocument === -1 ? this.waiting.length : firstDocument, 0, job);
+      } else this.waiting.push(job);
     });
   }
 

@@ -1,21 +1,30 @@
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { ReaderError } from '../reader/types.js';
-import { processDocument, type DocumentInput } from './process-document.js';
+import { toWorkerError, type WorkerAnswer } from './document-pool.js';
+import { runJob, type JobKind } from './pool-jobs.js';
 
 /**
- * The worker-thread side of document-pool.ts: receives one fetched document at a time, answers with the
- * processed document or the error (ReaderErrors keep their code, so the feed records a translatable error).
+ * The worker-thread side of document-pool.ts: receives one job at a time (pool-jobs.ts), answers with its output
+ * or its error (ReaderErrors and AppErrors keep their code, so the user gets a translatable error).
  */
-type Message = Omit<DocumentInput, 'known'> & { known: Array<[string, string]> };
-
-parentPort!.on('message', (message: Message) => {
+/**
+ * Nice value of a worker thread. On Linux a thread's nice value is its own (setpriority(2), "Bugs"), so the main
+ * thread, which answers requests and writes to the database, gets the CPU first when both want it, and a core
+ * busy with a long parse does not delay a request's few milliseconds of work (docs/decisions.md "Worker pool").
+ * Elsewhere the value would apply to the whole process, so it is left alone there.
+ */
+const WORKER_NICE = 10;
+if (process.platform === 'linux') {
   try {
-    parentPort!.postMessage({ ok: processDocument({ ...message, known: new Map(message.known) }) });
-  } catch (err) {
-    const error =
-      err instanceof ReaderError
-        ? { code: err.code, message: err.message, details: err.details }
-        : { message: err instanceof Error ? err.message : String(err) };
-    parentPort!.postMessage({ error });
+    setPriority(WORKER_NICE);
+  } catch {
+    // Not allowed (an unusual sandbox): the worker runs at the process's priority, as before.
   }
+}
+
+parentPort!.on('message', (message: { kind: JobKind; input: never }) => {
+  runJob(message.kind, message.input).then(
+    (ok) => parentPort!.postMessage({ ok } satisfies WorkerAnswer),
+    (err: unknown) => parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer),
+  );
 });

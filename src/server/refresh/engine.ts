@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { claimDueFeeds, markFeedsDue } from '../feeds/feeds.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
-import { documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor, type DocumentProcessor } from './document-pool.js';
+import { documentWorkerAvailable, inlineProcessor, poolParsers, WorkerPoolProcessor, type DocumentProcessor, type ParsePool } from './document-pool.js';
 import { HostLimiter } from './host-limiter.js';
 import { LEASE_MS, LeaseKeeper } from './lease.js';
 import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
@@ -27,6 +27,11 @@ export interface RefreshEngine {
   readonly queue: RefreshQueue;
   /** The process's HTTP client for feeds (SSRF-guarded); discovery and article extraction use it too. */
   readonly fetcher: Fetcher;
+  /**
+   * The process's worker pool (document-pool.ts): article extraction, discovery and OPML import parse on it, in
+   * every role, a web-only process included (its workers start on first use and end when idle).
+   */
+  readonly pool: ParsePool;
   /** Starts the scheduler and consumers of this role. */
   start(): void;
   /**
@@ -52,6 +57,7 @@ export interface RefreshEngineDeps {
   fetcher?: Fetcher;
   queue?: RefreshQueue;
   processor?: DocumentProcessor;
+  pool?: WorkerPoolProcessor;
   /** Scheduler period in ms (default 30 s). */
   tickMs?: number;
   /** Refresh lease length in ms (default LEASE_MS) and this instance's owner id (default host:pid:random); tests. */
@@ -124,13 +130,14 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       userAgent: userAgent(config.publicUrl),
     });
   const queue: RefreshQueue = deps.queue ?? (config.redisUrl ? new BullmqQueue(config.redisUrl) : new EmbeddedQueue());
-  // Parsing and sanitising run on worker threads when the compiled worker is there (dist/); from TypeScript
-  // sources (tests, `npm run dev`) and with REFRESH_PARSE_THREADS=0 they run inline. Web processes never parse.
+  // One pool per process, at least one worker even with REFRESH_PARSE_THREADS=0: the requests' parsing (extraction,
+  // discovery, OPML) never runs on the main thread (docs/decisions.md "Worker pool").
+  const pool = deps.pool ?? new WorkerPoolProcessor(Math.max(1, config.feeds.parseThreads));
+  // A refresh's documents go to the pool too when the compiled worker is there (dist/); from TypeScript sources
+  // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
   const processor =
     deps.processor ??
-    (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable()
-      ? new WorkerPoolProcessor(config.feeds.parseThreads)
-      : inlineProcessor);
+    (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable() ? pool : inlineProcessor);
   const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
   const ctx: RefreshContext = {
     database,
@@ -142,6 +149,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     now,
     log,
     background: (task) => background.run(task),
+    parsers: poolParsers(pool),
   };
 
   let timer: NodeJS.Timeout | null = null;
@@ -197,6 +205,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   return {
     queue,
     fetcher,
+    pool,
     start() {
       if (role === 'web') return;
       queue.consume(async (feedId, signal) => {
@@ -224,6 +233,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       // Icon look-ups are not worth holding shutdown for: whatever is unfinished is retried at the next refresh.
       await background.drain(graceMs);
       await processor.close();
+      if (processor !== pool) await pool.close();
       await fetcher.close();
     },
   };

@@ -14,7 +14,7 @@ import {
   type FeedRow,
 } from '../feeds/feeds.repository.js';
 import type { Fetcher } from '../reader/fetch/index.js';
-import { fetchIcon } from '../reader/icon/index.js';
+import { fetchIcon, type IconParsers } from '../reader/icon/index.js';
 import { ReaderError } from '../reader/types.js';
 import type { DocumentProcessor } from './document-pool.js';
 import type { HostLimiter } from './host-limiter.js';
@@ -31,6 +31,8 @@ export interface RefreshContext {
   processor: DocumentProcessor;
   /** This engine's lease owner id, lease length and heartbeat (lease.ts). */
   leases: LeaseKeeper;
+  /** Scans the site page for its icons and sanitises SVG icons (the engine's worker pool). */
+  parsers: IconParsers;
   config: FeedEngineConfig;
   now: () => Date;
   log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
@@ -168,7 +170,7 @@ function iconDue(feed: FeedRow, now: Date): boolean {
 async function refreshIcon(ctx: RefreshContext, feedId: number, input: Parameters<typeof fetchIcon>[0]): Promise<void> {
   const now = ctx.now();
   try {
-    const icon = await fetchIcon(input, ctx.fetcher);
+    const icon = await fetchIcon(input, ctx.fetcher, ctx.parsers);
     await ctx.database.db
       .updateTable('feeds')
       .set({

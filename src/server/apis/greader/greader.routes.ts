@@ -23,7 +23,7 @@ export const PREFIX = '/api/greader.php';
 export interface GReaderRoutesOptions {
   db: Db;
   config: Readonly<Pick<Config, 'secret' | 'publicUrl'>>;
-  refresh: Pick<RefreshEngine, 'fetcher' | 'enqueue'>;
+  refresh: Pick<RefreshEngine, 'fetcher' | 'pool' | 'enqueue'>;
   now: () => Date;
   /** The web sign-in's limit: ClientLogin counts in its buckets (README.md "Authentication"). */
   signIn: SignInLimit;
@@ -43,7 +43,7 @@ const text = (reply: FastifyReply, body: string) => reply.type('text/plain; char
 export async function registerGReaderRoutes(app: App, options: GReaderRoutesOptions): Promise<void> {
   const { db, now } = options;
   const auth = new GReaderAuth(db, options.config.secret, () => now().getTime());
-  const feeds = new FeedsService({ db, fetcher: options.refresh.fetcher, enqueue: (ids) => options.refresh.enqueue(ids), now, log: app.log });
+  const feeds = new FeedsService({ db, fetcher: options.refresh.fetcher, pool: options.refresh.pool, enqueue: (ids) => options.refresh.enqueue(ids), now, log: app.log });
   const service = new GReaderService({ db, auth, feeds, publicUrl: options.config.publicUrl, now });
 
   /** The stream options shared by stream/contents, stream/items/ids and the Atom stream. */

@@ -41,7 +41,7 @@ const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Rese
 export interface PublicApiOptions {
   db: Db;
   hasher: PasswordHasher;
-  refresh: Pick<RefreshEngine, 'fetcher' | 'enqueue'>;
+  refresh: Pick<RefreshEngine, 'fetcher' | 'pool' | 'enqueue'>;
   limiter: RateLimiter;
   limits?: Partial<PublicApiLimits>;
   now: () => Date;
@@ -78,7 +78,7 @@ export async function registerPublicApiV1(app: App, options: PublicApiOptions): 
   const service = new PublicApiService({
     db: options.db,
     hasher: options.hasher,
-    feeds: new FeedsService({ db: options.db, fetcher: options.refresh.fetcher, enqueue: (ids) => options.refresh.enqueue(ids), now: options.now, log: app.log }),
+    feeds: new FeedsService({ db: options.db, fetcher: options.refresh.fetcher, pool: options.refresh.pool, enqueue: (ids) => options.refresh.enqueue(ids), now: options.now, log: app.log }),
     articles: new ArticlesService({ db: options.db, now: options.now }),
     now: options.now,
     publicUrl: options.publicUrl,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, type Fetcher } from '../fetch/index.js';
 import { readerError, startTestServer, type TestServer } from '../fetch/test-server.js';
 import { ReaderError } from '../types.js';
-import { discoverFeeds } from './index.js';
+import { discoverFeeds, inlineParsers } from './index.js';
 import { normalizeInput } from './input.js';
 import { youtubeFeedUrl } from './youtube.js';
 
@@ -37,14 +37,14 @@ afterAll(async () => {
 describe('discoverFeeds: a feed URL', () => {
   it('returns the feed itself, titled from the feed, with the site’s favicon', async () => {
     serve('/direct/feed.xml', rss('Direct Feed', 'https://blog.example/'), 'application/rss+xml');
-    expect(await discoverFeeds(server.url('/direct/feed.xml'), fetcher)).toEqual([
+    expect(await discoverFeeds(server.url('/direct/feed.xml'), fetcher, inlineParsers)).toEqual([
       { title: 'Direct Feed', url: server.url('/direct/feed.xml'), favicon_url: 'https://blog.example/favicon.ico' },
     ]);
   });
 
   it('recognises a feed served as text/plain', async () => {
     serve('/direct/atom.txt', atom('Plain Atom'), 'text/plain');
-    const [feed] = await discoverFeeds(server.url('/direct/atom.txt'), fetcher);
+    const [feed] = await discoverFeeds(server.url('/direct/atom.txt'), fetcher, inlineParsers);
     expect(feed.title).toBe('Plain Atom');
   });
 
@@ -52,8 +52,8 @@ describe('discoverFeeds: a feed URL', () => {
     serve('/moved/new.xml', rss('Moved'), 'application/rss+xml');
     server.on('/moved/old.xml', (_req, res) => res.writeHead(301, { location: '/moved/new.xml' }).end());
     server.on('/moved/temp.xml', (_req, res) => res.writeHead(302, { location: '/moved/new.xml' }).end());
-    expect((await discoverFeeds(server.url('/moved/old.xml'), fetcher))[0].url).toBe(server.url('/moved/new.xml'));
-    expect((await discoverFeeds(server.url('/moved/temp.xml'), fetcher))[0].url).toBe(server.url('/moved/temp.xml'));
+    expect((await discoverFeeds(server.url('/moved/old.xml'), fetcher, inlineParsers))[0].url).toBe(server.url('/moved/new.xml'));
+    expect((await discoverFeeds(server.url('/moved/temp.xml'), fetcher, inlineParsers))[0].url).toBe(server.url('/moved/temp.xml'));
   });
 });
 
@@ -80,7 +80,7 @@ describe('discoverFeeds: an HTML page', () => {
     server.on('/wp-json/wp/v2/pages/2', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":2}'));
     serve('/site/real.json', jsonFeed('Real JSON Feed'), 'application/json');
 
-    expect(await discoverFeeds(server.url('/site/page.html'), fetcher)).toEqual([
+    expect(await discoverFeeds(server.url('/site/page.html'), fetcher, inlineParsers)).toEqual([
       { title: 'Posts & News', url: server.url('/site/sub/posts.xml'), favicon_url: server.url('/site/img/favicon.png') },
       { title: 'Atom Title From Feed', url: server.url('/site/atom.xml'), favicon_url: server.url('/site/img/favicon.png') },
       { title: 'JSON', url: server.url('/site/sub/feed.json'), favicon_url: server.url('/site/img/favicon.png') },
@@ -98,7 +98,7 @@ describe('discoverFeeds: an HTML page', () => {
         ),
       );
     });
-    expect((await discoverFeeds(server.url('/latin1.html'), fetcher))[0]).toEqual({
+    expect((await discoverFeeds(server.url('/latin1.html'), fetcher, inlineParsers))[0]).toEqual({
       title: 'Café',
       url: server.url('/x.xml'),
       favicon_url: server.url('/favicon.ico'),
@@ -108,7 +108,7 @@ describe('discoverFeeds: an HTML page', () => {
   it('returns at most 20 feeds', async () => {
     const links = Array.from({ length: 30 }, (_, i) => `<link rel="alternate" type="application/rss+xml" title="F${i}" href="/f${i}.xml">`);
     serve('/many.html', `<html><head>${links.join('')}</head></html>`, 'text/html');
-    const feeds = await discoverFeeds(server.url('/many.html'), fetcher);
+    const feeds = await discoverFeeds(server.url('/many.html'), fetcher, inlineParsers);
     expect(feeds).toHaveLength(20);
     expect(feeds[19].title).toBe('F19');
   });
@@ -127,7 +127,7 @@ describe('discoverFeeds: probing common paths', () => {
       // An HTML page at /rss is not a feed.
       probe.on('/rss', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>RSS explained</body></html>'));
 
-      const feeds = await discoverFeeds(probe.url('/'), fetcher);
+      const feeds = await discoverFeeds(probe.url('/'), fetcher, inlineParsers);
       expect(feeds).toEqual([
         { title: 'WordPress Feed', url: probe.url('/feed/'), favicon_url: probe.url('/favicon.ico') },
         { title: 'Hugo Feed', url: probe.url('/index.xml'), favicon_url: probe.url('/favicon.ico') },
@@ -144,7 +144,7 @@ describe('discoverFeeds: probing common paths', () => {
     try {
       probe.on('/blog/', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'));
       probe.on('/blog/index.xml', (_req, res) => res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rss('Section Feed')));
-      expect(await discoverFeeds(probe.url('/blog/'), fetcher)).toEqual([
+      expect(await discoverFeeds(probe.url('/blog/'), fetcher, inlineParsers)).toEqual([
         { title: 'Section Feed', url: probe.url('/blog/index.xml'), favicon_url: probe.url('/favicon.ico') },
       ]);
     } finally {
@@ -156,7 +156,7 @@ describe('discoverFeeds: probing common paths', () => {
     const probe = await startTestServer();
     try {
       probe.on('/', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Hello</body></html>'));
-      const err = await readerError(discoverFeeds(probe.url('/'), fetcher));
+      const err = await readerError(discoverFeeds(probe.url('/'), fetcher, inlineParsers));
       expect(err.code).toBe('DISCOVER_NO_FEED');
       expect(err.message).toMatch(/^No feed was found at or around 127\.0\.0\.1:\d+$/);
     } finally {
@@ -169,24 +169,24 @@ describe('discoverFeeds: input and first-request errors', () => {
   it.each(['', '   ', 'ftp://example.com/feed', 'javascript:alert(1)', 'file:///etc/passwd', 'mailto:me@example.com', 'data:text/html,<b>x</b>', 'not a url', 'hello', 'http://'])(
     '%j → FETCH_INVALID_URL',
     async (input) => {
-      expect((await readerError(discoverFeeds(input, fetcher))).code).toBe('FETCH_INVALID_URL');
+      expect((await readerError(discoverFeeds(input, fetcher, inlineParsers))).code).toBe('FETCH_INVALID_URL');
     },
   );
 
   it('falls back to http when the address was typed without a scheme and the site has no TLS', async () => {
     serve('/plain-http.xml', rss('Plain HTTP'), 'application/rss+xml');
     const typed = server.url('/plain-http.xml').replace(/^http:\/\//, '');
-    const [feed] = await discoverFeeds(typed, fetcher);
+    const [feed] = await discoverFeeds(typed, fetcher, inlineParsers);
     expect(feed).toMatchObject({ title: 'Plain HTTP', url: server.url('/plain-http.xml') });
   });
 
   it('does not fall back to http when https was typed', async () => {
     const typed = server.url('/plain-http.xml').replace(/^http:/, 'https:');
-    expect((await readerError(discoverFeeds(typed, fetcher))).code).toBe('FETCH_CONNECTION');
+    expect((await readerError(discoverFeeds(typed, fetcher, inlineParsers))).code).toBe('FETCH_CONNECTION');
   });
 
   it('propagates the first request’s failure', async () => {
-    const err = await readerError(discoverFeeds(server.url('/does-not-exist'), fetcher));
+    const err = await readerError(discoverFeeds(server.url('/does-not-exist'), fetcher, inlineParsers));
     expect(err.code).toBe('FETCH_HTTP_ERROR');
     expect(err.details.status).toBe(404);
   });
@@ -230,7 +230,7 @@ describe('YouTube', () => {
         <meta property="og:title" content="Some Channel"></head><body></body></html>`,
       'text/html',
     );
-    expect(await discoverFeeds(server.url('/@somechannel'), fetcher)).toEqual([
+    expect(await discoverFeeds(server.url('/@somechannel'), fetcher, inlineParsers)).toEqual([
       {
         title: 'Some Channel',
         url: 'https://www.youtube.com/feeds/videos.xml?channel_id=UC0123456789abcdefghijkl',
@@ -247,7 +247,7 @@ describe('YouTube', () => {
         "related":{"channelId":"UCzzzzzzzzzzzzzzzzzzzzzz"}};</script></body></html>`,
       'text/html',
     );
-    expect(await discoverFeeds(server.url('/@inline'), fetcher)).toEqual([
+    expect(await discoverFeeds(server.url('/@inline'), fetcher, inlineParsers)).toEqual([
       { title: 'Inline Channel', url: 'https://www.youtube.com/feeds/videos.xml?channel_id=UCabcdefghijklmnopqrstuv', favicon_url: server.url('/favicon.ico') },
     ]);
 
@@ -258,7 +258,7 @@ describe('YouTube', () => {
         <meta itemprop="channelId" content="UC2222222222222222222222"></head></html>`,
       'text/html',
     );
-    expect((await discoverFeeds(server.url('/@linked'), fetcher))[0]).toMatchObject({
+    expect((await discoverFeeds(server.url('/@linked'), fetcher, inlineParsers))[0]).toMatchObject({
       title: 'Linked',
       url: 'https://www.youtube.com/feeds/videos.xml?channel_id=UC1111111111111111111111',
     });

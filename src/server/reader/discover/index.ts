@@ -51,6 +51,52 @@ const COMMON_PATHS = [
 /** Tried relative to a section page ("example.com/blog/") before the origin-wide paths. */
 const SECTION_PATHS = ['feed/', 'index.xml', 'rss', 'atom.xml', 'feed.xml'];
 
+/** What discovery fetched and hands to a parser: the bytes, where they came from, their declared type. */
+export interface FetchedBody {
+  body: Uint8Array;
+  url: string;
+  contentType: string | null;
+}
+
+/** A fetched feed, reduced to what the add-feed list shows (title, site) and a hash of its bytes. */
+export interface FeedSummary {
+  title: string;
+  siteUrl: string | null;
+  digest: string;
+}
+
+/** A fetched HTML page: its links, title and metas, and the YouTube channel id its scripts mention, if any. */
+export interface ScannedPage extends PageInfo {
+  channelId: string | null;
+}
+
+/**
+ * Where discovery parses what it fetches. Fetched bodies are untrusted and their parse cost grows with them, so
+ * the server passes its worker pool (docs/decisions.md "Worker pool"; design.md §4 rule 15); `inlineParsers` are the
+ * same functions on the calling thread, for the pipeline's own tests and the worker itself.
+ */
+export interface DiscoveryParsers {
+  feed(fetched: FetchedBody): Promise<FeedSummary>;
+  page(fetched: FetchedBody): Promise<ScannedPage>;
+}
+
+/** Throws ReaderError (PARSE_*) when the body is not a feed. */
+export function summariseFeed({ body, url, contentType }: FetchedBody): FeedSummary {
+  const feed = parseFeed(body, { url, contentType });
+  return { title: feed.title, siteUrl: feed.siteUrl, digest: createHash('sha1').update(body).digest('hex') };
+}
+
+export function scanPage({ body, url, contentType }: FetchedBody): ScannedPage {
+  const html = decodeBody(body, contentType);
+  const page = scanHtml(html, url);
+  return { ...page, channelId: channelIdFromPage(html, page.meta) };
+}
+
+export const inlineParsers: DiscoveryParsers = {
+  feed: async (fetched) => summariseFeed(fetched),
+  page: async (fetched) => scanPage(fetched),
+};
+
 interface FoundFeed {
   url: string;
   title: string;
@@ -59,12 +105,12 @@ interface FoundFeed {
   digest: string;
 }
 
-export async function discoverFeeds(input: string, fetcher: Fetcher): Promise<DiscoveredFeed[]> {
+export async function discoverFeeds(input: string, fetcher: Fetcher, parsers: DiscoveryParsers): Promise<DiscoveredFeed[]> {
   let start = normalizeInput(input);
 
   const youtube = youtubeFeedUrl(start);
   if (youtube) {
-    const feed = await readFeed(await fetcher.fetch(youtube), youtube);
+    const feed = await readFeed(await fetcher.fetch(youtube), youtube, parsers);
     if (!feed) throw noFeed(start);
     return [toResult(feed, originFavicon(feed.siteUrl ?? 'https://www.youtube.com/'))];
   }
@@ -82,22 +128,22 @@ export async function discoverFeeds(input: string, fetcher: Fetcher): Promise<Di
   }
   const firstUrl = subscribeUrl(first, start.href);
   if (first.status === 'ok' && looksLikeFeed(first.body, first.contentType)) {
-    const feed = parsed(first, firstUrl);
+    const feed = await parsed(first, firstUrl, parsers);
     return [toResult(feed, originFavicon(feed.siteUrl ?? firstUrl))];
   }
 
   const deadline = AbortSignal.timeout(SECONDARY_BUDGET_MS);
-  const html = first.status === 'ok' ? decodeBody(first.body, first.contentType) : '';
-  const page = scanHtml(html, first.url);
+  const page: ScannedPage =
+    first.status === 'ok' ? await parsers.page(first) : { links: [], title: '', meta: new Map(), channelId: null };
   const favicon = pageFavicon(page, first.url);
 
-  const fromYouTube = youtubeFromPage(page, html, first.url);
+  const fromYouTube = youtubeFromPage(page, first.url);
   if (fromYouTube) return [{ ...fromYouTube, favicon_url: favicon }];
 
-  const linked = await linkedFeeds(page, fetcher, deadline);
+  const linked = await linkedFeeds(page, fetcher, parsers, deadline);
   if (linked.length > 0) return linked.map((f) => ({ ...f, favicon_url: favicon }));
 
-  const probed = await probeCommonPaths(new URL(first.url), fetcher, deadline);
+  const probed = await probeCommonPaths(new URL(first.url), fetcher, parsers, deadline);
   if (probed.length > 0) return probed.map((f) => toResult(f, favicon));
 
   throw noFeed(start);
@@ -112,26 +158,20 @@ function subscribeUrl(result: FetchResult, requested: string): string {
   return result.permanentUrl ?? requested;
 }
 
-function parsed(result: FetchResult & { status: 'ok' }, url: string): FoundFeed {
-  const feed = parseFeed(result.body, { url: result.url, contentType: result.contentType });
-  return {
-    url,
-    title: feed.title,
-    siteUrl: feed.siteUrl,
-    digest: createHash('sha1').update(result.body).digest('hex'),
-  };
+async function parsed(result: FetchResult & { status: 'ok' }, url: string, parsers: DiscoveryParsers): Promise<FoundFeed> {
+  return { url, ...(await parsers.feed(result)) };
 }
 
 /** The feed behind a fetch result, or null when the body is not a feed. */
-async function readFeed(result: FetchResult, requested: string): Promise<FoundFeed | null> {
+async function readFeed(result: FetchResult, requested: string, parsers: DiscoveryParsers): Promise<FoundFeed | null> {
   if (result.status !== 'ok' || !looksLikeFeed(result.body, result.contentType)) return null;
-  return parsed(result, subscribeUrl(result, requested));
+  return parsed(result, subscribeUrl(result, requested), parsers);
 }
 
 /** Fetches and parses a candidate; any failure just means "not a feed here". */
-async function tryFeed(url: string, fetcher: Fetcher, signal: AbortSignal): Promise<FoundFeed | null> {
+async function tryFeed(url: string, fetcher: Fetcher, parsers: DiscoveryParsers, signal: AbortSignal): Promise<FoundFeed | null> {
   try {
-    return await readFeed(await fetcher.fetch(url, { signal }), url);
+    return await readFeed(await fetcher.fetch(url, { signal }), url, parsers);
   } catch {
     return null;
   }
@@ -168,13 +208,13 @@ function pageFavicon(page: PageInfo, pageUrl: string): string | null {
  * A YouTube channel page (or a page whose canonical URL is one): its feed, titled with the channel name. The
  * page's own alternate link is titled just "RSS", so the title comes from og:title / <title>.
  */
-function youtubeFromPage(page: PageInfo, html: string, pageUrl: string): Omit<DiscoveredFeed, 'favicon_url'> | null {
+function youtubeFromPage(page: ScannedPage, pageUrl: string): Omit<DiscoveredFeed, 'favicon_url'> | null {
   const canonical = page.links.find((l) => l.rel.includes('canonical'))?.href ?? page.meta.get('og:url') ?? null;
   const canonicalUrl = canonical ? safeUrl(canonical) : null;
   const onYouTube = isYouTubeUrl(new URL(pageUrl)) || (canonicalUrl !== null && isYouTubeUrl(canonicalUrl));
   if (!onYouTube) return null;
   const linked = page.links.find((l) => l.rel.includes('alternate') && /\/feeds\/videos\.xml\?/.test(l.href))?.href;
-  const id = channelIdFromPage(html, page.meta);
+  const id = page.channelId;
   const url =
     linked ??
     (canonicalUrl ? youtubeFeedUrl(canonicalUrl) : null) ??
@@ -197,6 +237,7 @@ function safeUrl(text: string): URL | null {
 async function linkedFeeds(
   page: PageInfo,
   fetcher: Fetcher,
+  parsers: DiscoveryParsers,
   signal: AbortSignal,
 ): Promise<Omit<DiscoveredFeed, 'favicon_url'>[]> {
   const seen = new Set<string>();
@@ -215,7 +256,7 @@ async function linkedFeeds(
     // so those are kept only when the document turns out to be a JSON Feed.
     const mustVerify = link.type === 'application/json';
     if (link.title && !mustVerify) return { title: link.title, url: link.href };
-    const feed = await tryFeed(link.href, fetcher, signal);
+    const feed = await tryFeed(link.href, fetcher, parsers, signal);
     if (!feed) return mustVerify ? null : { title: hostOf(link.href), url: link.href };
     return { title: link.title || feed.title || hostOf(link.href), url: link.href };
   });
@@ -223,7 +264,7 @@ async function linkedFeeds(
 }
 
 /** The usual feed locations on the page's origin (and under its section path), kept when they parse as feeds. */
-async function probeCommonPaths(pageUrl: URL, fetcher: Fetcher, signal: AbortSignal): Promise<FoundFeed[]> {
+async function probeCommonPaths(pageUrl: URL, fetcher: Fetcher, parsers: DiscoveryParsers, signal: AbortSignal): Promise<FoundFeed[]> {
   const urls: string[] = [];
   const add = (url: string) => {
     if (!urls.includes(url)) urls.push(url);
@@ -234,7 +275,7 @@ async function probeCommonPaths(pageUrl: URL, fetcher: Fetcher, signal: AbortSig
   }
   for (const path of COMMON_PATHS) add(new URL(path, pageUrl.origin).href);
 
-  const found = await mapLimit(urls, CONCURRENCY, (url) => tryFeed(url, fetcher, signal));
+  const found = await mapLimit(urls, CONCURRENCY, (url) => tryFeed(url, fetcher, parsers, signal));
   const digests = new Set<string>();
   const urlsSeen = new Set<string>();
   const feeds: FoundFeed[] = [];

@@ -11,8 +11,10 @@
  * sends can run script in Feeder.
  */
 import { Readability } from '@mozilla/readability';
+import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import { sanitizeContent } from '../sanitize/index.js';
+import { ReaderError } from '../types.js';
 
 /** Images declaring a dimension below this many CSS pixels are removed (dashboard.md §5, §9). */
 export const MIN_IMAGE_PX = 10;
@@ -34,6 +36,37 @@ export const MIN_TEXT_CHARS = 140;
 
 /** Input larger than this is cut before parsing: a page's article is never megabytes of markup. */
 export const MAX_HTML_CHARS = 3_000_000;
+
+/**
+ * Readability's work grows much faster than linearly with nesting depth (a 22 KB page of 2,000 nested <div>s took
+ * 26 s), and linkedom's and Readability's with the element count. A page beyond either cap is refused
+ * (EXTRACT_TOO_COMPLEX) after one linear htmlparser2 pass, before a DOM is built; real article pages stay far
+ * below both (docs/decisions.md "Worker pool"). The pool's time limit catches whatever is slow within them.
+ */
+export const MAX_EXTRACT_DEPTH = 150;
+export const MAX_EXTRACT_ELEMENTS = 50_000;
+
+/** Refuses a page whose element nesting or count is over the caps (one pass, no DOM, no recursion). */
+export function checkComplexity(html: string): void {
+  let depth = 0;
+  let elements = 0;
+  const refuse = (why: string) => new ReaderError('EXTRACT_TOO_COMPLEX', `The article page is too complex to be read (${why}).`);
+  const parser = new Parser(
+    {
+      // Thrown out of the parser: the rest of the page is not read.
+      onopentag() {
+        if (++depth > MAX_EXTRACT_DEPTH) throw refuse(`nested more than ${MAX_EXTRACT_DEPTH} elements deep`);
+        if (++elements > MAX_EXTRACT_ELEMENTS) throw refuse(`more than ${MAX_EXTRACT_ELEMENTS} elements`);
+      },
+      // htmlparser2 closes void and implicitly closed elements itself, so depth follows the tree a browser builds.
+      onclosetag() {
+        depth--;
+      },
+    },
+    { decodeEntities: false, lowerCaseTags: true },
+  );
+  parser.end(html);
+}
 
 /**
  * The little of the DOM used here, typed locally: the server's TypeScript settings have no DOM library, and
@@ -106,10 +139,13 @@ function clean(document: DomDocument): void {
 
 /**
  * The readable article of a page, or null when Readability finds none (an index page, an error page, an empty
- * body). `baseUrl` is the page's final URL: relative links and images resolve against it.
+ * body). `baseUrl` is the page's final URL: relative links and images resolve against it. Throws ReaderError
+ * EXTRACT_TOO_COMPLEX for a page over the caps. Its cost still grows with the page: the server runs it on its
+ * worker pool with a time limit (refresh/document-pool.ts).
  */
 export function extractArticle(html: string, baseUrl: string): ExtractedArticle | null {
   let source = html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html;
+  checkComplexity(source);
   // linkedom builds no document element for a fragment; a browser would wrap it in <html><body>.
   if (!/<html[\s>]/i.test(source)) source = `<!doctype html><html><body>${source}</body></html>`;
   const { document } = parseHTML(source);

@@ -1,6 +1,6 @@
-import { scanHtml, type PageLink } from '../discover/html.js';
+import type { PageLink } from '../discover/html.js';
+import { inlineParsers, type DiscoveryParsers } from '../discover/index.js';
 import type { Fetcher } from '../fetch/index.js';
-import { decodeBody } from '../parse/encoding.js';
 import type { FetchResult, Icon } from '../types.js';
 
 /**
@@ -17,9 +17,25 @@ const MAX_DECLARED = 3;
 const ICON_ACCEPT = 'image/png, image/svg+xml, image/x-icon, image/*;q=0.8, */*;q=0.1';
 const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1';
 
+/**
+ * Where the icon finder parses what it fetched: the site page (its links) and an SVG icon (sanitised). The server
+ * passes its worker pool (a 110 KB SVG of nested groups took sanitize-html 1.3 s); `inlineIconParsers` are the same
+ * functions on the calling thread, for the pipeline's tests and the worker itself.
+ */
+export interface IconParsers extends Pick<DiscoveryParsers, 'page'> {
+  /** The SVG's drawing, sanitised (sanitize/svg.ts), or null when nothing usable is left. */
+  svg(markup: string): Promise<string | null>;
+}
+
+export const inlineIconParsers: IconParsers = {
+  page: inlineParsers.page,
+  svg: async (markup) => (await import('../sanitize/svg.js')).sanitizeSvg(markup),
+};
+
 export async function fetchIcon(
   input: { siteUrl: string | null; feedUrl: string; feedImageUrl: string | null },
   fetcher: Fetcher,
+  parsers: IconParsers,
 ): Promise<Icon | null> {
   const candidates: string[] = [];
   const add = (url: string | null) => {
@@ -30,7 +46,7 @@ export async function fetchIcon(
   if (pageUrl) {
     const page = await fetchOrNull(fetcher, pageUrl, { accept: PAGE_ACCEPT });
     if (page?.status === 'ok') {
-      const { links } = scanHtml(decodeBody(page.body, page.contentType), page.url);
+      const { links } = await parsers.page(page);
       // Declared icons first, best first; then the conventional /favicon.ico of where the page really was.
       for (const link of rankIcons(links).slice(0, MAX_DECLARED)) add(link.href);
       add(`${new URL(page.url).origin}/favicon.ico`);
@@ -41,7 +57,7 @@ export async function fetchIcon(
 
   for (const url of candidates) {
     try {
-      const icon = await loadIcon(url, fetcher);
+      const icon = await loadIcon(url, fetcher, parsers);
       if (icon) return icon;
     } catch {
       // A candidate that cannot be read (odd bytes the SVG sanitiser chokes on, …) is skipped like a 404.
@@ -122,7 +138,7 @@ function rankIcons(links: PageLink[]): PageLink[] {
     .map((s) => s.link);
 }
 
-async function loadIcon(url: string, fetcher: Fetcher): Promise<Icon | null> {
+async function loadIcon(url: string, fetcher: Fetcher, parsers: IconParsers): Promise<Icon | null> {
   let bytes: Buffer | null;
   if (url.startsWith('data:')) {
     bytes = decodeDataUrl(url);
@@ -131,7 +147,7 @@ async function loadIcon(url: string, fetcher: Fetcher): Promise<Icon | null> {
     bytes = result?.status === 'ok' ? result.body : null;
   }
   if (!bytes || bytes.length === 0 || bytes.length > MAX_ICON_BYTES) return null;
-  return toIcon(bytes);
+  return toIcon(bytes, parsers);
 }
 
 /** RFC 2397 data: URL → bytes, or null when malformed. */
@@ -166,13 +182,11 @@ function looksLikeSvg(bytes: Buffer): boolean {
   return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head);
 }
 
-async function toIcon(bytes: Buffer): Promise<Icon | null> {
+async function toIcon(bytes: Buffer, parsers: IconParsers): Promise<Icon | null> {
   const mimeType = sniffImageType(bytes);
   if (!mimeType) return null;
   if (mimeType !== 'image/svg+xml') return { mimeType, data: bytes.toString('base64') };
   // SVG can carry script and external references; only what the sanitiser's drawing allowlist keeps is stored.
-  // The sanitiser (sanitize-html) is loaded on the first SVG icon: the main thread needs it for nothing else.
-  const { sanitizeSvg } = await import('../sanitize/svg.js');
-  const clean = sanitizeSvg(bytes.toString('utf8'));
+  const clean = await parsers.svg(bytes.toString('utf8'));
   return clean ? { mimeType, data: Buffer.from(clean, 'utf8').toString('base64') } : null;
 }
