@@ -7,6 +7,7 @@
  * against the OWASP XSS Filter Evasion Cheat Sheet (sanitize.test.ts).
  */
 import sanitizeHtml from 'sanitize-html';
+import { boundNesting } from './nesting.js';
 import { imageUrl, linkUrl, mediaUrl, sanitizeSrcset } from './urls.js';
 
 export interface SanitizeContentOptions {
@@ -274,7 +275,8 @@ export function sanitizeContent(html: string, options: SanitizeContentOptions): 
   if (!/[<&]/.test(input)) return input;
   currentBase = options.baseUrl;
   try {
-    return sanitizeHtml(input, OPTIONS);
+    // Elements past the nesting bound are flattened first (nesting.ts): sanitize-html's parser is quadratic in depth.
+    return sanitizeHtml(boundNesting(input), OPTIONS);
   } finally {
     currentBase = null;
   }
