@@ -68,6 +68,17 @@ for (const dialect of DIALECTS) {
       expect((await u.page('/api/articles?page=9')).articles).toEqual([]);
     });
 
+    it('keeps titles that only look like markup, and one of them changes nothing for later feeds or lists', async () => {
+      const u = await user();
+      const first = await u.feed('Why the <textarea> element is special', [item(1, { title: 'Why the <textarea> element is special', description: '<p>One <b>bold</b></p>' })]);
+      const second = await u.feed('C++ <Weekly>', [item(1, { title: '<b>Breaking:</b> std::vector<int>', description: '<p>Two <i>it</i></p>' })]);
+      const page = await u.page('/api/articles');
+      const byFeed = (id: number) => page.articles.find((a) => a.feed_id === id);
+      expect(byFeed(first)).toMatchObject({ title: 'Why the <textarea> element is special', summary: 'One bold' });
+      expect(byFeed(second)).toMatchObject({ title: 'Breaking: std::vector<int>', summary: 'Two it' });
+      expect((await u.get('/api/articles/search?q=bold')).statusCode).toBe(200);
+    });
+
     it('shows the teaser stored with the article; older articles get theirs from the maintenance job', async () => {
       const u = await user();
       // 100,000 nested <div> (1.1 MB): the sanitiser flattens it and the teaser is made once, when it is stored.
