@@ -26,10 +26,11 @@ function seedStatements(dialect, userId) {
               ${cat(`'Bench feed number '`, 'i')}, '2999-01-01T00:00:00.000Z', 0, ${now}, ${now} ${from(FEEDS)}`,
     `${seq(FEEDS)} insert into subscriptions (user_id, feed_id, sort_order, created_at)
        select ${userId}, i + 1, i, ${now} ${from(FEEDS)}`,
-    `${seq(ARTICLES)} insert into articles (id, feed_id, guid_hash, guid, url, title, content, content_hash, published_at, created_at, last_seen_at)
+    `${seq(ARTICLES)} insert into articles (id, feed_id, guid_hash, guid, url, title, content, teaser, content_hash, published_at, created_at, last_seen_at)
        select i + 1, i % ${FEEDS} + 1, ${guidHash}, ${cat(`'guid-'`, 'i')},
               ${cat(`'https://site.example/a/'`, 'i')}, ${cat(`'Headline '`, 'i', `' on '`, word, rare)},
               ${cat(`'<p>Article '`, 'i', `' reports on '`, word, `'. A second sentence follows here. And a third one closes the summary.</p>'`)},
+              ${cat(`'Article '`, 'i', `' reports on '`, word, `'. A second sentence follows here. And a third one closes the summary.'`)},
               'x', ${iso('i * 30')}, ${now}, ${now} ${from(ARTICLES)}`,
     `insert into user_articles (user_id, article_id, feed_id, published_at, is_read, is_favorite)
        select ${userId}, id, feed_id, published_at, case when id % 10 < 7 then 1 else 0 end, case when id % 500 = 0 then 1 else 0 end from articles`,

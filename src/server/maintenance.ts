@@ -1,5 +1,7 @@
 import type { Database } from './db/database.js';
 import { nowIso } from './db/database.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { fillMissingTeasers } from './articles/articles.repository.js';
 import { cleanupArticles } from './refresh/cleanup.js';
 
 /** How often background maintenance runs. */
@@ -18,9 +20,27 @@ export async function purgeExpiredTokens(database: Database, now = nowIso()): Pr
   return Number(a.numDeletedRows) + Number(b.numDeletedRows);
 }
 
+/** Articles per teaser chunk: each costs at most one bounded teaser (article-text.ts), so a chunk stays short. */
+export const TEASER_CHUNK = 20;
+
 /**
- * Hourly background work of `feeder all` and `feeder worker`: expired tokens, and old articles nobody keeps
- * (decisions.md "Old articles"). The feed refresh itself is the refresh engine's (src/server/refresh).
+ * Gives every article stored before migration 0008 its teaser (docs/decisions.md "Parsing: teasers"), a chunk at
+ * a time, yielding to the event loop between chunks so requests are answered in between. Returns how many.
+ */
+export async function backfillTeasers(database: Database): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const n = await fillMissingTeasers(database.db, TEASER_CHUNK);
+    filled += n;
+    if (n < TEASER_CHUNK) return filled;
+    await yieldToEventLoop();
+  }
+}
+
+/**
+ * Hourly background work of `feeder all` and `feeder worker`: expired tokens, old articles nobody keeps
+ * (decisions.md "Old articles"), and teasers missing from articles stored before migration 0008. The feed
+ * refresh itself is the refresh engine's (src/server/refresh).
  */
 export function startMaintenance(database: Database, log: (msg: string) => void, options: { retentionDays: number }): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
@@ -30,6 +50,8 @@ export function startMaintenance(database: Database, log: (msg: string) => void,
       if (tokens > 0) log(`purged ${tokens} expired tokens`);
       const removed = await cleanupArticles(database, { retentionDays: options.retentionDays });
       if (removed.articles > 0 || removed.feeds > 0) log(`removed ${removed.articles} old articles and ${removed.feeds} unsubscribed feeds`);
+      const teasers = await backfillTeasers(database);
+      if (teasers > 0) log(`stored the teasers of ${teasers} older articles`);
     })().catch((err) => log(`maintenance failed: ${err instanceof Error ? err.message : err}`));
   };
   tick();

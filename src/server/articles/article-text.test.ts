@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { htmlToText } from '../reader/parse/text.js';
 import { sanitizeContent } from '../reader/sanitize/index.js';
-import { ftsMatchQuery, pgTsQuery, storedHtmlToText, teaser } from './article-text.js';
+import { TEASER_SOURCE_MAX, ftsMatchQuery, pgTsQuery, storedHtmlToText, teaser, teaserOfText } from './article-text.js';
 
 describe('storedHtmlToText', () => {
   const samples = [
@@ -55,5 +55,14 @@ describe('teaser', () => {
     expect(out.endsWith('word…')).toBe(true);
     expect(teaser('<p>short</p>')).toBe('short');
     expect(teaser(null)).toBe('');
+  });
+
+  it('reads only the head of a long item, with the answer the whole item gives', () => {
+    const paragraphs = Array.from({ length: 20_000 }, (_, i) => `<p>Paragraph <b>${i}</b> &amp; its words.</p>`).join('');
+    expect(paragraphs.length).toBeGreaterThan(TEASER_SOURCE_MAX);
+    expect(teaser(paragraphs)).toBe(teaserOfText(htmlToText(paragraphs)));
+    // A head of markup without text gives the text within the bound, not the text behind it.
+    expect(teaser(`${'<span></span>'.repeat(10_000)}late text`)).toBe('');
+    expect(teaser(`${'<span></span>'.repeat(1_000)}early text`)).toBe('early text');
   });
 });

@@ -41,14 +41,40 @@ export function articleBody(content: string | null, summary: string | null): str
   return text.length > INDEX_TEXT_MAX ? text.slice(0, INDEX_TEXT_MAX) : text;
 }
 
+/**
+ * HTML read for a teaser at most: a teaser needs TEASER_MAX characters of text, and a huge item must not make
+ * every list that shows it parse a megabyte (docs/decisions.md "Parsing: teasers").
+ */
+export const TEASER_SOURCE_MAX = 64 * 1024;
+/** The first, cheap try: enough for almost every item. */
+const TEASER_SOURCE_FIRST = 4 * 1024;
+/**
+ * Text characters beyond `max` that make a prefix's teaser final: cutting the HTML can only change the text of
+ * its last token (an entity is at most 33 characters, an unfinished tag gives none).
+ */
+const TEASER_MARGIN = 64;
+
 /** Plain text cut at about `max` characters on a word boundary, with an ellipsis when cut. */
-export function teaser(html: string | null, max = TEASER_MAX): string {
-  const text = htmlToText(html);
+export function teaserOfText(text: string, max = TEASER_MAX): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
   // A single enormous word (a URL) is cut where it is; otherwise at the last space.
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?-]+$/u, '')}…`;
+}
+
+/**
+ * The compact card's teaser of an article's HTML (its summary, else its content): the plain text of its first
+ * TEASER_SOURCE_MAX characters, cut at about `max`. Bounded work whatever the input: the refresh stores it
+ * (articles.teaser, computed on the parse threads) and lists show the stored one.
+ */
+export function teaser(html: string | null, max = TEASER_MAX): string {
+  if (!html) return '';
+  if (html.length > TEASER_SOURCE_FIRST) {
+    const head = htmlToText(html.slice(0, TEASER_SOURCE_FIRST));
+    if (head.length > max + TEASER_MARGIN) return teaserOfText(head, max);
+  }
+  return teaserOfText(htmlToText(html.length > TEASER_SOURCE_MAX ? html.slice(0, TEASER_SOURCE_MAX) : html), max);
 }
 
 /** At most this many words of a query count (q is at most 200 characters anyway). */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
-import { articleBody } from './article-text.js';
+import { articleBody, teaser } from './article-text.js';
 import { recountSubscriptions } from './counters.js';
 import { chunks } from '../db/chunks.js';
 import { matchArrivedArticles } from '../reading-lists/membership.js';
@@ -26,9 +26,11 @@ export interface StoredItem {
    * on its parse threads beside sanitising; when absent it is computed here.
    */
   text?: string;
+  /** The compact card's teaser (article-text.ts teaser of summary, else content); computed here when absent. */
+  teaser?: string;
 }
 
-// SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 16 columns.
+// SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 17 columns.
 const INSERT_BATCH = 500;
 const LOOKUP_BATCH = 1000;
 
@@ -56,6 +58,7 @@ const itemColumns = (i: StoredItem) => ({
   author: i.author,
   content: i.content,
   summary: i.summary,
+  teaser: i.teaser ?? teaser(i.summary ?? i.content),
   image_url: i.imageUrl,
   enclosures: encodeEnclosures(i.enclosures),
   content_hash: i.contentHash,
@@ -249,6 +252,19 @@ export async function backfillSearchIndex(db: Kysely<any>, batchSize = 500): Pro
     }
     indexed += texts.length;
   }
+}
+
+/**
+ * Fills in the teaser of up to `limit` articles stored before migration 0008 (the lowest ids first) and returns
+ * how many it filled. The teaser's work is bounded per article (article-text.ts TEASER_SOURCE_MAX), so a chunk
+ * costs at most `limit` bounded computations; the maintenance job calls it chunk by chunk, yielding in between.
+ */
+export async function fillMissingTeasers(db: Db, limit: number): Promise<number> {
+  const rows = await db.selectFrom('articles').select(['id', 'summary', 'content']).where('teaser', 'is', null).orderBy('id').limit(limit).execute();
+  for (const r of rows) {
+    await db.updateTable('articles').set({ teaser: teaser(r.summary ?? r.content) }).where('id', '=', r.id).where('teaser', 'is', null).execute();
+  }
+  return rows.length;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticlePage, ArticleStateResponse, ExtractContentResponse, UnreadCounts } from '../../common/api.js';
 import { subscribe } from '../feeds/feeds.repository.js';
+import { backfillTeasers } from '../maintenance.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, type TestFeedServer, type TestItem } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser, subscribeFetched } from '../test/feed-user.js';
@@ -65,6 +66,37 @@ for (const dialect of DIALECTS) {
       expect(small.flatMap(idsOf)).toEqual([...idsOf(p1), ...idsOf(p2)]);
       expect(small[0].pages).toBe(3);
       expect((await u.page('/api/articles?page=9')).articles).toEqual([]);
+    });
+
+    it('keeps titles that only look like markup, and one of them changes nothing for later feeds or lists', async () => {
+      const u = await user();
+      const first = await u.feed('Why the <textarea> element is special', [item(1, { title: 'Why the <textarea> element is special', description: '<p>One <b>bold</b></p>' })]);
+      const second = await u.feed('C++ <Weekly>', [item(1, { title: '<b>Breaking:</b> std::vector<int>', description: '<p>Two <i>it</i></p>' })]);
+      const page = await u.page('/api/articles');
+      const byFeed = (id: number) => page.articles.find((a) => a.feed_id === id);
+      expect(byFeed(first)).toMatchObject({ title: 'Why the <textarea> element is special', summary: 'One bold' });
+      expect(byFeed(second)).toMatchObject({ title: 'Breaking: std::vector<int>', summary: 'Two it' });
+      expect((await u.get('/api/articles/search?q=bold')).statusCode).toBe(200);
+    });
+
+    it('shows the teaser stored with the article; older articles get theirs from the maintenance job', async () => {
+      const u = await user();
+      // 100,000 nested <div> (1.1 MB): the sanitiser flattens it and the teaser is made once, when it is stored.
+      const deep = `${'<div>'.repeat(100_000)}deep text${'</div>'.repeat(100_000)}`;
+      const feedId = await u.feed('Teasers', [item(1, { description: '<p>Stored <b>teaser</b> &amp; text</p>' }), item(2, { description: deep })]);
+      const stored = () => t.database.db.selectFrom('articles').select(['id', 'teaser']).where('feed_id', '=', feedId).orderBy('id').execute();
+      expect((await stored()).map((r) => r.teaser)).toEqual(['Stored teaser & text', 'deep text']);
+      const summaries = async () => (await u.page(`/api/articles?feed_id=${feedId}`)).articles.map((a) => a.summary);
+      expect(await summaries()).toEqual(['deep text', 'Stored teaser & text']);
+      // Lists show the stored teaser; they do not compute it from the HTML again.
+      const [first] = await stored();
+      await t.database.db.updateTable('articles').set({ teaser: 'As stored' }).where('id', '=', first.id).execute();
+      expect(await summaries()).toEqual(['deep text', 'As stored']);
+      // A row from before migration 0008: the same (bounded) teaser until the maintenance job stores it.
+      await t.database.db.updateTable('articles').set({ teaser: null }).where('feed_id', '=', feedId).execute();
+      expect(await summaries()).toEqual(['deep text', 'Stored teaser & text']);
+      expect(await backfillTeasers(t.database)).toBeGreaterThanOrEqual(2);
+      expect((await stored()).map((r) => r.teaser)).toEqual(['Stored teaser & text', 'deep text']);
     });
 
     it('lists read and unread together newest first across pages, with read ones interleaved', async () => {

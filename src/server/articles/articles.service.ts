@@ -40,7 +40,8 @@ export function presentArticle(row: repo.ArticleRow): Article {
     id: row.id,
     url: row.url,
     title: row.title,
-    summary: teaser(row.summary ?? row.content),
+    // Stored by the refresh; rows older than migration 0008 get the same bounded computation until backfilled.
+    summary: row.teaser ?? teaser(row.summary ?? row.content),
     content: row.content ?? row.summary,
     author: row.author,
     image_url: row.image_url,

@@ -20,6 +20,8 @@ export interface ArticleRow {
   url: string | null;
   title: string;
   summary: string | null;
+  /** Stored teaser; null for rows older than migration 0008 not yet backfilled. */
+  teaser: string | null;
   content: string | null;
   author: string | null;
   image_url: string | null;
@@ -58,6 +60,7 @@ function articleSelect(db: Db, userId: number, now: string, subscription: 'inner
       'articles.url',
       'articles.title',
       'articles.summary',
+      'articles.teaser',
       'articles.content',
       'articles.author',
       'articles.image_url',

@@ -96,6 +96,8 @@ export interface ArticlesTable {
   /** Sanitised HTML. */
   content: string | null;
   summary: string | null;
+  /** The compact card's plain-text teaser (article-text.ts teaser); null for rows older than migration 0008 until filled. */
+  teaser: string | null;
   image_url: string | null;
   /** JSON array of reader/types Enclosure, or null when there are none. */
   enclosures: string | null;

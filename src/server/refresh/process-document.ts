@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { articleBody } from '../articles/article-text.js';
+import { articleBody, teaser } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContent, stripTracking } from '../reader/sanitize/index.js';
@@ -71,6 +71,8 @@ function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, p
     updatedAt: item.updatedAt,
     // Search and filter text, made here on the parse thread rather than on the main thread that stores it.
     text: articleBody(content, summary),
+    // The list's teaser too: lists show it as stored and never parse HTML per request.
+    teaser: teaser(summary ?? content),
   };
 }
 

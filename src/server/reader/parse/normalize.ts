@@ -7,8 +7,10 @@
  *   type="text" and plain Media RSS text become escaped HTML with <br> for line breaks); summary = description /
  *   Atom summary / JSON summary / itunes:summary / media:description. When an item has no content, its summary is
  *   also used as content, so the reading view never shows an empty article while the list shows a preview.
- * - Titles, authors and descriptions are plain text. RSS and RDF titles are treated as HTML (publishers put markup
- *   and entities there); Atom text constructs follow their type (RFC 4287 §3.1); JSON Feed titles are plain text.
+ * - Titles, authors and descriptions are plain text (docs/decisions.md "Parsing: text and markup"). RSS and RDF
+ *   titles, authors and descriptions and Atom text constructs of type html/xhtml may carry markup: only real tags
+ *   go (text.ts textWithMarkupToText), so `std::vector<int>` keeps its `<int>`; Atom type="text" (RFC 4287 §3.1)
+ *   and every JSON Feed title are text as they stand, only whitespace is collapsed.
  * - Authors: the item's own (RSS author name, dc:creator, itunes:author, atom:author, Atom source author, JSON
  *   authors) else the feed's (managingEditor, dc:creator, itunes:author, atom:author, JSON authors). Only names
  *   are shown; an e-mail-only author is skipped in favour of the next fallback. Several names are joined with ", ".
@@ -29,7 +31,7 @@ import { createHash } from 'node:crypto';
 import type { AtomFeed, JsonFeed, MediaNs, RdfFeed, RssFeed, SyNs } from 'feedsmith';
 import type { Enclosure, FeedFormat, ParsedFeed, ParsedItem } from '../types.js';
 import { parseDate } from './dates.js';
-import { collapseWhitespace, htmlToText, nonEmpty, textToHtml } from './text.js';
+import { collapseWhitespace, textWithMarkupToText, nonEmpty, textToHtml } from './text.js';
 import { resolveBase, resolveHttpUrl } from './urls.js';
 
 export interface NormalizeContext {
@@ -114,7 +116,7 @@ function defaultAtomType(atom03: boolean): string {
 function atomText(t: AtomFeed.Text | undefined, atom03: boolean): string {
   if (!t) return '';
   const type = (t.type ?? defaultAtomType(atom03)).toLowerCase();
-  return type === 'text' || type === 'text/plain' ? collapseWhitespace(t.value) : htmlToText(t.value);
+  return type === 'text' || type === 'text/plain' ? collapseWhitespace(t.value) : textWithMarkupToText(t.value);
 }
 
 /**
@@ -316,9 +318,9 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
   const itemParentBase = xmlBase ? docBase : (siteUrl ?? ctx.url);
 
   const feedAuthor = firstAuthor(
-    joinNames([feed.managingEditor?.name], htmlToText),
-    joinNames(feed.dc?.creators ?? [], htmlToText),
-    joinNames([feed.itunes?.author], htmlToText),
+    joinNames([feed.managingEditor?.name], textWithMarkupToText),
+    joinNames(feed.dc?.creators ?? [], textWithMarkupToText),
+    joinNames([feed.itunes?.author], textWithMarkupToText),
     atomNames(feed.atom?.authors),
   );
 
@@ -339,7 +341,7 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
       (item.itunes?.summary ? textToHtml(item.itunes.summary) : null) ??
       mediaDescription(item.media);
     const content = nonEmpty(item.content?.encoded) ?? summary;
-    const title = htmlToText(item.title ?? item.itunes?.title ?? mediaTitle(item.media) ?? item.atom?.title?.value);
+    const title = textWithMarkupToText(item.title ?? item.itunes?.title ?? mediaTitle(item.media) ?? item.atom?.title?.value);
 
     return {
       id: guid ?? atomId,
@@ -347,9 +349,9 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
       rawLink: nonEmpty(item.link),
       title,
       author: firstAuthor(
-        joinNames((item.authors ?? []).map((a) => a.name), htmlToText),
-        joinNames(item.dc?.creators ?? [], htmlToText),
-        joinNames([item.itunes?.author], htmlToText),
+        joinNames((item.authors ?? []).map((a) => a.name), textWithMarkupToText),
+        joinNames(item.dc?.creators ?? [], textWithMarkupToText),
+        joinNames([item.itunes?.author], textWithMarkupToText),
         atomNames(item.atom?.authors),
         feedAuthor,
       ),
@@ -374,9 +376,9 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
   return feedOf(
     'rss',
     {
-      title: htmlToText(feed.title ?? feed.itunes?.title ?? first(feed.dc?.titles)),
+      title: textWithMarkupToText(feed.title ?? feed.itunes?.title ?? first(feed.dc?.titles)),
       siteUrl,
-      description: nonEmpty(htmlToText(feed.description ?? feed.itunes?.summary ?? feed.itunes?.subtitle)),
+      description: nonEmpty(textWithMarkupToText(feed.description ?? feed.itunes?.summary ?? feed.itunes?.subtitle)),
       imageUrl: firstUrl(itemParentBase, feed.image?.url, feed.itunes?.image, first(feed.media?.thumbnails)?.url),
       language: nonEmpty(feed.language ?? first(feed.dc?.languages)),
       ttlMinutes: ttlMinutes(feed.ttl, feed.sy),
@@ -393,7 +395,7 @@ export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext):
   const docBase = resolveBase(xmlBase, ctx.url);
   const siteUrl = firstUrl(docBase, feed.link, feed.rdf?.about);
   const itemParentBase = xmlBase ? docBase : (siteUrl ?? ctx.url);
-  const feedAuthor = joinNames(feed.dc?.creators ?? [], htmlToText);
+  const feedAuthor = joinNames(feed.dc?.creators ?? [], textWithMarkupToText);
 
   const drafts = (feed.items ?? []).map((item): ItemDraft => {
     const base = resolveBase(item.xml?.base, itemParentBase);
@@ -405,8 +407,8 @@ export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext):
       id: nonEmpty(item.rdf?.about),
       url: firstUrl(base, item.link, item.rdf?.about),
       rawLink: nonEmpty(item.link),
-      title: htmlToText(item.title ?? first(item.dc?.titles)),
-      author: firstAuthor(joinNames(item.dc?.creators ?? [], htmlToText), feedAuthor),
+      title: textWithMarkupToText(item.title ?? first(item.dc?.titles)),
+      author: firstAuthor(joinNames(item.dc?.creators ?? [], textWithMarkupToText), feedAuthor),
       content: nonEmpty(item.content?.encoded) ?? summary,
       summary,
       publishedAt: firstDate(ctx, first(item.dc?.dates), first(item.dcterms?.issued), first(item.dcterms?.created),
@@ -420,9 +422,9 @@ export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext):
   return feedOf(
     'rdf',
     {
-      title: htmlToText(feed.title ?? first(feed.dc?.titles)),
+      title: textWithMarkupToText(feed.title ?? first(feed.dc?.titles)),
       siteUrl,
-      description: nonEmpty(htmlToText(feed.description)),
+      description: nonEmpty(textWithMarkupToText(feed.description)),
       imageUrl: firstUrl(itemParentBase, feed.image?.url),
       language: nonEmpty(first(feed.dc?.languages)),
       ttlMinutes: ttlMinutes(undefined, feed.sy),
@@ -438,8 +440,8 @@ export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext
   const feedBase = resolveBase(feed.xml?.base, ctx.url);
   const feedAuthor = firstAuthor(
     atomNames(feed.authors),
-    joinNames(feed.dc?.creators ?? [], htmlToText),
-    joinNames([feed.itunes?.author], htmlToText),
+    joinNames(feed.dc?.creators ?? [], textWithMarkupToText),
+    joinNames([feed.itunes?.author], textWithMarkupToText),
   );
 
   const drafts = (feed.entries ?? []).map((entry): ItemDraft => {
@@ -462,11 +464,11 @@ export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext
         videoId ? `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}` : undefined,
       ),
       rawLink: nonEmpty(rawLink),
-      title: entry.title ? atomText(entry.title, atom03) : htmlToText(mediaTitle(entry.media) ?? entry.itunes?.title),
+      title: entry.title ? atomText(entry.title, atom03) : textWithMarkupToText(mediaTitle(entry.media) ?? entry.itunes?.title),
       author: firstAuthor(
         atomNames(entry.authors),
-        joinNames(entry.dc?.creators ?? [], htmlToText),
-        joinNames([entry.itunes?.author], htmlToText),
+        joinNames(entry.dc?.creators ?? [], textWithMarkupToText),
+        joinNames([entry.itunes?.author], textWithMarkupToText),
         atomNames(entry.source?.authors),
         feedAuthor,
       ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, escapeHtml, htmlToText, textToHtml } from './text.js';
+import { collapseWhitespace, escapeHtml, htmlToText, textToHtml, textWithMarkupToText } from './text.js';
 
 describe('htmlToText', () => {
   it.each([
@@ -23,6 +23,49 @@ describe('htmlToText', () => {
   it('accepts null and undefined', () => {
     expect(htmlToText(null)).toBe('');
     expect(htmlToText(undefined)).toBe('');
+  });
+});
+
+describe('no state survives a call', () => {
+  // A string that ends inside a raw-text element used to leave the shared parser in that state: every later
+  // call with a tag threw until the process restarted.
+  it.each(['<style>', '<script>', '<title>', '<textarea>', '<xmp>', '<plaintext>', '<!--', '<![CDATA[', '<a href="x'])(
+    'a string ending inside %s does not change the next one',
+    (open) => {
+      for (const f of [htmlToText, textWithMarkupToText]) {
+        expect(() => f(`Why the ${open} element is special`)).not.toThrow();
+        expect(f('<b>Bold</b> &amp; <i>italic</i>')).toBe('Bold & italic');
+      }
+    },
+  );
+
+  it('is linear on deep nesting', () => {
+    const deep = `${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}`;
+    expect(htmlToText(deep)).toBe('deep');
+    expect(textWithMarkupToText(deep)).toBe('deep');
+  });
+});
+
+describe('textWithMarkupToText (titles, authors, descriptions that may carry markup)', () => {
+  it.each([
+    ['std::vector<int>', 'std::vector<int>'],
+    ['C++ <Weekly>', 'C++ <Weekly>'],
+    ['Generic <T> and <K, V>', 'Generic <T> and <K, V>'],
+    ['a < b > c', 'a < b > c'],
+    ['if x<y', 'if x<y'],
+    ['Why the <textarea> element is special', 'Why the <textarea> element is special'],
+    ['The <div> and <span> elements', 'The <div> and <span> elements'],
+    ['<b>Breaking:</b> news', 'Breaking: news'],
+    ['<em>a</em> <code>Map&lt;K&gt;</code>', 'a Map<K>'],
+    ['<p>One<p>Two', 'One Two'],
+    ['Line<br>break<img src="x">', 'Line break'],
+    ['<script>alert(1)</script>Safe', 'Safe'],
+    ['Lone <script>x', 'Lone <script>x'],
+    ['</int> stray end', '</int> stray end'],
+    ['<int>x</int>', '<int>x</int>'],
+    ['Tom &amp; Jerry', 'Tom & Jerry'],
+  ])('%j → %j', (input, expected) => {
+    expect(textWithMarkupToText(input)).toBe(expected);
   });
 });
 

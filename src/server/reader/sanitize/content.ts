@@ -7,6 +7,7 @@
  * against the OWASP XSS Filter Evasion Cheat Sheet (sanitize.test.ts).
  */
 import sanitizeHtml from 'sanitize-html';
+import { boundNesting } from './nesting.js';
 import { imageUrl, linkUrl, mediaUrl, sanitizeSrcset } from './urls.js';
 
 export interface SanitizeContentOptions {
@@ -77,9 +78,6 @@ const IFRAME_HOSTS: ReadonlyMap<string, string> = new Map([
 const IFRAME_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-presentation';
 const IFRAME_REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
-/** The base URL of the current call. sanitize-html is synchronous, so one module-level slot is enough. */
-let currentBase: string | null = null;
-
 const DIMENSION = /^\d{1,5}$/;
 
 /** Copies width/height when they are plain pixel numbers (HTML: valid non-negative integers). */
@@ -108,8 +106,8 @@ function tag(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Ta
   return { tagName, attribs };
 }
 
-function transformLink(name: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
-  const href = attribs.href === undefined ? null : linkUrl(attribs.href, currentBase);
+function transformLink(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
+  const href = attribs.href === undefined ? null : linkUrl(attribs.href, base);
   // A link without a usable target is just its text; keeping an inert <a> would still look clickable.
   if (href === null) return tag(name, UNWRAP);
   const out: sanitizeHtml.Attributes = { href, rel: 'noopener noreferrer', target: '_blank' };
@@ -117,10 +115,10 @@ function transformLink(name: string, attribs: sanitizeHtml.Attributes): sanitize
   return tag('a', out);
 }
 
-function transformImage(name: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+function transformImage(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
   if (isPixel(attribs)) return tag(name, DROP);
-  const src = attribs.src === undefined ? null : imageUrl(attribs.src, currentBase, true);
-  const srcset = attribs.srcset === undefined ? null : sanitizeSrcset(attribs.srcset, currentBase);
+  const src = attribs.src === undefined ? null : imageUrl(attribs.src, base, true);
+  const srcset = attribs.srcset === undefined ? null : sanitizeSrcset(attribs.srcset, base);
   // An image whose source was a tracker or a forbidden scheme is removed, not shown broken.
   if (src === null && (srcset === null || attribs.src !== undefined)) return tag(name, DROP);
   const out: sanitizeHtml.Attributes = {};
@@ -140,15 +138,15 @@ function transformImage(name: string, attribs: sanitizeHtml.Attributes): sanitiz
   return tag('img', out);
 }
 
-function transformSource(name: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+function transformSource(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
   const out: sanitizeHtml.Attributes = {};
   // <source src> belongs to audio/video, <source srcset> to picture; sanitise whichever is there.
   if (attribs.src !== undefined) {
-    const src = mediaUrl(attribs.src, currentBase);
+    const src = mediaUrl(attribs.src, base);
     if (src !== null) out.src = src;
   }
   if (attribs.srcset !== undefined) {
-    const srcset = sanitizeSrcset(attribs.srcset, currentBase);
+    const srcset = sanitizeSrcset(attribs.srcset, base);
     if (srcset !== null) out.srcset = srcset;
   }
   if (out.src === undefined && out.srcset === undefined) return tag(name, DROP);
@@ -159,15 +157,15 @@ function transformSource(name: string, attribs: sanitizeHtml.Attributes): saniti
   return tag('source', out);
 }
 
-function transformMedia(name: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+function transformMedia(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
   const out: sanitizeHtml.Attributes = {};
   if (attribs.src !== undefined) {
-    const src = mediaUrl(attribs.src, currentBase);
+    const src = mediaUrl(attribs.src, base);
     if (src !== null) out.src = src;
   }
   if (name === 'video') {
     if (attribs.poster !== undefined) {
-      const poster = imageUrl(attribs.poster, currentBase, false);
+      const poster = imageUrl(attribs.poster, base, false);
       if (poster !== null) out.poster = poster;
     }
     copyDimensions(attribs, out);
@@ -183,11 +181,11 @@ function transformMedia(name: string, attribs: sanitizeHtml.Attributes): sanitiz
   return tag(name, out);
 }
 
-function transformIframe(name: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+function transformIframe(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
   if (attribs.src === undefined) return tag(name, DROP);
   let url: URL;
   try {
-    url = currentBase === null ? new URL(attribs.src) : new URL(attribs.src, currentBase);
+    url = base === null ? new URL(attribs.src) : new URL(attribs.src, base);
   } catch {
     return tag(name, DROP);
   }
@@ -213,8 +211,8 @@ function rename(to: string): sanitizeHtml.Transformer {
 const URL_SCHEMES = ['http', 'https', 'mailto'];
 
 /**
- * The options object, built once: sanitizeContent runs for every item of every refresh (some 100,000 per
- * 2,000-feed refresh), so nothing here is rebuilt per call.
+ * The options, built once: sanitizeContent runs for every item of every refresh (some 100,000 per 2,000-feed
+ * refresh), so only the URL transforms, which need the call's base URL, are made per call (optionsFor).
  */
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...ALLOWED_TAGS],
@@ -248,17 +246,31 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // Void elements are written as <x />; a stray </source> or </wbr> would only be noise.
   selfClosing: ['img', 'br', 'hr', 'source', 'wbr', 'col'],
   exclusiveFilter: (frame) => (frame.attribs === DROP ? true : frame.attribs === UNWRAP ? 'excludeTag' : false),
-  transformTags: {
-    a: transformLink,
-    img: transformImage,
-    source: transformSource,
-    video: transformMedia,
-    audio: transformMedia,
-    iframe: transformIframe,
-    strike: rename('s'),
-    tt: rename('code'),
-  },
 };
+
+type BaseTransform = (name: string, attribs: sanitizeHtml.Attributes, base: string | null) => sanitizeHtml.Tag;
+
+/**
+ * OPTIONS with the transforms bound to this call's base URL. Per call rather than a module-level "current base"
+ * (design.md §4 rule 15: no shared mutable state in parse paths); a handful of closures next to sanitize-html's own
+ * per-call set-up.
+ */
+function optionsFor(base: string | null): sanitizeHtml.IOptions {
+  const bind = (f: BaseTransform): sanitizeHtml.Transformer => (name, attribs) => f(name, attribs, base);
+  return {
+    ...OPTIONS,
+    transformTags: {
+      a: bind(transformLink),
+      img: bind(transformImage),
+      source: bind(transformSource),
+      video: bind(transformMedia),
+      audio: bind(transformMedia),
+      iframe: bind(transformIframe),
+      strike: rename('s'),
+      tt: rename('code'),
+    },
+  };
+}
 
 /**
  * Sanitises article HTML (item content or summary) for display. Keeps article markup, drops everything that could
@@ -272,10 +284,6 @@ export function sanitizeContent(html: string, options: SanitizeContentOptions): 
   // Text without "<" or "&" has no markup and no character references: it is already safe HTML as it is, and
   // plain-text summaries are common enough to skip the parser for them.
   if (!/[<&]/.test(input)) return input;
-  currentBase = options.baseUrl;
-  try {
-    return sanitizeHtml(input, OPTIONS);
-  } finally {
-    currentBase = null;
-  }
+  // Elements past the nesting bound are flattened first (nesting.ts): sanitize-html's parser is quadratic in depth.
+  return sanitizeHtml(boundNesting(input), optionsFor(options.baseUrl));
 }

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { sanitizeContent, sanitizeSvg, stripTracking } from './index.js';
+import { MAX_DEPTH } from './nesting.js';
 
 /**
  * The safety checks run on the OUTPUT, parsed twice: with htmlparser2 (what sanitize-html itself sees) and with
@@ -496,5 +497,34 @@ describe('sanitizeSvg', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('nesting bound (docs/decisions.md "Sanitising")', () => {
+  const count = (html: string, s: string) => html.split(s).length - 1;
+
+  it('flattens elements past 100 open ones, keeping their text and the structure above', () => {
+    const n = 100_000;
+    const out = sanitizeContent(`${'<div>'.repeat(n)}deep <b>text</b>${'</div>'.repeat(n)}<p>after</p>`, { baseUrl: BASE });
+    expect(out).toBe(`${'<div>'.repeat(MAX_DEPTH)}deep text${'</div>'.repeat(MAX_DEPTH)}<p>after</p>`);
+  });
+
+  it('keeps everything of documents within the bound', () => {
+    // MAX_DEPTH open elements at the deepest point: 99 divs and the b.
+    const html = `${'<div>'.repeat(MAX_DEPTH - 1)}<b>x</b>${'</div>'.repeat(MAX_DEPTH - 1)}`;
+    expect(sanitizeContent(html, { baseUrl: BASE })).toBe(html);
+  });
+
+  it('does not count siblings with implied end tags as depth', () => {
+    const out = sanitizeContent(`${'<p>para'.repeat(500)}<ul>${'<li>item'.repeat(300)}</ul>`, { baseUrl: BASE });
+    expect(count(out, '<p>')).toBe(500);
+    expect(count(out, '<li>')).toBe(300);
+  });
+
+  it('still drops scripts and styles past the bound, with their content', () => {
+    const out = sanitizeContent(`${'<span>'.repeat(150)}a<script>alert(1)</script><style>p{}</style>b${'</span>'.repeat(150)}`, { baseUrl: BASE });
+    expect(out).not.toMatch(/alert|p\{\}|<script|<style/);
+    expect(out).toContain('ab');
+    expect(count(out, '<span>')).toBe(MAX_DEPTH);
   });
 });
