@@ -36,8 +36,8 @@ const para = (n: number) => `<p>Paragraph ${n}: ${'readable words of an article,
 const DEEP_PAGE = `<html><body>${'<div>'.repeat(2000)}${para(1)}${'</div>'.repeat(2000)}</body></html>`;
 /** As deep and as large as the caps allow (147 + html, body < 150 deep; under 50,000 elements): seconds of work. */
 const WORST_ALLOWED_PAGE = `<html><body>${Array.from({ length: 330 }, (_, i) => `${'<div>'.repeat(147)}${para(i)}${'</div>'.repeat(147)}`).join('')}</body></html>`;
-/** A valid feed of 1.1 MB whose one item's content is nested 100,000 elements deep. */
-const DEEP_FEED = rss('Deep feed', [item(1, { description: `<![CDATA[${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}]]>` })]);
+/** A valid feed (2.3 MB, the HTML entity-escaped as RSS descriptions usually are) whose one item's content is nested 100,000 elements deep. */
+const DEEP_FEED = rss('Deep feed', [item(1, { description: `${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}` })]);
 
 describe.sequential('the built server under the worst allowed input', () => {
   let dataDir: string;
@@ -60,12 +60,6 @@ describe.sequential('the built server under the worst allowed input', () => {
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'dist/server/main.js'))) throw new Error('This test runs the built server: run `npm run build` first.');
     pages = await startTestFeedServer();
-    pages.set('/deep.html', { body: DEEP_PAGE, contentType: 'text/html; charset=utf-8' });
-    pages.set('/worst.html', { body: WORST_ALLOWED_PAGE, contentType: 'text/html; charset=utf-8' });
-    pages.set('/deep.xml', { body: DEEP_FEED });
-    pages.set('/site.xml', {
-      body: rss('Site', [item(2, { link: pages.url('/deep.html') }), item(1, { link: pages.url('/worst.html') })]),
-    });
 
     dataDir = mkdtempSync(join(tmpdir(), 'feeder-event-loop-'));
     const port = await freePort();
@@ -114,15 +108,29 @@ describe.sequential('the built server under the worst allowed input', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers /healthz within 200 ms while extracting the deepest pages and reading a 100,000-deep feed', async () => {
+  // Each attempt reads fresh URLs: extraction outcomes are cached per article and a feed is subscribed once. The
+  // retries are for a machine busy with other work (the test suite runs files in parallel on two cores), where one
+  // round trip can take longer than 200 ms without Feeder's event loop being blocked at all; a blocked loop (26 s
+  // before the worker pool) fails every attempt.
+  let attempt = 0;
+  it('answers /healthz within 200 ms while extracting the deepest pages and reading a 100,000-deep feed', { retry: 2, timeout: 30_000 }, async () => {
+    const n = ++attempt;
+    const path = (name: string) => `/${n}/${name}`;
+    pages.set(path('deep.html'), { body: DEEP_PAGE, contentType: 'text/html; charset=utf-8' });
+    pages.set(path('worst.html'), { body: WORST_ALLOWED_PAGE, contentType: 'text/html; charset=utf-8' });
+    pages.set(path('deep.xml'), { body: DEEP_FEED });
+    pages.set(path('site.xml'), {
+      body: rss('Site', [item(2, { link: pages.url(path('deep.html')) }), item(1, { link: pages.url(path('worst.html')) })]),
+    });
     // The articles to extract: a plain feed whose items link to the hostile pages, refreshed by the server.
-    expect((await api('POST', '/api/feeds', { url: pages.url('/site.xml') })).status).toBe(201);
+    expect((await api('POST', '/api/feeds', { url: pages.url(path('site.xml')) })).status).toBe(201);
     let articles: Array<{ id: number; url: string | null }> = [];
-    for (const deadline = Date.now() + 10_000; articles.length < 2 && Date.now() < deadline; ) {
+    const urls = [pages.url(path('deep.html')), pages.url(path('worst.html'))];
+    for (const deadline = Date.now() + 10_000; articles.filter((a) => urls.includes(a.url ?? '')).length < 2 && Date.now() < deadline; ) {
       await new Promise((r) => setTimeout(r, 100));
       articles = (await api<{ articles: typeof articles }>('GET', '/api/articles')).body.articles ?? [];
     }
-    const idOf = (path: string) => articles.find((a) => a.url === pages.url(path))!.id;
+    const idOf = (name: string) => articles.find((a) => a.url === pages.url(path(name)))!.id;
 
     const latencies: number[] = [];
     let busy = true;
@@ -137,18 +145,25 @@ describe.sequential('the built server under the worst allowed input', () => {
     })();
 
     const work = Promise.all([
-      api<ExtractContentResponse>('POST', '/api/extract-article-content', { articleId: idOf('/deep.html') }),
-      api<ExtractContentResponse>('POST', '/api/extract-article-content', { articleId: idOf('/worst.html') }),
-      api<{ feeds: Array<{ url: string }> }>('POST', '/api/feeds/search', { url: pages.url('/deep.xml') }),
-      api<{ feed: { id: number } }>('POST', '/api/feeds', { url: pages.url('/deep.xml') }),
+      api<ExtractContentResponse>('POST', '/api/extract-article-content', { articleId: idOf('deep.html') }),
+      api<ExtractContentResponse>('POST', '/api/extract-article-content', { articleId: idOf('worst.html') }),
+      api<{ feeds: Array<{ url: string }> }>('POST', '/api/feeds/search', { url: pages.url(path('deep.xml')) }),
+      api<{ id: number }>('POST', '/api/feeds', { url: pages.url(path('deep.xml')) }),
     ]);
-    let results: Awaited<typeof work>;
+    let results: Awaited<typeof work> = [] as never;
+    const lists: Array<{ status: number; body: { articles: Array<{ title: string; summary: string }> } }> = [];
     try {
       results = await work;
       // The subscribed feed's refresh (parse and sanitise of the 100,000-deep item) runs after the answer.
       const deadline = Date.now() + 8_000;
-      while (Date.now() < deadline && pages.hits('/deep.xml') < 2) await new Promise((r) => setTimeout(r, 50));
+      while (Date.now() < deadline && pages.hits(path('deep.xml')) < 2) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 1_500));
+      // Then every list that shows the stored 1.1 MB item, and search over it, several times over: a list request
+      // reads the teaser stored with the article, never the item's HTML (docs/decisions.md "Parsing: teasers").
+      for (let i = 0; i < 5; i++) {
+        lists.push(await api<{ articles: Array<{ title: string; summary: string }> }>('GET', `/api/feeds/${results[3].body.id}/articles`));
+        lists.push(await api<{ articles: Array<{ title: string; summary: string }> }>('GET', '/api/articles/search?q=deep'));
+      }
     } finally {
       busy = false;
       await poll;
@@ -160,11 +175,15 @@ describe.sequential('the built server under the worst allowed input', () => {
     expect(worst.status).toBe(200);
     expect([null, 'EXTRACT_TOO_COMPLEX']).toContain(worst.body.warning);
     expect(search.status).toBe(200);
-    expect(search.body.feeds.map((f) => f.url)).toEqual([pages.url('/deep.xml')]);
+    expect(search.body.feeds.map((f) => f.url)).toEqual([pages.url(path('deep.xml'))]);
     expect(subscribe.status).toBe(201);
-    expect(pages.hits('/deep.xml')).toBeGreaterThanOrEqual(2);
+    expect(pages.hits(path('deep.xml'))).toBeGreaterThanOrEqual(2);
+    for (const list of lists) {
+      expect(list.status).toBe(200);
+      expect(list.body.articles.map((a) => a.summary)).toContain('deep');
+    }
 
     expect(latencies.length).toBeGreaterThan(20);
     expect(Math.max(...latencies)).toBeLessThan(MAX_HEALTH_LATENCY_MS);
-  }, 30_000);
+  });
 });
