@@ -20,6 +20,8 @@ import { ping, type Database } from '../db/database.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { registerOpmlRoutes } from '../opml/opml.routes.js';
 import { registerAuth } from './auth.js';
+import { registerNoStore } from './cache-control.js';
+import { registerNulRefusal } from './nul.js';
 import { registerErrorHandling } from './errors.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from './rate-limit.js';
 import { registerSpa } from './spa.js';
@@ -69,6 +71,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
 
   registerErrorHandling(app);
+  // Root hooks, added before any route plugin so that every scope inherits them.
+  registerNoStore(app);
+  registerNulRefusal(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
