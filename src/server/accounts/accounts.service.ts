@@ -15,6 +15,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { BackgroundWork } from '../background.js';
 import { alreadyVerifiedMail, passwordResetMail, verificationMail, type MailContent } from '../mail/templates.js';
 import * as repo from './accounts.repository.js';
 import { presentUser } from './accounts.presenter.js';
@@ -94,6 +95,8 @@ export interface AccountsServiceDeps {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** The clock; tests move it to expire tokens. */
   now?: () => Date;
+  /** Where work after the answer runs (mail); default: a set of its own. */
+  background?: BackgroundWork;
 }
 
 /** Creates a user row after the checks every way of creating an account shares. */
@@ -130,12 +133,13 @@ async function insertNewUser(
 export class AccountsService {
   private readonly db: Db;
   private readonly now: () => Date;
-  /** Mails sent after the answer went out (so answer times do not reveal whether an address exists). */
-  private readonly pending = new Set<Promise<void>>();
+  /** Work done after the answer went out (so answer times do not reveal whether an address exists). */
+  private readonly background: BackgroundWork;
 
   constructor(private readonly deps: AccountsServiceDeps) {
     this.db = deps.db;
     this.now = deps.now ?? (() => new Date());
+    this.background = deps.background ?? new BackgroundWork();
   }
 
   private nowIso(): string {
@@ -165,16 +169,18 @@ export class AccountsService {
     }
   }
 
-  /** Starts sending (synchronously) and returns at once; failures are logged. */
-  private sendInBackground(message: MailMessage): void {
-    const p = this.sendNow(message).then(() => undefined);
-    this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
+  /**
+   * Runs the whole of an address's mail work after the answer: looking the account up, issuing its token and
+   * sending. The answer is the same, after the same work, whether or not the address has an account (decisions.md
+   * "Unknown accounts cost the same time"); failures are logged.
+   */
+  private afterAnswer(kind: string, task: () => Promise<void>): void {
+    this.background.run(task, (err) => this.deps.log.error({ err, kind }, 'mail work after the answer failed'));
   }
 
   /** Waits for mails still being sent (on shutdown, and in tests). */
   async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.background.drain();
   }
 
   /** Issues a new mail token of `kind`, spending the user's older ones, inside the caller's transaction. */
@@ -265,16 +271,21 @@ export class AccountsService {
   /** Same answer whether the address is unknown, unconfirmed or confirmed (no account enumeration). */
   async resendVerification(rawEmail: string): Promise<StatusResponse> {
     const email = normalizeEmail(rawEmail);
-    const user = isValidEmail(email) ? await repo.findUserByEmail(this.db, email) : undefined;
-    if (user && user.is_verified === 1) {
-      this.sendInBackground(this.message(user, alreadyVerifiedMail(this.lang(user), user.name, this.link('/login'))));
-    } else if (user) {
-      const token = await this.db
-        .transaction()
-        .execute((trx) => this.newEmailToken(trx, user.id, 'verify', VERIFICATION_TOKEN_TTL_HOURS * HOUR_MS));
-      this.sendInBackground(this.message(user, verificationMail(this.lang(user), user.name, this.link('/verify-email', token))));
-    }
+    if (isValidEmail(email)) this.afterAnswer('verification', () => this.mailVerification(email));
     return success('VERIFICATION_EMAIL_SENT');
+  }
+
+  private async mailVerification(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(this.db, email);
+    if (!user) return;
+    if (user.is_verified === 1) {
+      await this.sendNow(this.message(user, alreadyVerifiedMail(this.lang(user), user.name, this.link('/login'))));
+      return;
+    }
+    const token = await this.db
+      .transaction()
+      .execute((trx) => this.newEmailToken(trx, user.id, 'verify', VERIFICATION_TOKEN_TTL_HOURS * HOUR_MS));
+    await this.sendNow(this.message(user, verificationMail(this.lang(user), user.name, this.link('/verify-email', token))));
   }
 
   // ---- sessions ----
@@ -373,12 +384,15 @@ export class AccountsService {
   /** Same answer whether or not the address has an account (decisions.md: no account enumeration). */
   async forgotPassword(rawEmail: string): Promise<StatusResponse> {
     const email = normalizeEmail(rawEmail);
-    const user = isValidEmail(email) ? await repo.findUserByEmail(this.db, email) : undefined;
-    if (user) {
-      const token = await this.db.transaction().execute((trx) => this.newEmailToken(trx, user.id, 'reset', RESET_TOKEN_TTL_HOURS * HOUR_MS));
-      this.sendInBackground(this.message(user, passwordResetMail(this.lang(user), user.name, this.link('/reset-password', token))));
-    }
+    if (isValidEmail(email)) this.afterAnswer('password-reset', () => this.mailResetLink(email));
     return success('PASSWORD_RESET_MAIL_SENT');
+  }
+
+  private async mailResetLink(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(this.db, email);
+    if (!user) return;
+    const token = await this.db.transaction().execute((trx) => this.newEmailToken(trx, user.id, 'reset', RESET_TOKEN_TTL_HOURS * HOUR_MS));
+    await this.sendNow(this.message(user, passwordResetMail(this.lang(user), user.name, this.link('/reset-password', token))));
   }
 
   /** Sets a new password with a reset token; also confirms the address (the mail proved it) and ends every sign-in. */

@@ -6,6 +6,7 @@ import { registerAccountsRoutes, type AuthLimits } from '../accounts/accounts.ro
 import { AccountsService } from '../accounts/accounts.service.js';
 import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
 import { AccessTokens } from '../accounts/tokens.js';
+import type { BackgroundWork } from '../background.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
 import { registerCatalogRoutes } from '../catalog/catalog.routes.js';
 import { registerGReaderRoutes } from '../apis/greader/greader.routes.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   publicApiLimits?: Partial<PublicApiLimits>;
   /** The feed refresh engine: routes queue feeds through it (new subscriptions, refresh now). */
   refresh?: RefreshEngine;
+  /** Where work after an answer runs (account mails); tests drain it to see its outcome. Drained on close. */
+  background?: BackgroundWork;
 }
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web', import.meta.url));
@@ -111,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     accessTokens,
     log: app.log,
     now,
+    background: deps.background,
   });
   const limiter = new RateLimiter(rateLimitStore, app.log);
   await registerAccountsRoutes(app, { service: accounts, limiter, limits: deps.authLimits });
