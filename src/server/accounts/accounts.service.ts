@@ -20,7 +20,7 @@ import { alreadyVerifiedMail, passwordResetMail, verificationMail, type MailCont
 import * as repo from './accounts.repository.js';
 import { presentUser } from './accounts.presenter.js';
 import { PasswordHasher, type PasswordHashingOptions } from './passwords.js';
-import { AccessTokens, generateFamilyId, generateOpaqueToken, hashToken } from './tokens.js';
+import { AccessTokens, REFRESH_REUSE_GRACE_SECONDS, RefreshTokenChain, generateFamilyId, generateOpaqueToken, hashToken } from './tokens.js';
 
 /**
  * Accounts: registration, e-mail verification, sign-in sessions, profile and password recovery
@@ -88,7 +88,7 @@ export interface UpdateMeInput {
 
 export interface AccountsServiceDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'registrationDomains'>;
+  config: Pick<Config, 'publicUrl' | 'registrationDomains' | 'secret'>;
   mailer: Mailer;
   hasher: PasswordHasher;
   accessTokens: AccessTokens;
@@ -135,11 +135,13 @@ export class AccountsService {
   private readonly now: () => Date;
   /** Work done after the answer went out (so answer times do not reveal whether an address exists). */
   private readonly background: BackgroundWork;
+  private readonly refreshChain: RefreshTokenChain;
 
   constructor(private readonly deps: AccountsServiceDeps) {
     this.db = deps.db;
     this.now = deps.now ?? (() => new Date());
     this.background = deps.background ?? new BackgroundWork();
+    this.refreshChain = new RefreshTokenChain(deps.config.secret);
   }
 
   private nowIso(): string {
@@ -209,9 +211,13 @@ export class AccountsService {
     if (!(await repo.markEmailTokenUsed(trx, row.user_id, row.id, now))) throw statusError('INVALID_TOKEN');
   }
 
-  /** A new refresh token (in `familyId`, or a new family = a new sign-in) and a fresh access token. */
-  private async newSession(trx: repo.Executor, userId: number, familyId = generateFamilyId()): Promise<RefreshResponse> {
-    const refresh = generateOpaqueToken();
+  /**
+   * A new refresh token and a fresh access token: a random token in a new family (a new sign-in), or, for a
+   * rotation, the successor of the spent token in its family.
+   */
+  private async newSession(trx: repo.Executor, userId: number, rotation?: { familyId: string; spent: string }): Promise<RefreshResponse> {
+    const familyId = rotation?.familyId ?? generateFamilyId();
+    const refresh = rotation ? this.refreshChain.successor(rotation.spent) : generateOpaqueToken();
     await repo.insertRefreshToken(trx, {
       userId,
       familyId,
@@ -303,8 +309,11 @@ export class AccountsService {
 
   /**
    * Exchanges a refresh token for a new pair. The old token is spent by one conditional UPDATE, so of two
-   * concurrent exchanges exactly one wins. Presenting a spent token again (a stolen copy, or the loser of such a
-   * race) revokes the token's whole family: everyone holding a token of that sign-in must sign in again.
+   * concurrent exchanges exactly one rotates. The same token presented again within REFRESH_REUSE_GRACE_SECONDS
+   * (a retry after a lost answer, the loser of such a race) gets the same rotation again: the same new refresh
+   * token and a fresh access token, as long as that new token is still unused. Any other reuse (later, or after
+   * the new token was used) is taken for a stolen copy and revokes the token's whole family: everyone holding a
+   * token of that sign-in must sign in again (decisions.md "Refresh-token grace window").
    */
   async refresh(token: string | null): Promise<RefreshResponse> {
     const invalid = () => unauthorized('INVALID_REFRESH_TOKEN', CODES.INVALID_REFRESH_TOKEN);
@@ -313,15 +322,28 @@ export class AccountsService {
     const now = this.nowIso();
     const session = await this.db.transaction().execute(async (trx) => {
       const spent = await repo.markRefreshTokenUsed(trx, tokenHash, now);
-      return spent ? this.newSession(trx, spent.user_id, spent.family_id) : null;
+      return spent ? this.newSession(trx, spent.user_id, { familyId: spent.family_id, spent: token }) : null;
     });
     if (session) return session;
     const row = await repo.findRefreshToken(this.db, tokenHash);
     if (row && row.used_at !== null && row.revoked_at === null) {
+      const again = await this.sameRotation(row, token, now);
+      if (again) return again;
       const revoked = await repo.revokeRefreshFamily(this.db, row.user_id, row.family_id, now);
       this.deps.log.warn({ userId: row.user_id, revoked }, 'a spent refresh token was presented again; its sign-in was revoked');
     }
     throw invalid();
+  }
+
+  /** The answer of `row`'s rotation once more, when it was spent within the grace window and its successor is unused. */
+  private async sameRotation(row: repo.RefreshTokenRow, token: string, now: string): Promise<RefreshResponse | null> {
+    if (Date.parse(now) - Date.parse(row.used_at!) > REFRESH_REUSE_GRACE_SECONDS * 1000) return null;
+    const successor = this.refreshChain.successor(token);
+    const next = await repo.findRefreshToken(this.db, hashToken(successor));
+    if (!next || next.user_id !== row.user_id || next.family_id !== row.family_id) return null;
+    if (next.used_at !== null || next.revoked_at !== null || next.expires_at <= now) return null;
+    const epoch = (await repo.userSessionEpoch(this.db, row.user_id)) ?? 0;
+    return { access_token: await this.deps.accessTokens.sign(row.user_id, epoch), refresh_token: successor };
   }
 
   /** Ends one sign-in (the refresh token's family). Unknown tokens are ignored: logging out always works. */
