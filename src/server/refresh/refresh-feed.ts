@@ -16,7 +16,6 @@ import {
 import type { Fetcher } from '../reader/fetch/index.js';
 import { fetchIcon } from '../reader/icon/index.js';
 import { ReaderError } from '../reader/types.js';
-import { stripNulDeep } from '../nul.js';
 import type { DocumentProcessor } from './document-pool.js';
 import type { HostLimiter } from './host-limiter.js';
 import type { ProcessedDocument } from './process-document.js';
@@ -90,9 +89,7 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
     }
 
     const known = feed.last_success_at ? await currentItemHashes(ctx.database.db, feed.id, feed.last_success_at) : new Map<string, string>();
-    const processed = await ctx.processor.process({ body: result.body, url: result.url, contentType: result.contentType, known, now: now.getTime() });
-    // Feed text is stored without U+0000, which PostgreSQL cannot hold (decisions.md "No NUL characters").
-    const doc = stripNulDeep(processed);
+    const doc = await ctx.processor.process({ body: result.body, url: result.url, contentType: result.contentType, known, now: now.getTime() });
     const stored = await storeDocument(ctx, feed, doc, base, now);
     if (iconDue(feed, now)) {
       // The task keeps only what it needs: a waiting task must not hold the whole document in memory.
