@@ -1,5 +1,6 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODES } from '../../common/codes.js';
 import { BackgroundWork } from '../background.js';
 import type { Database } from '../db/database.js';
 import { purgeExpiredTokens } from '../maintenance.js';
@@ -98,6 +99,8 @@ for (const dialect of DIALECTS) {
       await expect(create({ email: 'nope' })).rejects.toThrow('Please enter a valid e-mail address.');
       await expect(create({ email: 'other@example.com', password: 'short' })).rejects.toThrow('at least 8 characters');
       await expect(create({ email: 'other@example.com', name: ' ' })).rejects.toThrow('Please enter a name.');
+      await expect(create({ email: 'other@example.com', name: 'a\u0000b' })).rejects.toThrow(CODES.INVALID_CHARACTERS);
+      await expect(create({ email: 'other@example.com', password: 'pass\u0000word' })).rejects.toThrow(CODES.INVALID_CHARACTERS);
     });
 
     it('ignores the registration domain list (an administrator decides)', async () => {

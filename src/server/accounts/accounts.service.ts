@@ -16,6 +16,7 @@ import type { Db } from '../db/database.js';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { BackgroundWork } from '../background.js';
+import { refuseNul } from '../nul.js';
 import { alreadyVerifiedMail, passwordResetMail, verificationMail, type MailContent } from '../mail/templates.js';
 import * as repo from './accounts.repository.js';
 import { presentUser } from './accounts.presenter.js';
@@ -107,6 +108,8 @@ async function insertNewUser(
   now: string,
   afterInsert?: (trx: repo.Executor, user: repo.UserRow) => Promise<void>,
 ): Promise<repo.UserRow> {
+  // The HTTP layer refuses U+0000 already; the command line comes here directly (decisions.md "No NUL characters").
+  refuseNul(input);
   if (await repo.findUserByEmail(db, input.email)) throw emailTaken();
   const password_hash = await hasher.hash(input.password);
   try {
