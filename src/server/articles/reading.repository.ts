@@ -3,7 +3,6 @@ import { dialectOf, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { inlineIconData } from '../feeds/icons.js';
 import { notMutedArticle, notMutedSql } from '../feeds/mute.js';
-import { stripNul } from '../nul.js';
 
 /**
  * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (design.md §4 rule 2).
@@ -417,8 +416,7 @@ export async function findUserArticle(db: Db, userId: number, articleId: number)
 export async function saveExtraction(db: Db, articleId: number, outcome: { content: string } | { error: string }, now: string): Promise<void> {
   await db
     .updateTable('articles')
-    // An article page's text is network input: stored without U+0000 (decisions.md "No NUL characters").
-    .set('content' in outcome ? { extracted_content: stripNul(outcome.content), extract_error: null, extracted_at: now } : { extract_error: outcome.error, extracted_at: now })
+    .set('content' in outcome ? { extracted_content: outcome.content, extract_error: null, extracted_at: now } : { extract_error: outcome.error, extracted_at: now })
     .where('id', '=', articleId)
     .execute();
 }
