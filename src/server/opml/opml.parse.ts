@@ -87,12 +87,10 @@ export function parseOpmlFile(bytes: Buffer): OpmlDocument {
     throw notOpml(`The file is an XML document but not OPML (its root element is <${prolog.rootName.slice(0, 40)}>).`);
   }
   // An OPML file with U+0000 (never valid XML) is refused like any request input (decisions.md "No NUL
-  // characters"); a file that is no XML at all was told so above. The entries are checked again below, should the
-  // XML parser ever decode one from a character reference.
+  // characters"); a file that is no XML at all was told so above. A character reference (&#0;) is read as U+FFFD.
   refuseNul(text);
   const doc = parseLeniently(text.slice(prolog.rootStart));
   const result = collect(doc);
-  refuseNul(result);
   if (result.entries.length === 0 && result.folders.length === 0) {
     throw badRequest('OPML_NO_FEEDS', 'The OPML file contains no feeds.');
   }
