@@ -34,7 +34,6 @@ for (const dialect of DIALECTS) {
     let folderId: number;
     let listId: number;
     let greaderAuth: string;
-    let feverEmail: string;
 
     beforeAll(async () => {
       ({ t, server } = await createTestAppWithFeeds({ dialect }));
@@ -46,7 +45,6 @@ for (const dialect of DIALECTS) {
       const login = await t.app.inject({ method: 'POST', url: '/api/greader.php/accounts/ClientLogin', headers: FORM, payload: form([['Email', u.email], ['Passwd', password]]) });
       expect(login.statusCode, login.body).toBe(200);
       greaderAuth = /^Auth=(.+)$/m.exec(login.body)![1]!;
-      feverEmail = u.email;
     });
     afterAll(() => closeTestAppWithFeeds(t, server));
 
@@ -117,7 +115,6 @@ for (const dialect of DIALECTS) {
       // The same calls without the NUL still work.
       const ok = await t.app.inject({ method: 'POST', url: `${api}/edit-tag`, headers, payload: form([['i', '1'], ['a', 'user/-/label/Fine']]) });
       expect(ok.statusCode, ok.body).toBeLessThan(500);
-      expect(feverEmail).toBe(u.email);
     });
 
     it('stores a feed whose title, items and links carry U+0000 without them', async () => {
