@@ -36,6 +36,7 @@ export const CODES = {
   INVALID_JSON: 'The request body is not valid JSON.',
   PAYLOAD_TOO_LARGE: 'The request body is too large.',
   UNSUPPORTED_MEDIA_TYPE: 'This content type is not supported here.',
+  INVALID_CHARACTERS: 'The request contains a NUL character (U+0000), which is not allowed.',
   RATE_LIMITED: 'Too many attempts. Please wait a moment and try again.',
   NOT_FOUND: 'Not found.',
   INTERNAL_ERROR: 'Internal server error.',

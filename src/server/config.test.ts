@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,14 @@ describe('loadConfig', () => {
     expect(statSync(join(dir, 'secret')).mode & 0o777).toBe(0o600);
     expect(loadConfig({ DATA_DIR: dir }).secret).toBe(a.secret);
     expect(Object.isFrozen(a)).toBe(true);
+  });
+
+  it('takes group and other rights from a secret file an older version left readable', () => {
+    const dir = tempDir();
+    const a = loadConfig({ DATA_DIR: dir });
+    chmodSync(join(dir, 'secret'), 0o644);
+    expect(loadConfig({ DATA_DIR: dir }).secret).toBe(a.secret);
+    expect(statSync(join(dir, 'secret')).mode & 0o777).toBe(0o600);
   });
 
   it('reads every variable', () => {

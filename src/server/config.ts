@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tightenMode } from './private-file.js';
 
 /**
  * Every environment variable Feeder reads, parsed once and frozen (design.md §4 rule 6).
@@ -135,7 +136,10 @@ function loadSecret(raw: string | undefined, dataDir: string): string {
     return raw.trim();
   }
   const file = join(dataDir, 'secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    tightenMode(file); // decisions.md "Data files are the owner's only"
+    return readFileSync(file, 'utf8').trim();
+  }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600 });

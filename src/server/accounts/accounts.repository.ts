@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { EmailTokensTable, RefreshTokensTable, Tables, UsersTable } from '../db/tables.js';
+import { dialectOf } from '../db/database.js';
 
 /**
  * SQL of the accounts area: plain functions taking a Kysely instance or a transaction (design.md §4 rules 1–2).
@@ -120,8 +121,14 @@ export async function insertEmailToken(
     .execute();
 }
 
-/** Spends every unused token of one kind, so only the newest link works. */
+/**
+ * Spends every unused token of one kind, so only the newest link works. Called in the transaction that inserts
+ * the new one; on PostgreSQL the user's row is locked first, so two links issued at once (two requests whose mail
+ * work runs after their answers) are issued one after the other and only the second stays usable (SQLite
+ * serialises writers anyway).
+ */
 export async function invalidateEmailTokens(db: Executor, userId: number, kind: EmailTokenKind, now: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
   await db
     .updateTable('email_tokens')
     .set({ used_at: now })

@@ -15,11 +15,13 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { BackgroundWork } from '../background.js';
+import { refuseNul } from '../nul.js';
 import { alreadyVerifiedMail, passwordResetMail, verificationMail, type MailContent } from '../mail/templates.js';
 import * as repo from './accounts.repository.js';
 import { presentUser } from './accounts.presenter.js';
 import { PasswordHasher, type PasswordHashingOptions } from './passwords.js';
-import { AccessTokens, generateFamilyId, generateOpaqueToken, hashToken } from './tokens.js';
+import { AccessTokens, REFRESH_REUSE_GRACE_SECONDS, RefreshTokenChain, generateFamilyId, generateOpaqueToken, hashToken } from './tokens.js';
 
 /**
  * Accounts: registration, e-mail verification, sign-in sessions, profile and password recovery
@@ -87,13 +89,15 @@ export interface UpdateMeInput {
 
 export interface AccountsServiceDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'registrationDomains'>;
+  config: Pick<Config, 'publicUrl' | 'registrationDomains' | 'secret'>;
   mailer: Mailer;
   hasher: PasswordHasher;
   accessTokens: AccessTokens;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** The clock; tests move it to expire tokens. */
   now?: () => Date;
+  /** Where work after the answer runs (mail); default: a set of its own. */
+  background?: BackgroundWork;
 }
 
 /** Creates a user row after the checks every way of creating an account shares. */
@@ -104,6 +108,8 @@ async function insertNewUser(
   now: string,
   afterInsert?: (trx: repo.Executor, user: repo.UserRow) => Promise<void>,
 ): Promise<repo.UserRow> {
+  // The HTTP layer refuses U+0000 already; the command line comes here directly (decisions.md "No NUL characters").
+  refuseNul(input);
   if (await repo.findUserByEmail(db, input.email)) throw emailTaken();
   const password_hash = await hasher.hash(input.password);
   try {
@@ -130,12 +136,15 @@ async function insertNewUser(
 export class AccountsService {
   private readonly db: Db;
   private readonly now: () => Date;
-  /** Mails sent after the answer went out (so answer times do not reveal whether an address exists). */
-  private readonly pending = new Set<Promise<void>>();
+  /** Work done after the answer went out (so answer times do not reveal whether an address exists). */
+  private readonly background: BackgroundWork;
+  private readonly refreshChain: RefreshTokenChain;
 
   constructor(private readonly deps: AccountsServiceDeps) {
     this.db = deps.db;
     this.now = deps.now ?? (() => new Date());
+    this.background = deps.background ?? new BackgroundWork();
+    this.refreshChain = new RefreshTokenChain(deps.config.secret);
   }
 
   private nowIso(): string {
@@ -165,16 +174,18 @@ export class AccountsService {
     }
   }
 
-  /** Starts sending (synchronously) and returns at once; failures are logged. */
-  private sendInBackground(message: MailMessage): void {
-    const p = this.sendNow(message).then(() => undefined);
-    this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
+  /**
+   * Runs the whole of an address's mail work after the answer: looking the account up, issuing its token and
+   * sending. The answer is the same, after the same work, whether or not the address has an account (decisions.md
+   * "Unknown accounts cost the same time"); failures are logged.
+   */
+  private afterAnswer(kind: string, task: () => Promise<void>): void {
+    this.background.run(task, (err) => this.deps.log.error({ err, kind }, 'mail work after the answer failed'));
   }
 
   /** Waits for mails still being sent (on shutdown, and in tests). */
   async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.background.drain();
   }
 
   /** Issues a new mail token of `kind`, spending the user's older ones, inside the caller's transaction. */
@@ -203,9 +214,13 @@ export class AccountsService {
     if (!(await repo.markEmailTokenUsed(trx, row.user_id, row.id, now))) throw statusError('INVALID_TOKEN');
   }
 
-  /** A new refresh token (in `familyId`, or a new family = a new sign-in) and a fresh access token. */
-  private async newSession(trx: repo.Executor, userId: number, familyId = generateFamilyId()): Promise<RefreshResponse> {
-    const refresh = generateOpaqueToken();
+  /**
+   * A new refresh token and a fresh access token: a random token in a new family (a new sign-in), or, for a
+   * rotation, the successor of the spent token in its family.
+   */
+  private async newSession(trx: repo.Executor, userId: number, rotation?: { familyId: string; spent: string }): Promise<RefreshResponse> {
+    const familyId = rotation?.familyId ?? generateFamilyId();
+    const refresh = rotation ? this.refreshChain.successor(rotation.spent) : generateOpaqueToken();
     await repo.insertRefreshToken(trx, {
       userId,
       familyId,
@@ -265,16 +280,21 @@ export class AccountsService {
   /** Same answer whether the address is unknown, unconfirmed or confirmed (no account enumeration). */
   async resendVerification(rawEmail: string): Promise<StatusResponse> {
     const email = normalizeEmail(rawEmail);
-    const user = isValidEmail(email) ? await repo.findUserByEmail(this.db, email) : undefined;
-    if (user && user.is_verified === 1) {
-      this.sendInBackground(this.message(user, alreadyVerifiedMail(this.lang(user), user.name, this.link('/login'))));
-    } else if (user) {
-      const token = await this.db
-        .transaction()
-        .execute((trx) => this.newEmailToken(trx, user.id, 'verify', VERIFICATION_TOKEN_TTL_HOURS * HOUR_MS));
-      this.sendInBackground(this.message(user, verificationMail(this.lang(user), user.name, this.link('/verify-email', token))));
-    }
+    if (isValidEmail(email)) this.afterAnswer('verification', () => this.mailVerification(email));
     return success('VERIFICATION_EMAIL_SENT');
+  }
+
+  private async mailVerification(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(this.db, email);
+    if (!user) return;
+    if (user.is_verified === 1) {
+      await this.sendNow(this.message(user, alreadyVerifiedMail(this.lang(user), user.name, this.link('/login'))));
+      return;
+    }
+    const token = await this.db
+      .transaction()
+      .execute((trx) => this.newEmailToken(trx, user.id, 'verify', VERIFICATION_TOKEN_TTL_HOURS * HOUR_MS));
+    await this.sendNow(this.message(user, verificationMail(this.lang(user), user.name, this.link('/verify-email', token))));
   }
 
   // ---- sessions ----
@@ -292,8 +312,11 @@ export class AccountsService {
 
   /**
    * Exchanges a refresh token for a new pair. The old token is spent by one conditional UPDATE, so of two
-   * concurrent exchanges exactly one wins. Presenting a spent token again (a stolen copy, or the loser of such a
-   * race) revokes the token's whole family: everyone holding a token of that sign-in must sign in again.
+   * concurrent exchanges exactly one rotates. The same token presented again within REFRESH_REUSE_GRACE_SECONDS
+   * (a retry after a lost answer, the loser of such a race) gets the same rotation again: the same new refresh
+   * token and a fresh access token, as long as that new token is still unused. Any other reuse (later, or after
+   * the new token was used) is taken for a stolen copy and revokes the token's whole family: everyone holding a
+   * token of that sign-in must sign in again (decisions.md "Refresh-token grace window").
    */
   async refresh(token: string | null): Promise<RefreshResponse> {
     const invalid = () => unauthorized('INVALID_REFRESH_TOKEN', CODES.INVALID_REFRESH_TOKEN);
@@ -302,15 +325,28 @@ export class AccountsService {
     const now = this.nowIso();
     const session = await this.db.transaction().execute(async (trx) => {
       const spent = await repo.markRefreshTokenUsed(trx, tokenHash, now);
-      return spent ? this.newSession(trx, spent.user_id, spent.family_id) : null;
+      return spent ? this.newSession(trx, spent.user_id, { familyId: spent.family_id, spent: token }) : null;
     });
     if (session) return session;
     const row = await repo.findRefreshToken(this.db, tokenHash);
     if (row && row.used_at !== null && row.revoked_at === null) {
+      const again = await this.sameRotation(row, token, now);
+      if (again) return again;
       const revoked = await repo.revokeRefreshFamily(this.db, row.user_id, row.family_id, now);
       this.deps.log.warn({ userId: row.user_id, revoked }, 'a spent refresh token was presented again; its sign-in was revoked');
     }
     throw invalid();
+  }
+
+  /** The answer of `row`'s rotation once more, when it was spent within the grace window and its successor is unused. */
+  private async sameRotation(row: repo.RefreshTokenRow, token: string, now: string): Promise<RefreshResponse | null> {
+    if (Date.parse(now) - Date.parse(row.used_at!) > REFRESH_REUSE_GRACE_SECONDS * 1000) return null;
+    const successor = this.refreshChain.successor(token);
+    const next = await repo.findRefreshToken(this.db, hashToken(successor));
+    if (!next || next.user_id !== row.user_id || next.family_id !== row.family_id) return null;
+    if (next.used_at !== null || next.revoked_at !== null || next.expires_at <= now) return null;
+    const epoch = (await repo.userSessionEpoch(this.db, row.user_id)) ?? 0;
+    return { access_token: await this.deps.accessTokens.sign(row.user_id, epoch), refresh_token: successor };
   }
 
   /** Ends one sign-in (the refresh token's family). Unknown tokens are ignored: logging out always works. */
@@ -373,12 +409,15 @@ export class AccountsService {
   /** Same answer whether or not the address has an account (decisions.md: no account enumeration). */
   async forgotPassword(rawEmail: string): Promise<StatusResponse> {
     const email = normalizeEmail(rawEmail);
-    const user = isValidEmail(email) ? await repo.findUserByEmail(this.db, email) : undefined;
-    if (user) {
-      const token = await this.db.transaction().execute((trx) => this.newEmailToken(trx, user.id, 'reset', RESET_TOKEN_TTL_HOURS * HOUR_MS));
-      this.sendInBackground(this.message(user, passwordResetMail(this.lang(user), user.name, this.link('/reset-password', token))));
-    }
+    if (isValidEmail(email)) this.afterAnswer('password-reset', () => this.mailResetLink(email));
     return success('PASSWORD_RESET_MAIL_SENT');
+  }
+
+  private async mailResetLink(email: string): Promise<void> {
+    const user = await repo.findUserByEmail(this.db, email);
+    if (!user) return;
+    const token = await this.db.transaction().execute((trx) => this.newEmailToken(trx, user.id, 'reset', RESET_TOKEN_TTL_HOURS * HOUR_MS));
+    await this.sendNow(this.message(user, passwordResetMail(this.lang(user), user.name, this.link('/reset-password', token))));
   }
 
   /** Sets a new password with a reset token; also confirms the address (the mail proved it) and ends every sign-in. */

@@ -1,4 +1,4 @@
-import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../common/constants.js';
 
@@ -23,6 +23,31 @@ export function hashToken(token: string): string {
 /** An id that groups one sign-in's chain of rotated refresh tokens. */
 export function generateFamilyId(): string {
   return randomBytes(16).toString('hex');
+}
+
+/**
+ * A used refresh token presented again within this many seconds of its exchange is answered with the same
+ * rotation again (the client's retry after a lost answer, or two requests racing), not taken for a stolen copy;
+ * after it, reuse revokes the whole sign-in (decisions.md "Refresh-token grace window").
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 30;
+
+/**
+ * The refresh token a rotation hands out in exchange for `token`: an HMAC of it under a key derived from the
+ * server secret. Only the server can compute it, and it can compute it again when the same token comes back in
+ * the grace window, so that the retry gets the very token the lost answer carried, while the database still
+ * holds nothing but hashes.
+ */
+export class RefreshTokenChain {
+  private readonly key: Buffer;
+
+  constructor(secret: string) {
+    this.key = Buffer.from(hkdfSync('sha256', secret, 'feeder', 'refresh-token-successor-v1', 32));
+  }
+
+  successor(token: string): string {
+    return createHmac('sha256', this.key).update(token, 'utf8').digest('base64url');
+  }
 }
 
 /** A JWT has three dot-separated parts; our opaque tokens never contain a dot. */

@@ -396,6 +396,22 @@ for (const dialect of DIALECTS) {
         expect(server.hits(path)).toBe(1);
       });
 
+      it('extracts an article page carrying U+0000 on both databases; the HTML parser drops it (decisions.md "No NUL characters")', async () => {
+        const u = await user();
+        const path = `/nul-${dialect}.html`;
+        server.set(path, { body: articlePage(3).replace(/Paragraph (\d)/g, 'Para\u0000graph $1'), contentType: 'text/html; charset=utf-8' });
+        await u.feed('NUL pages', [item(1, { link: server.url(path) })]);
+        const [a] = (await u.page('/api/articles')).articles;
+        const res = await u.post('/api/extract-article-content', { articleId: a.id });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json<ExtractContentResponse>();
+        expect(body).toMatchObject({ error: null, cached: false });
+        expect(body.content).toContain('graph 4 of story 3');
+        expect(body.content).not.toContain('\u0000');
+        const again = (await u.post('/api/extract-article-content', { articleId: a.id })).json<ExtractContentResponse>();
+        expect(again).toMatchObject({ cached: true, content: body.content });
+      });
+
       it('falls back to the article\'s own content with a warning, and does not refetch for an hour', async () => {
         const u = await user();
         server.set(`/gone-${dialect}.html`, { status: 404, body: 'not here', contentType: 'text/html' });

@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createPrivateFile, tightenMode } from '../private-file.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type ColumnDefinitionBuilder } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
@@ -43,7 +44,14 @@ function loadPg(): typeof pg {
 }
 
 export function openSqlite(file: string): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    // The file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the database file's
+    // mode); files an older version left readable by others are tightened (decisions.md "Data files are the owner's
+    // only").
+    createPrivateFile(file);
+    for (const suffix of ['', '-wal', '-shm']) tightenMode(file + suffix);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

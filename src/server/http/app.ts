@@ -6,6 +6,7 @@ import { AUTH_LIMITS, registerAccountsRoutes, signInRules, type AuthLimits } fro
 import { AccountsService } from '../accounts/accounts.service.js';
 import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
 import { AccessTokens } from '../accounts/tokens.js';
+import type { BackgroundWork } from '../background.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
 import { registerCatalogRoutes } from '../catalog/catalog.routes.js';
 import { registerGReaderRoutes } from '../apis/greader/greader.routes.js';
@@ -20,6 +21,8 @@ import { ping, type Database } from '../db/database.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { registerOpmlRoutes } from '../opml/opml.routes.js';
 import { registerAuth } from './auth.js';
+import { registerNoStore } from './cache-control.js';
+import { registerNulRefusal } from './nul.js';
 import { registerErrorHandling } from './errors.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore, type SignInLimit } from './rate-limit.js';
 import { registerSpa } from './spa.js';
@@ -47,6 +50,8 @@ export interface AppDeps {
   publicApiLimits?: Partial<PublicApiLimits>;
   /** The feed refresh engine: routes queue feeds through it (new subscriptions, refresh now). */
   refresh?: RefreshEngine;
+  /** Where work after an answer runs (account mails); tests drain it to see its outcome. Drained on close. */
+  background?: BackgroundWork;
 }
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web', import.meta.url));
@@ -69,6 +74,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
 
   registerErrorHandling(app);
+  // Root hooks, added before any route plugin so that every scope inherits them.
+  registerNoStore(app);
+  registerNulRefusal(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -106,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     accessTokens,
     log: app.log,
     now,
+    background: deps.background,
   });
   const limiter = new RateLimiter(rateLimitStore, app.log);
   await registerAccountsRoutes(app, { service: accounts, limiter, limits: deps.authLimits });

@@ -1,5 +1,6 @@
 import { parseOpml, type Opml } from 'feedsmith';
 import { badRequest } from '../errors.js';
+import { refuseNul } from '../nul.js';
 import { decodeBody } from '../reader/parse/encoding.js';
 import { scanProlog } from '../reader/parse/sniff.js';
 import { ReaderError } from '../reader/types.js';
@@ -85,6 +86,9 @@ export function parseOpmlFile(bytes: Buffer): OpmlDocument {
   if (prolog.rootLocalName !== 'opml') {
     throw notOpml(`The file is an XML document but not OPML (its root element is <${prolog.rootName.slice(0, 40)}>).`);
   }
+  // An OPML file with U+0000 (never valid XML) is refused like any request input (decisions.md "No NUL
+  // characters"); a file that is no XML at all was told so above. A character reference (&#0;) is read as U+FFFD.
+  refuseNul(text);
   const doc = parseLeniently(text.slice(prolog.rootStart));
   const result = collect(doc);
   if (result.entries.length === 0 && result.folders.length === 0) {

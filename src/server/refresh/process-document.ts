@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { articleBody, teaser } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
+import { stripNulDeep } from '../nul.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContent, stripTracking } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
@@ -91,5 +92,7 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
     if (stored === undefined) result.fresh.push(toStoredItem(item, guidHash, contentHash, publishedAt));
     else if (stored !== contentHash) result.changed.push(toStoredItem(item, guidHash, contentHash, publishedAt));
   });
-  return result;
+  // Feed text is stored without U+0000, which PostgreSQL cannot hold, whatever field it came in (decisions.md "No
+  // NUL characters"); done here, on the parse thread, like the rest of the per-item work.
+  return stripNulDeep(result);
 }

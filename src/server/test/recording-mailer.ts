@@ -9,7 +9,11 @@ export class RecordingMailer implements Mailer {
   failing = false;
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly inner?: Mailer) {}
+  constructor(
+    private readonly inner?: Mailer,
+    /** The app's work after answers, which may still be on its way to sending a mail. */
+    private readonly background?: { drain(): Promise<void> },
+  ) {}
 
   send(message: MailMessage): Promise<void> {
     const p = (async () => {
@@ -22,8 +26,9 @@ export class RecordingMailer implements Mailer {
     return p;
   }
 
-  /** Waits until every mail started so far is handed over (mails after an answer are sent in the background). */
+  /** Waits until the app's work after answers is done and every mail it started is handed over. */
   async settle(): Promise<void> {
+    await this.background?.drain();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 

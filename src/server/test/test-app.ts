@@ -15,6 +15,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { createRefreshEngine, type RefreshEngine, type RefreshEngineDeps } from '../refresh/engine.js';
 import { createTestDatabase } from './dialects.js';
 import { RecordingMailer } from './recording-mailer.js';
+import { BackgroundWork } from '../background.js';
 
 /**
  * A Feeder app for integration tests (fastify.inject, no port): a fresh database of the given dialect, a temp
@@ -117,7 +118,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase(options.dialect ?? 'sqlite'));
-  const mailer = new RecordingMailer(options.innerMailer);
+  const background = new BackgroundWork();
+  const mailer = new RecordingMailer(options.innerMailer, background);
   const clock = new TestClock();
   const refresh = createRefreshEngine({ config, database, role: 'all', now: clock.now, ...options.engine });
   const app = await buildApp({
@@ -126,6 +128,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     logger: false,
     mailer,
+    background,
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(() => clock.now().getTime()),
     passwordHashing: TEST_PASSWORD_HASHING,
     clock: clock.now,

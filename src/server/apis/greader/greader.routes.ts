@@ -6,6 +6,7 @@ import { FeedsService } from '../../feeds/feeds.service.js';
 import { BODY_LIMIT, type App } from '../../http/app.js';
 import type { SignInLimit } from '../../http/rate-limit.js';
 import type { RefreshEngine } from '../../refresh/engine.js';
+import { refuseNul } from '../../nul.js';
 import { GReaderAuth, type ReaderUser } from './greader.auth.js';
 import { presentAtom } from './greader.presenter.js';
 import { CONTENTS_DEFAULT, CONTENTS_MAX, EDIT_IDS_MAX, GReaderService, IDS_MAX, ITEMS_PER_CALL_MAX, type StreamOptions } from './greader.service.js';
@@ -171,6 +172,8 @@ export async function registerGReaderRoutes(app: App, options: GReaderRoutesOpti
       throw badRequest('INVALID_PATH', 'The path is not valid percent-encoding.');
     }
     const params = new Params(queryAt === -1 ? undefined : url.slice(queryAt + 1), typeof request.body === 'string' ? request.body : undefined);
+    // The form body is decoded here, not by a parser the app's NUL hook sees (decisions.md "No NUL characters").
+    refuseNul([path, params.entries()]);
     // Per-user answers (and tokens): never kept by a proxy or an HTTP cache.
     reply.header('cache-control', 'no-store');
 

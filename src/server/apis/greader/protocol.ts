@@ -113,6 +113,11 @@ export class Params {
     return (this.values.get(name) ?? []).map((v) => v.trim()).filter((v) => v !== '');
   }
 
+  /** Every name with its values, as decoded (for the NUL check of the whole call). */
+  entries(): [string, string[]][] {
+    return [...this.values];
+  }
+
   has(name: string): boolean {
     return this.values.has(name);
   }

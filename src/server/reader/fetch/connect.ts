@@ -17,11 +17,9 @@ export class BlockedAddressError extends Error {
     readonly address: string,
     readonly reason: BlockReason,
   ) {
-    super(
-      host === address
-        ? `${address} is a ${reason} address, and fetching from private networks is switched off`
-        : `${host} resolves to ${address}, a ${reason} address, and fetching from private networks is switched off`,
-    );
+    // The message names only the host the user gave: the address it resolved to (and its kind) would map the
+    // private network to whoever adds feeds (decisions.md "Fetch errors name no resolved address").
+    super(`The address of ${host} is not allowed: fetching from private networks is switched off`);
     this.name = 'BlockedAddressError';
   }
 }
