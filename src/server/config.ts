@@ -140,7 +140,7 @@ function loadSecret(raw: string | undefined, dataDir: string): string {
     tightenMode(file); // decisions.md "Data files are the owner's only"
     return readFileSync(file, 'utf8').trim();
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;

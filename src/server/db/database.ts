@@ -45,7 +45,7 @@ function loadPg(): typeof pg {
 
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 }); // a directory Feeder creates is the owner's only
     // The file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the database file's
     // mode); files an older version left readable by others are tightened (decisions.md "Data files are the owner's
     // only").
@@ -142,7 +142,7 @@ function withNamedStatements(pool: pg.Pool) {
 }
 
 /**
- * Bounds on every wait for PostgreSQL (docs/decisions.md "Threat model", "Bounded waits"): a database that stops
+ * Bounds on every wait for PostgreSQL (docs/decisions.md "Threat model"): a database that stops
  * answering (a full pool, a hung server, a lost network) must turn into an error a request can answer with, never
  * into requests that wait forever. `connectionTimeoutMillis` bounds both a new connection and the wait for a free
  * one in the pool; `query_timeout` bounds one query on the client side (a server that went silent mid-query), and

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -62,6 +62,9 @@ describe('outbox mailer (no SMTP_URL)', () => {
       expect(outbox.dir).toBe(dir);
       const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
       expect(files).toHaveLength(1);
+      // It holds a sign-in link: readable by the owner only.
+      expect(statSync(join(dir, files[0])).mode & 0o777).toBe(0o600);
+      expect(statSync(dir).mode & 0o077).toBe(0);
       const raw = readFileSync(join(dir, files[0]), 'utf8');
       const parsed = await simpleParser(raw);
       expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value[0].address : null).toBe(email.toLowerCase());

@@ -100,11 +100,13 @@ export class OutboxMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     this.transport ??= loadNodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = (await this.transport.sendMail(toNodemailer(this.from, message))) as { message: Buffer };
-    await mkdir(this.dir, { recursive: true });
+    // The outbox holds sign-in and reset links: the owner's only, like the database (decisions.md "Data files are
+    // the owner's only").
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = join(this.dir, `${stamp}-${message.kind}-${randomBytes(4).toString('hex')}.eml`);
     // Write then rename, so whoever watches the folder never reads half a mail.
-    await writeFile(`${file}.tmp`, info.message);
+    await writeFile(`${file}.tmp`, info.message, { mode: 0o600 });
     await rename(`${file}.tmp`, file);
     this.log(`[mail] ${LOG_LABEL[message.kind]} for ${message.to}: ${message.link}`);
   }
