@@ -218,9 +218,17 @@ describe('all articles (dashboard.md §2 "Article list view")', () => {
     articles = [makeArticle({ id: 11, title: 'Fresh', published_at: '2026-11-21T08:00:00.000Z' }), ...articles];
     await wait(29_000);
     expect(titles()).toEqual(['Known']);
+    const events: string[] = [];
+    const off = on('unread-counts-updated', () => events.push('counts'));
     await wait(1_100);
     await waitFor(() => expect(titles()).toEqual(['Fresh', 'Known']));
     expect(screen.getByTestId('article-total').textContent).toBe('2 articles');
+    // The sidebar's badges are fetched again with the new articles, not left as old as the first load.
+    expect(events).toEqual(['counts']);
+    // A poll that finds nothing new leaves them alone.
+    await wait(30_100);
+    expect(events).toEqual(['counts']);
+    off();
   });
 
   it('does not show load errors on the all view while articles are there, and retries a failed first load', async () => {

@@ -1,4 +1,4 @@
-import { differenceInHours, format, formatDistanceToNowStrict, isValid, parseISO } from 'date-fns';
+import { differenceInHours, format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
 import { de } from 'date-fns/locale/de';
 import { enUS } from 'date-fns/locale/en-US';
 
@@ -37,7 +37,7 @@ export function formatPublished(value: string, language: string, now: Date = new
   const locale = language.startsWith('de') ? de : enUS;
   const full = format(date, 'PPPp', { locale });
   const hours = differenceInHours(now, date);
-  const text = hours >= 0 && hours < 24 ? formatDistanceToNowStrict(date, { addSuffix: true, locale }) : format(date, 'PP, p', { locale });
+  const text = hours >= 0 && hours < 24 ? formatDistanceStrict(date, now, { addSuffix: true, locale }) : format(date, 'PP, p', { locale });
   return { text, full, iso: date.toISOString() };
 }
 

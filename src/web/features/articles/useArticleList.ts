@@ -161,6 +161,12 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
     try {
       const page = await fetchArticlePage(viewRef.current, 1, showReadRef.current);
       if (gen !== generation.current) return;
+      // New articles arrived since the list was loaded: the sidebar's unread badges are as old as that, so they are
+      // fetched again too (otherwise they lag behind the list until their own staleness runs out).
+      const known = new Set(stateRef.current.articles.map((a) => a.id));
+      if (page.total !== stateRef.current.total || page.articles.some((a) => !known.has(a.id) && !removed.current.has(a.id))) {
+        emit('unread-counts-updated');
+      }
       setState((x) => {
         const ids = new Set(x.articles.map((a) => a.id));
         const last = x.articles[x.articles.length - 1];
