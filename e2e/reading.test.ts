@@ -77,8 +77,8 @@ describe('reading', () => {
     await waitForArticles(page, 'Bergwetter im Herbst');
     expect(await titles(page)).toEqual(['Bergwetter im Herbst', 'Fußball am Sonntag', 'Rathaus plant neue Radwege']);
     await expect.poll(() => total(page).textContent()).toBe(t('articles.header.total_other', { count: 3 }));
-    await expect.poll(() => badge(page, /^All articles/)).toBe('3');
-    await expect.poll(() => badge(page, /^E2E News/)).toBe('3');
+    await expect.poll(() => badge(page, /^All articles/), { timeout: 5_000 }).toBe('3');
+    await expect.poll(() => badge(page, /^E2E News/), { timeout: 5_000 }).toBe('3');
     // The compact card: the first three sentences, a link to the original in a new tab.
     await card(page, 'Rathaus plant neue Radwege').getByText('Der Stadtrat berät. Es gibt Streit. Eine Entscheidung fällt im Mai.', { exact: true }).waitFor();
     expect(await card(page, 'Fußball am Sonntag').getByRole('link').getAttribute('target')).toBe('_blank');
