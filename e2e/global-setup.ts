@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../src/server/test/wait.js';
 
 /**
  * Starts the built Feeder (`node bin/feeder.js all`, as `npm start` does) on a free port with a fresh SQLite data
@@ -29,18 +29,6 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 30_00
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('Feeder did not become healthy in time');
-}
-
-/** A port nobody listens on right now (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export default async function setup(project: TestProject) {

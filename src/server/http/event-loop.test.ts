@@ -1,12 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractContentResponse } from '../../common/api.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { freePort } from '../test/wait.js';
 
 /**
  * The built server (`node bin/feeder.js all`, as `npm start` runs it, after `npm run build`) keeps answering while
@@ -19,17 +19,6 @@ import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/fee
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAX_HEALTH_LATENCY_MS = 200;
 const PASSWORD = 'correct horse battery staple';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const para = (n: number) => `<p>Paragraph ${n}: ${'readable words of an article, '.repeat(8)}</p>`;
 /** 22 KB of 2,000 nested <div>s: Readability alone took 26 s on it before extraction had caps. */

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BullmqQueue } from '../refresh/queue.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { RedisRateLimitStore } from './rate-limit.js';
+import { freePort, until } from '../test/wait.js';
 
 /**
  * A Redis outage in the scaled-out shape (docs/decisions.md "Redis outages"): a `feeder web` process whose Redis
@@ -16,22 +16,6 @@ import { RedisRateLimitStore } from './rate-limit.js';
  */
 const MINUTE = 60_000;
 const ANSWER_WITHIN_MS = 3000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function startRedis(port: number): ChildProcess {
   return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });

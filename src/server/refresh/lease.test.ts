@@ -6,6 +6,7 @@ import { createRefreshEnv } from '../test/refresh-env.js';
 import { createRefreshEngine, QUEUED_GRACE_MS, SCHEDULE_BATCH } from './engine.js';
 import { LEASE_MS } from './lease.js';
 import { EmbeddedQueue } from './queue.js';
+import { until } from '../test/wait.js';
 
 /**
  * Leases and crashed workers (docs/decisions.md "Leases and crashed workers"): a feed whose worker died while
@@ -13,14 +14,6 @@ import { EmbeddedQueue } from './queue.js';
  * worker keeps its lease however long its fetch takes.
  */
 const SCHEDULER_STEP_MS = 30_000;
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`feed leases (${dialect})`, () => {

@@ -6,20 +6,13 @@ import { HAVE_REDIS, TEST_REDIS_URL } from '../test/redis.js';
 import { createRefreshEnv, type RefreshEnv } from '../test/refresh-env.js';
 import { createRefreshEngine, type RefreshEngine } from './engine.js';
 import { BullmqQueue } from './queue.js';
+import { until } from '../test/wait.js';
 
 /**
  * The scaled-out shape with a real Redis (issue 3): two `feeder worker` engines share one database and one
  * BullMQ queue, and a `feeder web` engine only enqueues. Every feed must be fetched exactly once per round.
  */
 const FEEDS = 60;
-
-async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe.skipIf(!HAVE_REDIS)(`scaled out with BullMQ on Redis (${dialect})`, () => {
@@ -63,7 +56,7 @@ for (const dialect of DIALECTS) {
     it('fetches every feed exactly once per round, however many workers run', async () => {
       const round1 = env.clock.now().toISOString();
       for (const w of workers) w.start(); // each runs a scheduler step at once, racing for the same due feeds
-      await until(async () => (await fetchedAfter(round1)) === FEEDS);
+      await until(async () => (await fetchedAfter(round1)) === FEEDS, 15_000);
       expect(paths.map((p) => server.hits(p))).toEqual(paths.map(() => 1));
 
       // Next round: both schedulers race again; the second fetch of each feed is a conditional 304.
@@ -77,7 +70,7 @@ for (const dialect of DIALECTS) {
         claimed += counts[0] + counts[1];
       }
       expect(claimed).toBe(FEEDS);
-      await until(async () => (await fetchedAfter(round2)) === FEEDS);
+      await until(async () => (await fetchedAfter(round2)) === FEEDS, 15_000);
       expect(paths.map((p) => server.hits(p))).toEqual(paths.map(() => 2));
       expect(paths.every((p) => server.requests(p)[1]['if-none-match'])).toBe(true);
     });
@@ -90,7 +83,7 @@ for (const dialect of DIALECTS) {
       await until(async () => {
         const feed = await env.database.db.selectFrom('feeds').select('last_fetched_at').where('id', '=', feedIds[0]).executeTakeFirstOrThrow();
         return (feed.last_fetched_at ?? '') > since;
-      });
+      }, 15_000);
       await new Promise((r) => setTimeout(r, 200));
       expect(server.hits(paths[0])).toBe(before + 1);
     });
@@ -107,7 +100,7 @@ describe.skipIf(!HAVE_REDIS)('BullmqQueue', () => {
       expect(await queue.pending()).toBe(4);
       const order: number[] = [];
       queue.consume(async (id) => void order.push(id), 1);
-      await until(async () => order.length === 4);
+      await until(async () => order.length === 4, 15_000);
       expect(order).toEqual([9, 1, 2, 3]);
     } finally {
       await queue.obliterate();
@@ -126,7 +119,7 @@ for (const dialect of DIALECTS) {
         server.set('/slow.xml', { body: rss('Slow', [item(1)]), delayMs: 3000 });
         const feedId = await env.subscribe(await env.user(), server.url('/slow.xml'));
         env.engine.start();
-        await until(async () => server.hits('/slow.xml') > 0);
+        await until(async () => server.hits('/slow.xml') > 0, 15_000);
         await env.engine.stop(100);
         const feed = await env.database.db.selectFrom('feeds').selectAll().where('id', '=', feedId).executeTakeFirstOrThrow();
         expect(feed.lease_until).toBeNull();
