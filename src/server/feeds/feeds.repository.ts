@@ -84,9 +84,11 @@ export async function backfillSubscriptions(trx: Db, userId: number, feedIds: re
  * moving their next check to `requeueAt`, and returns their ids. A feed whose job is lost (a worker died)
  * becomes due again at `requeueAt`. Atomic on both dialects: SQLite has one writer; on PostgreSQL the
  * candidate rows are locked once with SKIP LOCKED (in a CTE) and the due condition is checked again by the
- * UPDATE, so schedulers running at once never both take a feed, and none is left untaken.
+ * UPDATE, so schedulers running at once never both take a feed, and none is left untaken. `owner` (the claiming
+ * engine's lease owner id) is written to the claimed rows, so a restarted embedded process can tell the claims its
+ * dead predecessor left in its lost in-process queue (releaseStaleClaims).
  */
-export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, requeueAt: string, limit: number): Promise<number[]> {
+export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, requeueAt: string, limit: number, owner: string | null = null): Promise<number[]> {
   const candidates = db
     .selectFrom('feeds')
     .select('feeds.id')
@@ -102,7 +104,7 @@ export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, reque
     const rows = await db
       .with('due', () => candidates.forUpdate().skipLocked())
       .updateTable('feeds')
-      .set({ next_check_at: requeueAt })
+      .set({ next_check_at: requeueAt, lease_owner: owner })
       .from('due')
       .whereRef('feeds.id', '=', 'due.id')
       .where('feeds.next_check_at', '<=', now)
@@ -112,12 +114,29 @@ export async function claimDueFeeds(db: Db, dialect: Dialect, now: string, reque
   }
   const rows = await db
     .updateTable('feeds')
-    .set({ next_check_at: requeueAt })
+    .set({ next_check_at: requeueAt, lease_owner: owner })
     .where('id', 'in', candidates)
     .where('next_check_at', '<=', now)
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * Makes due again the feeds that another engine claimed or leased and no longer holds: claimed for a queue that is
+ * gone (an embedded process's in-process queue dies with the process) or leased past the lease's end. Called when an
+ * embedded engine starts, so a restart after a crash refetches what the dead process had queued at once instead of
+ * after the claim's grace (docs/decisions.md "Leases and crashed workers"). Returns how many.
+ */
+export async function releaseStaleClaims(db: Db, owner: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable('feeds')
+    .set({ next_check_at: now, lease_owner: null })
+    .where('lease_owner', 'is not', null)
+    .where('lease_owner', '<>', owner)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Makes feeds due now (the scheduler takes them at its next step). */

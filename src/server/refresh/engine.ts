@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
-import { claimDueFeeds, markFeedsDue } from '../feeds/feeds.repository.js';
+import { claimDueFeeds, markFeedsDue, releaseStaleClaims } from '../feeds/feeds.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
 import { documentWorkerAvailable, inlineProcessor, poolParsers, WorkerPoolProcessor, type DocumentProcessor, type ParsePool } from './document-pool.js';
 import { HostLimiter } from './host-limiter.js';
@@ -184,6 +184,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
         at.toISOString(),
         new Date(at.getTime() + QUEUED_GRACE_MS).toISOString(),
         SCHEDULE_BATCH,
+        ctx.leases.owner,
       );
       if (!(await enqueueOrMarkDue(ids, {}, at))) break;
       total += ids.length;
@@ -212,7 +213,19 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
         const outcome = await refreshFeed(ctx, feedId, signal);
         if (outcome.status === 'error') log('info', 'feed refresh failed', { feedId, code: outcome.code, message: outcome.message });
       }, config.feeds.concurrency);
-      tick();
+      if (queue.kind === 'embedded') {
+        // The in-process queue of a process that died (or was stopped with feeds still waiting) is gone with it:
+        // what it had claimed is due again now, not after the claim's 15 minutes (docs/decisions.md "Leases and
+        // crashed workers"). BullMQ keeps its jobs in Redis, so a worker there has nothing to take back.
+        stepping = true;
+        ticking = releaseStaleClaims(database.db, ctx.leases.owner, now().toISOString())
+          .then((n) => n > 0 && log('info', 'feeds claimed by an earlier process are due again', { count: n }))
+          .catch((err) => log('warn', 'could not take back earlier claims', { err: String(err) }))
+          .finally(() => {
+            stepping = false;
+            tick();
+          });
+      } else tick();
       timer = setInterval(tick, deps.tickMs ?? 30_000);
       timer.unref();
     },

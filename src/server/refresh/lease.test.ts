@@ -57,6 +57,35 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('a restarted embedded process fetches at once what its dead predecessor had claimed but not started', async () => {
+      const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000 } });
+      try {
+        server.set('/queued.xml', { body: rss('Queued', [item(1)]) });
+        server.set('/queued-live.xml', { body: rss('Queued live', [item(1)]) });
+        const u = await env.user();
+        const feedId = await env.subscribe(u, server.url('/queued.xml'));
+        const at = env.clock.now();
+        const grace = new Date(at.getTime() + QUEUED_GRACE_MS).toISOString();
+        // The dead process's scheduler claimed the feed for its in-process queue, which died with it.
+        expect(await claimDueFeeds(env.database.db, dialect, at.toISOString(), grace, SCHEDULE_BATCH, 'dead-host:4242:0000')).toEqual([feedId]);
+        // A feed another process is fetching right now (a live lease) is left alone.
+        const liveId = await env.subscribe(u, server.url('/queued-live.xml'));
+        await claimDueFeeds(env.database.db, dialect, at.toISOString(), grace, SCHEDULE_BATCH, 'live-host:1:0000');
+        expect(await acquireLease(env.database.db, liveId, 'live-host:1:0000', at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString())).toBeDefined();
+
+        env.engine.start(); // the restarted process: no clock advance, far within the claim's 15 minutes
+        await until(async () => server.hits('/queued.xml') === 1);
+        await (env.engine.queue as EmbeddedQueue).idle();
+        const feed = (await findFeed(env.database.db, feedId))!;
+        expect(feed.title).toBe('Queued');
+        expect(feed.lease_owner).toBeNull();
+        expect(server.hits('/queued-live.xml')).toBe(0);
+        expect((await findFeed(env.database.db, liveId))!.lease_owner).toBe('live-host:1:0000');
+      } finally {
+        await env.close();
+      }
+    });
+
     it('a live worker renews its lease while a fetch outlasts it, so no other worker fetches the feed meanwhile', async () => {
       // Real time passes here (the heartbeat is a timer): a 1.5 s lease renewed every 0.5 s, a 4 s fetch.
       const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000, leaseMs: 1500 } });
