@@ -164,6 +164,8 @@ export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
   const client = useQueryClient();
   return useCallback(
     async (ids: number[]) => {
+      // A fetch of the lists already under way would land after the optimistic order and show the old one again.
+      void client.cancelQueries({ queryKey: readingListsKey });
       const before = client.getQueryData<ReadingList[]>(readingListsKey);
       if (before) {
         const byId = new Map(before.map((l) => [l.id, l]));
