@@ -214,12 +214,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-/** The store the configuration asks for. */
 /** Where the Redis store says that it fell back to memory (the web process's logger). */
 export interface WarnLog {
   warn(obj: object, msg: string): void;
 }
 
+/** The store the configuration asks for. */
 export function createRateLimitStore(config: Pick<Config, 'redisUrl'>, log?: WarnLog): RateLimitStore {
   return config.redisUrl ? new RedisRateLimitStore(config.redisUrl, undefined, { log }) : new MemoryRateLimitStore();
 }
