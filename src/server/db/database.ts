@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createPrivateFile, tightenMode } from '../private-file.js';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type ColumnDefinitionBuilder } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { Config } from '../config.js';
@@ -189,18 +189,12 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** Which dialect a Kysely instance talks to; for migrations, which receive a bare Kysely. */
+/**
+ * Which dialect a Kysely instance talks to (repositories receive a Db or a transaction). Migrations keep their own
+ * frozen copy of it and import nothing from here.
+ */
 export function dialectOf(db: Kysely<any>): Dialect {
   return db.getExecutor().adapter.constructor.name.toLowerCase().includes('postgres') ? 'postgres' : 'sqlite';
-}
-
-/** An auto-incrementing integer primary key column, in the spelling of each dialect. */
-export function idColumnType(db: Kysely<any>) {
-  return dialectOf(db) === 'postgres' ? ('serial' as const) : ('integer' as const);
-}
-export function idColumn(db: Kysely<any>) {
-  return (col: ColumnDefinitionBuilder) =>
-    dialectOf(db) === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement();
 }
 
 /** The current time in the storage format (UTC ISO 8601 with `Z`). */

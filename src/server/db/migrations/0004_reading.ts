@@ -1,8 +1,6 @@
+import { createHash } from 'node:crypto';
+import { Parser } from 'htmlparser2';
 import { sql, type Kysely } from 'kysely';
-import { backfillSearchIndex } from '../../articles/articles.repository.js';
-import { iconHash } from '../../feeds/icons.js';
-import { recountSubscriptions } from '../../articles/counters.js';
-import { dialectOf } from '../database.js';
 
 /**
  * The reading issue's storage (dashboard.md §3, §4, §7; decisions.md "Feeds and articles"):
@@ -19,7 +17,7 @@ import { dialectOf } from '../database.js';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const ts = 'varchar(30)';
-  const pg = dialectOf(db) === 'postgres';
+  const pg = isPostgres(db);
 
   await db.schema.alterTable('subscriptions').addColumn('muted_permanently', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('subscriptions').addColumn('unread_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
@@ -85,7 +83,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger articles_fts_delete after delete on articles begin delete from articles_fts where rowid = old.id; end`.execute(db);
   }
   // Articles stored before this migration become searchable too (the store indexes every later one).
-  await backfillSearchIndex(db);
+  await backfillSearchIndex(db, pg);
 
   // Icons are served content-addressed (feeds/icons.ts); icons stored before this migration get their address.
   await db.schema.alterTable('feeds').addColumn('icon_hash', 'varchar(64)').execute();
@@ -93,13 +91,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   const withIcons = await db.selectFrom('feeds').select(['id', 'icon_data']).where('icon_data', 'is not', null).execute();
   for (const f of withIcons) await db.updateTable('feeds').set({ icon_hash: iconHash(f.icon_data) }).where('id', '=', f.id).execute();
   // Existing subscriptions start with the counters of what they already hold (list totals and unread counts).
-  await recountSubscriptions(db, {});
+  await recountAllSubscriptions(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('feeds_icon_hash_idx').execute();
   await db.schema.alterTable('feeds').dropColumn('icon_hash').execute();
-  if (dialectOf(db) === 'postgres') {
+  if (isPostgres(db)) {
     await sql`drop index if exists articles_search_idx`.execute(db);
     await db.schema.alterTable('articles').dropColumn('search_vector').execute();
   } else {
@@ -116,4 +114,112 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('user_articles').dropColumn('is_hidden').execute();
   await db.schema.dropIndex('subscriptions_user_order_idx').execute();
   for (const c of ['article_count', 'unread_count', 'muted_permanently']) await db.schema.alterTable('subscriptions').dropColumn(c).execute();
+}
+
+/*
+ * Frozen copies of what the application's code did when this migration was released (docs/decisions.md
+ * "Composition root, logging and frozen migrations"): a migration imports nothing of the application, so a later
+ * change to the store, the counters or the icon addresses can never change what this migration did. They run once,
+ * on a database that still had 0003's tables; never call them from anywhere else, never change them.
+ */
+
+/** Which dialect the bare Kysely talks to (database.ts dialectOf as released). */
+function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter.constructor.name.toLowerCase().includes('postgres');
+}
+
+/** The content address of an icon (feeds/icons.ts iconHash as released). */
+function iconHash(base64: string): string {
+  return createHash('sha256').update(base64).digest('hex').slice(0, 32);
+}
+
+/** subscriptions.unread_count and article_count of every subscription (articles/counters.ts as released). */
+async function recountAllSubscriptions(db: Kysely<any>): Promise<void> {
+  const count = (unreadOnly: boolean) =>
+    sql<number>`(select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id${
+      unreadOnly ? sql` and ua.is_read = 0` : sql``
+    } and ua.is_hidden = 0)`;
+  await db.updateTable('subscriptions').set({ unread_count: count(true), article_count: count(false) }).execute();
+}
+
+/** Indexed text per article was cut here (article-text.ts INDEX_TEXT_MAX as released). */
+const INDEX_TEXT_MAX = 100_000;
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table',
+  'td', 'th', 'tr', 'ul',
+]);
+const HIDDEN_TAGS = new Set(['script', 'style', 'template']);
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+/**
+ * An article's body as plain text (article-text.ts articleBody as released, simplified): its stored (sanitised)
+ * content, else its summary; tags removed with a space at block boundaries, the text of script/style/template
+ * dropped, every HTML entity decoded, whitespace collapsed, cut at INDEX_TEXT_MAX. htmlparser2's Parser gives the
+ * decoded text the application's tokenizer gave.
+ */
+function articleBody(content: string | null, summary: string | null): string {
+  const html = content ?? summary;
+  if (!html) return '';
+  let out = '';
+  let hidden = 0;
+  const parser = new Parser(
+    {
+      ontext: (text) => {
+        if (hidden === 0) out += text;
+      },
+      onopentagname: (name) => {
+        if (HIDDEN_TAGS.has(name)) hidden++;
+        else if (BLOCK_TAGS.has(name)) out += ' ';
+      },
+      onclosetag: (name) => {
+        if (HIDDEN_TAGS.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (BLOCK_TAGS.has(name)) out += ' ';
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  const text = out.replace(CONTROL_CHARS, '').replace(/\s+/g, ' ').trim();
+  return text.length > INDEX_TEXT_MAX ? text.slice(0, INDEX_TEXT_MAX) : text;
+}
+
+/**
+ * Makes every article stored before this migration searchable (articles.repository.ts backfillSearchIndex as
+ * released): in batches by id, so memory stays small however many articles there are. SQLite: a row of the
+ * contentless FTS5 table per article; PostgreSQL: the article's search_vector ('simple' configuration).
+ */
+async function backfillSearchIndex(db: Kysely<any>, pg: boolean): Promise<void> {
+  const BATCH = 500;
+  let after = 0;
+  for (;;) {
+    const rows: { id: number; title: string; content: string | null; summary: string | null }[] = await db
+      .selectFrom('articles')
+      .select(['id', 'title', 'content', 'summary'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1].id;
+    const texts = rows.map((r) => ({ id: r.id, title: r.title, body: articleBody(r.content, r.summary) }));
+    if (pg) {
+      for (const t of texts) {
+        await db
+          .updateTable('articles')
+          .set({ search_vector: sql`to_tsvector('simple', ${`${t.title} ${t.body}`})` })
+          .where('id', '=', t.id)
+          .execute();
+      }
+    } else {
+      // 300 rows per statement (3 parameters each) stay below SQLite's parameter limit.
+      for (let i = 0; i < texts.length; i += 300) {
+        await db
+          .insertInto('articles_fts')
+          .values(texts.slice(i, i + 300).map((t) => ({ rowid: t.id, title: t.title, body: t.body })))
+          .execute();
+      }
+    }
+  }
 }

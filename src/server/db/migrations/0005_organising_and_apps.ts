@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { idColumn, idColumnType } from '../database.js';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /**
  * Storage of issues 5 (organising) and 6 (external apps):
@@ -96,3 +95,12 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('subscriptions').dropColumn('folder_id').execute();
   await db.schema.dropTable('folders').execute();
 }
+
+/*
+ * Frozen copies of database.ts's dialect helpers as this migration was released (docs/decisions.md "Composition
+ * root, logging and frozen migrations"): a migration imports nothing of the application.
+ */
+const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter.constructor.name.toLowerCase().includes('postgres');
+/** An auto-incrementing integer primary key column, in the spelling of each dialect. */
+const idColumnType = (db: Kysely<any>) => (isPostgres(db) ? ('serial' as const) : ('integer' as const));
+const idColumn = (db: Kysely<any>) => (col: ColumnDefinitionBuilder) => (isPostgres(db) ? col.primaryKey() : col.primaryKey().autoIncrement());
