@@ -2,9 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../http/auth.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
-import type { App } from '../http/app.js';
+import type { App } from '../http/types.js';
 import type { RateLimiter, RateLimitRule } from '../http/rate-limit.js';
-import { normalizeEmail, type AccountsService } from './accounts.service.js';
+import { normalizeEmail } from './accounts.service.js';
+import type { Services } from '../services.js';
 import * as S from './accounts.schemas.js';
 import { looksLikeJwt } from './tokens.js';
 
@@ -43,13 +44,13 @@ export function signInRules(limits: Pick<AuthLimits, 'loginPerIp' | 'loginPerEma
 }
 
 export interface AccountsRoutesOptions {
-  service: AccountsService;
   limiter: RateLimiter;
   limits?: Partial<AuthLimits>;
 }
 
-export async function registerAccountsRoutes(app: App, options: AccountsRoutesOptions): Promise<void> {
-  const { service, limiter } = options;
+export async function registerAccountsRoutes(app: App, services: Pick<Services, 'accounts'>, options: AccountsRoutesOptions): Promise<void> {
+  const service = services.accounts;
+  const { limiter } = options;
   const limits: AuthLimits = { ...AUTH_LIMITS, ...options.limits };
   const rule = (name: keyof AuthLimits, key: string): RateLimitRule => ({ key: `${name}:${key}`, ...limits[name] });
   const emailOf = (request: FastifyRequest) => normalizeEmail((request.body as { email: string }).email);

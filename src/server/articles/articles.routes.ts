@@ -1,30 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Db } from '../db/database.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
-import type { App } from '../http/app.js';
-import type { Fetcher } from '../reader/fetch/index.js';
+import type { App } from '../http/types.js';
 import * as S from './articles.schemas.js';
-import { ArticlesService } from './articles.service.js';
-import type { ParsePool } from '../refresh/document-pool.js';
-import { ExtractService } from './extract.service.js';
+import { feedServicesOf, type Services } from '../services.js';
 
 /**
  * Article endpoints (dashboard.md §7 "Articles"), all for the signed-in user: thin routes over ArticlesService
  * and ExtractService (design.md §4 rule 1). Static paths (/search, /read, /read/all, /mark-read, /favorites…) win
  * over /:id in Fastify's router. Actions take an empty body, a JSON content type with no body, or no body at all.
  */
-export interface ArticlesRoutesOptions {
-  db: Db;
-  /** The SSRF-guarded fetcher of the refresh engine (reader/fetch). */
-  fetcher: Pick<Fetcher, 'fetch'>;
-  /** The refresh engine's worker pool: the page is read there (docs/decisions.md "Worker pool"). */
-  pool: ParsePool;
-  now: () => Date;
-}
-
-export async function registerArticlesRoutes(app: App, options: ArticlesRoutesOptions): Promise<void> {
-  const articles = new ArticlesService({ db: options.db, now: options.now });
-  const extractor = new ExtractService({ db: options.db, fetcher: options.fetcher, pool: options.pool, now: options.now, log: app.log });
+export async function registerArticlesRoutes(app: App, services: Pick<Services, 'articles' | 'feedServices'>): Promise<void> {
+  const { articles } = services;
+  const extractor = feedServicesOf(services).extract;
 
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();

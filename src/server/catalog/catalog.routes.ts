@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
-import type { App } from '../http/app.js';
+import type { App } from '../http/types.js';
 import { CATALOG } from './catalog.js';
 
 /**

@@ -1,11 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Db } from '../db/database.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
-import type { App } from '../http/app.js';
-import type { RefreshEngine } from '../refresh/engine.js';
+import type { App } from '../http/types.js';
 import * as S from './feeds.schemas.js';
-import { FeedsService } from './feeds.service.js';
-import { FiltersService } from './filters.service.js';
+import { feedServicesOf, type Services } from '../services.js';
 
 /**
  * Feed and filter endpoints (dashboard.md §7 "Feeds" and "Filters"), all for the signed-in user. Each route
@@ -13,22 +10,8 @@ import { FiltersService } from './filters.service.js';
  * Static paths (/api/feeds/all, /sort, /unread_counts, /search, /set_custom_title, /filters/…) win over /:id in
  * Fastify's router, so they never clash with a feed id.
  */
-export interface FeedsRoutesOptions {
-  db: Db;
-  refresh: Pick<RefreshEngine, 'fetcher' | 'pool' | 'enqueue'>;
-  now: () => Date;
-}
-
-export async function registerFeedsRoutes(app: App, options: FeedsRoutesOptions): Promise<void> {
-  const feeds = new FeedsService({
-    db: options.db,
-    fetcher: options.refresh.fetcher,
-    pool: options.refresh.pool,
-    enqueue: (ids) => options.refresh.enqueue(ids),
-    now: options.now,
-    log: app.log,
-  });
-  const filters = new FiltersService({ db: options.db, now: options.now });
+export async function registerFeedsRoutes(app: App, services: Pick<Services, 'feedServices'>): Promise<void> {
+  const { feeds, filters } = feedServicesOf(services);
 
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();

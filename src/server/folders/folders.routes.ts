@@ -1,21 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Db } from '../db/database.js';
-import type { App } from '../http/app.js';
+import type { App } from '../http/types.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import * as S from './folders.schemas.js';
-import { FoldersService } from './folders.service.js';
+import type { Services } from '../services.js';
 
 /**
  * Folder endpoints (dashboard.md §7 "Folders"), all for the signed-in user: thin routes over FoldersService
  * (design.md §4 rule 1). /api/folders/sort is a static path and wins over /:id in Fastify's router.
  */
-export interface FoldersRoutesOptions {
-  db: Db;
-  now: () => Date;
-}
-
-export async function registerFoldersRoutes(app: App, options: FoldersRoutesOptions): Promise<void> {
-  const folders = new FoldersService({ db: options.db, now: options.now });
+export async function registerFoldersRoutes(app: App, services: Pick<Services, 'folders'>): Promise<void> {
+  const { folders } = services;
 
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();

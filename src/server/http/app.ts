@@ -1,11 +1,9 @@
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import { AUTH_LIMITS, registerAccountsRoutes, signInRules, type AuthLimits } from '../accounts/accounts.routes.js';
-import { AccountsService } from '../accounts/accounts.service.js';
-import { DEFAULT_PASSWORD_HASHING, PasswordHasher, type PasswordHashingOptions } from '../accounts/passwords.js';
-import { AccessTokens } from '../accounts/tokens.js';
+import type { PasswordHashingOptions } from '../accounts/passwords.js';
 import type { BackgroundWork } from '../background.js';
 import { registerArticlesRoutes } from '../articles/articles.routes.js';
 import { registerCatalogRoutes } from '../catalog/catalog.routes.js';
@@ -18,8 +16,10 @@ import { registerFoldersRoutes } from '../folders/folders.routes.js';
 import { registerReadingListsRoutes } from '../reading-lists/reading-lists.routes.js';
 import type { Config } from '../config.js';
 import { ping, type Database } from '../db/database.js';
+import { createLogger, type Logger } from '../log.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { registerOpmlRoutes } from '../opml/opml.routes.js';
+import { createServices, type Services } from '../services.js';
 import { registerAuth } from './auth.js';
 import { registerNoStore } from './cache-control.js';
 import { registerNulRefusal } from './nul.js';
@@ -27,15 +27,20 @@ import { registerErrorHandling } from './errors.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore, type SignInLimit } from './rate-limit.js';
 import { registerSpa } from './spa.js';
 import type { RefreshEngine } from '../refresh/engine.js';
+import { BODY_LIMIT, type App } from './types.js';
 import { validatorCompiler } from './validation.js';
+
+export { BODY_LIMIT, type App };
 
 export interface AppDeps {
   config: Readonly<Config>;
   database: Database;
   /** Built web app to serve; defaults to dist/web beside the sources. */
   webDir?: string;
-  /** Pino logger options, or false in tests. */
-  logger?: boolean | object;
+  /** The process's logger (log.ts createLogger), Fastify's loggerInstance; default: one made from config.logLevel. */
+  log?: Logger;
+  /** false: no log at all (tests). */
+  logger?: boolean;
   /** How mail goes out; default from config (SMTP or the outbox). One passed in is closed by its owner. */
   mailer?: Mailer;
   /** Where rate-limit counts live; default in memory. main.ts passes the Redis store when REDIS_URL is set. */
@@ -52,19 +57,20 @@ export interface AppDeps {
   refresh?: RefreshEngine;
   /** Where work after an answer runs (account mails); tests drain it to see its outcome. Drained on close. */
   background?: BackgroundWork;
+  /**
+   * Receives the services once they are built (services.ts createServices), before any route is registered;
+   * tests use it to reach the very instances the routes use.
+   */
+  onServices?: (services: Services) => void;
 }
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dist/web', import.meta.url));
 
-/** JSON bodies above this are refused with 413 (uploads such as OPML register their own limit). */
-export const BODY_LIMIT = 1024 * 1024;
-
-/** The Fastify instance with the TypeBox type provider, as every route module receives it. */
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
-
 export async function buildApp(deps: AppDeps): Promise<App> {
+  // One logger per process (log.ts): Fastify writes through the instance it is given rather than making its own.
+  const logging = deps.logger === false ? { logger: false } : { loggerInstance: (deps.log ?? createLogger(deps.config)) as FastifyBaseLogger };
   const app = Fastify({
-    logger: (deps.logger ?? { level: deps.config.logLevel }) as boolean,
+    ...logging,
     bodyLimit: BODY_LIMIT,
     // Per-request access lines are noise at info level; errors are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
@@ -101,50 +107,41 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const now = deps.clock ?? (() => new Date());
-  const accessTokens = new AccessTokens(deps.config.secret, now);
-  registerAuth(app, { accessTokens, db: deps.database.db });
   const mailer = deps.mailer ?? createMailer(deps.config, (line) => app.log.info(line));
   const rateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
-  const hasher = new PasswordHasher(deps.passwordHashing ?? DEFAULT_PASSWORD_HASHING);
-  const accounts = new AccountsService({
+  // Every service, built once (services.ts); each route module receives them.
+  const services = createServices({
     db: deps.database.db,
     config: deps.config,
-    mailer,
-    hasher,
-    accessTokens,
-    log: app.log,
     now,
+    log: app.log as Logger,
+    mailer,
+    passwordHashing: deps.passwordHashing,
     background: deps.background,
+    refresh: deps.refresh,
   });
+  deps.onServices?.(services);
+  const { accounts } = services;
+  registerAuth(app, { accessTokens: services.accessTokens, db: deps.database.db });
   const limiter = new RateLimiter(rateLimitStore, app.log);
-  await registerAccountsRoutes(app, { service: accounts, limiter, limits: deps.authLimits });
+  await registerAccountsRoutes(app, services, { limiter, limits: deps.authLimits });
   // The reader apps' password checks count in the sign-in buckets too (docs/decisions.md "External apps: Fever").
   const authLimits: AuthLimits = { ...AUTH_LIMITS, ...deps.authLimits };
   const signIn: SignInLimit = { limiter, rules: (ip, email) => signInRules(authLimits, ip, email) };
   // The routes that add or fetch feeds need the refresh engine (tests of accounts alone run without one).
-  if (deps.refresh) {
-    const { db } = deps.database;
-    const refresh = deps.refresh;
-    await registerFeedsRoutes(app, { db, refresh, now });
-    await registerArticlesRoutes(app, { db, fetcher: refresh.fetcher, pool: refresh.pool, now });
-    await registerOpmlRoutes(app, { db, refresh, now, allowPrivateHosts: deps.config.feeds.allowPrivateHosts });
+  if (services.feedServices) {
+    await registerFeedsRoutes(app, services);
+    await registerArticlesRoutes(app, services);
+    await registerOpmlRoutes(app, services, { now });
     // Google Reader API for reader apps (decisions.md "External apps"; apis/greader/README.md).
-    await registerGReaderRoutes(app, { db, config: deps.config, refresh, now, signIn });
-    await registerPublicApiV1(app, {
-      db,
-      hasher,
-      refresh,
-      limiter,
-      limits: deps.publicApiLimits,
-      now,
-      publicUrl: deps.config.publicUrl,
-    });
+    await registerGReaderRoutes(app, services, { config: deps.config, now, signIn });
+    await registerPublicApiV1(app, services, { limiter, limits: deps.publicApiLimits, publicUrl: deps.config.publicUrl });
   }
   await registerCatalogRoutes(app);
-  await registerSettingsRoutes(app, { db: deps.database.db, secret: deps.config.secret, now });
-  await registerFeverRoutes(app, { db: deps.database.db, now, signIn });
-  await registerFoldersRoutes(app, { db: deps.database.db, now });
-  await registerReadingListsRoutes(app, { db: deps.database.db, now });
+  await registerSettingsRoutes(app, services);
+  await registerFeverRoutes(app, services, { signIn });
+  await registerFoldersRoutes(app, services);
+  await registerReadingListsRoutes(app, services);
   app.addHook('onClose', async () => {
     await accounts.drain(); // mails still on their way
     if (!deps.mailer) await mailer.close();

@@ -2,11 +2,10 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../db/database.js';
 import { AppError, badRequest } from '../errors.js';
-import type { App } from '../http/app.js';
-import type { RefreshEngine } from '../refresh/engine.js';
-import { exportFilename, OpmlService } from './opml.service.js';
+import type { App } from '../http/types.js';
+import { feedServicesOf, type Services } from '../services.js';
+import { exportFilename } from './opml.service.js';
 
 /**
  * OPML endpoints (dashboard.md §7 "Feeds"): POST /api/feeds/import/opml (multipart, field opml_file) and
@@ -14,10 +13,8 @@ import { exportFilename, OpmlService } from './opml.service.js';
  * Multipart parsing is registered in this scope only, with the upload limit of OPML files.
  */
 export interface OpmlRoutesOptions {
-  db: Db;
-  refresh: Pick<RefreshEngine, 'enqueue' | 'pool'>;
+  /** The clock: the export's file name carries the date. */
   now: () => Date;
-  allowPrivateHosts: boolean;
 }
 
 /** Largest OPML file accepted: some 35,000 feeds in a typical export. */
@@ -35,15 +32,8 @@ const ImportReply = Type.Object({
 const chooseFile = () => badRequest('OPML_FILE_REQUIRED', `Please choose an OPML file (.opml or .xml) and send it as the form field "${OPML_FIELD}".`);
 const tooLarge = () => new AppError(413, 'OPML_TOO_LARGE', `The OPML file is larger than ${MAX_OPML_BYTES / 1024 / 1024} MB.`);
 
-export async function registerOpmlRoutes(app: App, options: OpmlRoutesOptions): Promise<void> {
-  const opml = new OpmlService({
-    db: options.db,
-    enqueue: (ids) => options.refresh.enqueue(ids),
-    pool: options.refresh.pool,
-    now: options.now,
-    allowPrivateHosts: options.allowPrivateHosts,
-    log: app.log,
-  });
+export async function registerOpmlRoutes(app: App, services: Pick<Services, 'feedServices'>, options: OpmlRoutesOptions): Promise<void> {
+  const { opml } = feedServicesOf(services);
 
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();

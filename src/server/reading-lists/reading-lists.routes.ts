@@ -1,23 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ArticlePageReply, ListQuery, flag } from '../articles/articles.schemas.js';
-import { ArticlesService } from '../articles/articles.service.js';
-import type { Db } from '../db/database.js';
-import type { App } from '../http/app.js';
+import type { App } from '../http/types.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import * as S from './reading-lists.schemas.js';
-import { ReadingListsService } from './reading-lists.service.js';
+import type { Services } from '../services.js';
 
 /**
  * Reading-list endpoints (dashboard.md §7 "Reading lists"), all for the signed-in user: thin routes over
  * ReadingListsService (design.md §4 rule 1). Static paths (/unread_counts, /sort) win over /:id in Fastify's router.
  */
-export interface ReadingListsRoutesOptions {
-  db: Db;
-  now: () => Date;
-}
-
-export async function registerReadingListsRoutes(app: App, options: ReadingListsRoutesOptions): Promise<void> {
-  const lists = new ReadingListsService({ db: options.db, now: options.now, articles: new ArticlesService({ db: options.db, now: options.now }) });
+export async function registerReadingListsRoutes(app: App, services: Pick<Services, 'readingLists'>): Promise<void> {
+  const lists = services.readingLists;
 
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,22 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Db } from '../db/database.js';
-import type { App } from '../http/app.js';
-import { FeverSettingsService } from './fever-settings.service.js';
+import type { App } from '../http/types.js';
+import type { Services } from '../services.js';
 import * as S from './settings.schemas.js';
 
 /**
  * Account-settings endpoints of the reader apps (dashboard.md §7 "Fever API"), for the signed-in user only:
  * thin routes over FeverSettingsService (design.md §4 rule 1).
  */
-export interface SettingsRoutesOptions {
-  db: Db;
-  /** config.secret: the reader-apps password is stored encrypted under a key derived from it. */
-  secret: string;
-  now: () => Date;
-}
-
-export async function registerSettingsRoutes(app: App, options: SettingsRoutesOptions): Promise<void> {
-  const fever = new FeverSettingsService(options);
+export async function registerSettingsRoutes(app: App, services: Pick<Services, 'feverSettings'>): Promise<void> {
+  const fever = services.feverSettings;
 
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();

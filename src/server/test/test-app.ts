@@ -13,6 +13,7 @@ import { buildApp, type App, type AppDeps } from '../http/app.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../http/rate-limit.js';
 import type { Mailer } from '../mail/mailer.js';
 import { createRefreshEngine, type RefreshEngine, type RefreshEngineDeps } from '../refresh/engine.js';
+import type { Services } from '../services.js';
 import { createTestDatabase } from './dialects.js';
 import { RecordingMailer } from './recording-mailer.js';
 import { BackgroundWork } from '../background.js';
@@ -70,6 +71,8 @@ export interface TestApp {
   dataDir: string;
   /** The refresh engine the routes use (not started: tests call refreshFeed or schedule themselves). */
   refresh: RefreshEngine;
+  /** The services the routes use (services.ts createServices), the very instances. */
+  services: Services;
   /** `{ authorization: 'Bearer …' }` */
   bearer(token: string): { authorization: string };
   /** Creates a user directly (as `feeder user create` does); verified unless told otherwise. */
@@ -122,7 +125,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const mailer = new RecordingMailer(options.innerMailer, background);
   const clock = new TestClock();
   const refresh = createRefreshEngine({ config, database, role: 'all', now: clock.now, ...options.engine });
+  let services: Services | undefined;
   const app = await buildApp({
+    onServices: (s) => (services = s),
     refresh,
     config,
     database,
@@ -146,6 +151,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     dataDir,
     refresh,
+    services: services!,
     bearer: (token) => ({ authorization: `Bearer ${token}` }),
     createUser: (o = {}) => createTestUser(database.db, o, clock.now),
     async login(email, password) {

@@ -1,9 +1,8 @@
 import multipart from '@fastify/multipart';
-import type { Db } from '../../db/database.js';
-import type { App } from '../../http/app.js';
+import type { App } from '../../http/types.js';
 import type { SignInLimit } from '../../http/rate-limit.js';
 import { parseFeverParams } from './fever.params.js';
-import { FeverService } from './fever.service.js';
+import type { Services } from '../../services.js';
 
 /**
  * /api/fever.php (dashboard.md §7 "Fever API": the URL shown in settings; README.md beside this file): GET or POST,
@@ -12,8 +11,6 @@ import { FeverService } from './fever.service.js';
  * api_key (never the web app's bearer token), and a failure is an HTTP 200 with `auth: 0`.
  */
 export interface FeverRoutesOptions {
-  db: Db;
-  now: () => Date;
   /** The web sign-in's limit: wrong api_keys count in its per-address bucket (README.md "Signing in"). */
   signIn: SignInLimit;
 }
@@ -23,8 +20,8 @@ const FORM_LIMIT = 64 * 1024;
 
 export const FEVER_PATH = '/api/fever.php';
 
-export async function registerFeverRoutes(app: App, options: FeverRoutesOptions): Promise<void> {
-  const fever = new FeverService(options);
+export async function registerFeverRoutes(app: App, services: Pick<Services, 'fever'>, options: FeverRoutesOptions): Promise<void> {
+  const { fever } = services;
 
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {

@@ -1,5 +1,5 @@
 import { recountSubscriptions } from '../../articles/counters.js';
-import { ArticlesService } from '../../articles/articles.service.js';
+import type { ArticlesService } from '../../articles/articles.service.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
@@ -26,6 +26,8 @@ export type FeverResponse = { api_version: number; auth: 0 | 1 } & Record<string
 export interface FeverServiceDeps {
   db: Db;
   now: () => Date;
+  /** The one ArticlesService of the composition root (services.ts). */
+  articles: ArticlesService;
 }
 
 const unixTime = (iso: string | null | undefined): number => (iso ? Math.floor(Date.parse(iso) / 1000) || 0 : 0);
@@ -34,7 +36,7 @@ export class FeverService {
   private readonly articles: ArticlesService;
 
   constructor(private readonly deps: FeverServiceDeps) {
-    this.articles = new ArticlesService({ db: deps.db, now: deps.now });
+    this.articles = deps.articles;
   }
 
   /** The answer to a request that is not signed in: api_version and auth 0, nothing else. */

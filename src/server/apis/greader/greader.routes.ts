@@ -1,15 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
 import { badRequest, notFound, unauthorized } from '../../errors.js';
-import { FeedsService } from '../../feeds/feeds.service.js';
-import { BODY_LIMIT, type App } from '../../http/app.js';
+import { BODY_LIMIT, type App } from '../../http/types.js';
 import type { SignInLimit } from '../../http/rate-limit.js';
-import type { RefreshEngine } from '../../refresh/engine.js';
 import { refuseNul } from '../../nul.js';
-import { GReaderAuth, type ReaderUser } from './greader.auth.js';
+import { feedServicesOf, type Services } from '../../services.js';
+import type { ReaderUser } from './greader.auth.js';
 import { presentAtom } from './greader.presenter.js';
-import { CONTENTS_DEFAULT, CONTENTS_MAX, EDIT_IDS_MAX, GReaderService, IDS_MAX, ITEMS_PER_CALL_MAX, type StreamOptions } from './greader.service.js';
+import { CONTENTS_DEFAULT, CONTENTS_MAX, EDIT_IDS_MAX, IDS_MAX, ITEMS_PER_CALL_MAX, type StreamOptions } from './greader.service.js';
 import { Params, READING_LIST, countParam, microsecondsParam, parseItemId, secondsParam } from './protocol.js';
 
 /**
@@ -22,9 +20,7 @@ import { Params, READING_LIST, countParam, microsecondsParam, parseItemId, secon
 export const PREFIX = '/api/greader.php';
 
 export interface GReaderRoutesOptions {
-  db: Db;
-  config: Readonly<Pick<Config, 'secret' | 'publicUrl'>>;
-  refresh: Pick<RefreshEngine, 'fetcher' | 'pool' | 'enqueue'>;
+  config: Readonly<Pick<Config, 'publicUrl'>>;
   now: () => Date;
   /** The web sign-in's limit: ClientLogin counts in its buckets (README.md "Authentication"). */
   signIn: SignInLimit;
@@ -41,11 +37,9 @@ interface Call {
 const json = (reply: FastifyReply, body: unknown) => reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
 const text = (reply: FastifyReply, body: string) => reply.type('text/plain; charset=utf-8').send(body);
 
-export async function registerGReaderRoutes(app: App, options: GReaderRoutesOptions): Promise<void> {
-  const { db, now } = options;
-  const auth = new GReaderAuth(db, options.config.secret, () => now().getTime());
-  const feeds = new FeedsService({ db, fetcher: options.refresh.fetcher, pool: options.refresh.pool, enqueue: (ids) => options.refresh.enqueue(ids), now, log: app.log });
-  const service = new GReaderService({ db, auth, feeds, publicUrl: options.config.publicUrl, now });
+export async function registerGReaderRoutes(app: App, services: Pick<Services, 'feedServices'>, options: GReaderRoutesOptions): Promise<void> {
+  const { now } = options;
+  const { greaderAuth: auth, greader: service } = feedServicesOf(services);
 
   /** The stream options shared by stream/contents, stream/items/ids and the Atom stream. */
   function streamOptions(p: Params, defaultCount: number, maxCount: number): StreamOptions {

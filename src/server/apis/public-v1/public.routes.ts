@@ -2,18 +2,14 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../../accounts/accounts.service.js';
-import type { PasswordHasher } from '../../accounts/passwords.js';
-import { ArticlesService } from '../../articles/articles.service.js';
-import type { Db } from '../../db/database.js';
-import { FeedsService } from '../../feeds/feeds.service.js';
 import { bearerToken } from '../../http/auth.js';
 import { acceptEmptyJsonBody } from '../../http/empty-body.js';
-import type { App } from '../../http/app.js';
+import type { App } from '../../http/types.js';
 import type { RateLimitDecision, RateLimiter, RateLimitRule } from '../../http/rate-limit.js';
-import type { RefreshEngine } from '../../refresh/engine.js';
+import { feedServicesOf, type Services } from '../../services.js';
 import { openApiOptions, PUBLIC_API_BASE } from './openapi.js';
 import * as S from './public.schemas.js';
-import { PublicApiService, tokenMissing } from './public.service.js';
+import { tokenMissing } from './public.service.js';
 
 /**
  * The public API v1 at /public-api/v1 (public-area-and-api.md §7 "Public API"; docs/decisions.md "Public API v1";
@@ -39,12 +35,8 @@ export type PublicApiLimits = typeof PUBLIC_API_LIMITS;
 const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
 
 export interface PublicApiOptions {
-  db: Db;
-  hasher: PasswordHasher;
-  refresh: Pick<RefreshEngine, 'fetcher' | 'pool' | 'enqueue'>;
   limiter: RateLimiter;
   limits?: Partial<PublicApiLimits>;
-  now: () => Date;
   publicUrl: string;
 }
 
@@ -72,17 +64,10 @@ function showLimits(reply: FastifyReply, rules: RateLimitRule[], decision: RateL
   if (!decision.allowed) reply.header('retry-after', String(decision.retryAfterSeconds));
 }
 
-export async function registerPublicApiV1(app: App, options: PublicApiOptions): Promise<void> {
+export async function registerPublicApiV1(app: App, services: Pick<Services, 'feedServices'>, options: PublicApiOptions): Promise<void> {
   const limits: PublicApiLimits = { ...PUBLIC_API_LIMITS, ...options.limits };
   const { limiter } = options;
-  const service = new PublicApiService({
-    db: options.db,
-    hasher: options.hasher,
-    feeds: new FeedsService({ db: options.db, fetcher: options.refresh.fetcher, pool: options.refresh.pool, enqueue: (ids) => options.refresh.enqueue(ids), now: options.now, log: app.log }),
-    articles: new ArticlesService({ db: options.db, now: options.now }),
-    now: options.now,
-    publicUrl: options.publicUrl,
-  });
+  const service = feedServicesOf(services).publicApi;
   const rule = (name: keyof PublicApiLimits, key: string): RateLimitRule => ({ key: `papi:${name}:${key}`, ...limits[name] });
 
   /**
