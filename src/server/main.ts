@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { buildApp } from './http/app.js';
-import { createRateLimitStore, type WarnLog } from './http/rate-limit.js';
+import { createRateLimitStore } from './http/rate-limit.js';
+import { createLogger, type Logger } from './log.js';
 import { createMailer } from './mail/mailer.js';
 import { startMaintenance } from './maintenance.js';
 import { createRefreshEngine, type EngineRole, type RefreshEngine, type RefreshLog } from './refresh/engine.js';
@@ -30,15 +31,13 @@ async function openMigrated(config: Readonly<Config>): Promise<Database> {
   return database;
 }
 
-async function startWeb(config: Readonly<Config>, database: Database, refresh: RefreshEngine): Promise<Stop> {
-  // Outbox link lines go to stdout as plain text whatever LOG_LEVEL says: they are how `npm start` users sign up.
-  const mailer = createMailer(config, (line) => console.log(line));
-  // The store warns when Redis becomes unreachable (it counts in memory meanwhile); the app's logger exists only
-  // once the app is built, so the store reaches it through this late-bound holder.
-  const logTo: { app?: { log: WarnLog } } = {};
-  const rateLimitStore = createRateLimitStore(config, { warn: (obj, msg) => logTo.app?.log.warn(obj, msg) });
-  const app = await buildApp({ config, database, mailer, rateLimitStore, refresh });
-  logTo.app = app;
+async function startWeb(config: Readonly<Config>, database: Database, refresh: RefreshEngine, log: Logger): Promise<Stop> {
+  // Outbox link lines are logged whatever LOG_LEVEL says (their own level): they are how `npm start` users sign up.
+  const mailLog = log.child({ component: 'mail' }, { level: 'info' });
+  const mailer = createMailer(config, (line) => mailLog.info(line));
+  // The store warns when Redis becomes unreachable (it counts in memory meanwhile).
+  const rateLimitStore = createRateLimitStore(config, log.child({ component: 'rate-limit' }));
+  const app = await buildApp({ config, database, mailer, rateLimitStore, refresh, log });
   if (config.registrationDomains.length === 0) {
     app.log.warn('REGISTRATION_EMAIL_DOMAINS is not set: registration is open to every e-mail domain');
   }
@@ -52,28 +51,21 @@ async function startWeb(config: Readonly<Config>, database: Database, refresh: R
   };
 }
 
-const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-
-/** The refresh engine's log lines, on stdout like the rest of the worker's, filtered by LOG_LEVEL. */
-function engineLog(logLevel: string): RefreshLog {
-  const min = logLevel === 'silent' ? Infinity : Math.max(0, LEVELS.indexOf(logLevel));
-  return (level, msg, extra) => {
-    if (LEVELS.indexOf(level) < min) return;
-    const line = `[refresh] ${msg}${extra ? ' ' + JSON.stringify(extra) : ''}`;
-    if (level === 'error') console.error(line);
-    else console.log(line);
-  };
+/** The refresh engine's log lines (refresh/engine.ts RefreshLog), through a child of the process's logger. */
+function engineLog(log: Logger): RefreshLog {
+  const refreshLog = log.child({ component: 'refresh' });
+  return (level, msg, extra) => refreshLog[level](extra ?? {}, msg);
 }
 
-function onSignals(stops: Stop[], database: Database): void {
+function onSignals(stops: Stop[], database: Database, log: Logger): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[feeder] ${signal} received, shutting down`);
+    log.info(`${signal} received, shutting down`);
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
-    for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.error({ err }, 'shutting down failed'));
     await database.destroy().catch(() => {});
     process.exit(0);
   };
@@ -93,19 +85,22 @@ async function run(argv: string[]): Promise<number> {
     case 'all':
     case 'web':
     case 'worker': {
+      // The process's one logger (log.ts): the web app, the engine, its threads and the maintenance job log through it.
+      const log = createLogger(config);
       const database = await openMigrated(config);
       const stops: Stop[] = [];
-      const refresh = createRefreshEngine({ config, database, role: command as EngineRole, log: engineLog(config.logLevel) });
+      const refresh = createRefreshEngine({ config, database, role: command as EngineRole, log: engineLog(log) });
       // Stopped last (stops run in reverse): the web server stops taking requests before the engine's queue closes.
       stops.push(() => refresh.stop());
-      if (command !== 'worker') stops.push(await startWeb(config, database, refresh));
+      if (command !== 'worker') stops.push(await startWeb(config, database, refresh, log));
       if (command !== 'web') {
-        stops.push(startMaintenance(database, (msg) => console.log(`[worker] ${msg}`), { retentionDays: config.feeds.retentionDays }));
+        const workerLog = log.child({ component: 'worker' });
+        stops.push(startMaintenance(database, log.child({ component: 'maintenance' }), { retentionDays: config.feeds.retentionDays }));
         refresh.start();
-        console.log(`[worker] feed refresh started (${refresh.queue.kind} queue, ${config.feeds.concurrency} at once)`);
+        workerLog.info(`feed refresh started (${refresh.queue.kind} queue, ${config.feeds.concurrency} at once)`);
+        if (command === 'worker') workerLog.info(`started (database: ${config.database.dialect})`);
       }
-      if (command === 'worker') console.log(`[worker] started (database: ${config.database.dialect})`);
-      onSignals(stops, database);
+      onSignals(stops, database, log);
       return -1; // keep running
     }
     case 'migrate': {

@@ -1,4 +1,5 @@
 import type { Database } from './db/database.js';
+import type { Logger } from './log.js';
 import { nowIso } from './db/database.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { fillMissingTeasers } from './articles/articles.repository.js';
@@ -42,17 +43,17 @@ export async function backfillTeasers(database: Database): Promise<number> {
  * (decisions.md "Old articles"), and teasers missing from articles stored before migration 0008. The feed
  * refresh itself is the refresh engine's (src/server/refresh).
  */
-export function startMaintenance(database: Database, log: (msg: string) => void, options: { retentionDays: number }): () => Promise<void> {
+export function startMaintenance(database: Database, log: Pick<Logger, 'info' | 'error'>, options: { retentionDays: number }): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     running = (async () => {
       const tokens = await purgeExpiredTokens(database);
-      if (tokens > 0) log(`purged ${tokens} expired tokens`);
+      if (tokens > 0) log.info({ tokens }, `purged ${tokens} expired tokens`);
       const removed = await cleanupArticles(database, { retentionDays: options.retentionDays });
-      if (removed.articles > 0 || removed.feeds > 0) log(`removed ${removed.articles} old articles and ${removed.feeds} unsubscribed feeds`);
+      if (removed.articles > 0 || removed.feeds > 0) log.info(removed, `removed ${removed.articles} old articles and ${removed.feeds} unsubscribed feeds`);
       const teasers = await backfillTeasers(database);
-      if (teasers > 0) log(`stored the teasers of ${teasers} older articles`);
-    })().catch((err) => log(`maintenance failed: ${err instanceof Error ? err.message : err}`));
+      if (teasers > 0) log.info({ teasers }, `stored the teasers of ${teasers} older articles`);
+    })().catch((err: unknown) => log.error({ err }, 'maintenance failed'));
   };
   tick();
   const timer = setInterval(tick, MAINTENANCE_INTERVAL_MS);

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { DiscoveryParsers } from '../reader/discover/index.js';
 import type { IconParsers } from '../reader/icon/index.js';
 import { AppError, badRequest } from '../errors.js';
+import type { LogRecord } from '../log.js';
 import { ReaderError } from '../reader/types.js';
 import { JOB_TIME_LIMIT_MS, runJob, type JobInput, type JobKind, type JobOutput } from './pool-jobs.js';
 import type { DocumentInput, ProcessedDocument } from './process-document.js';
@@ -98,6 +99,8 @@ export interface WorkerError {
   extra?: Record<string, unknown>;
 }
 export type WorkerAnswer = { ok: unknown } | { error: WorkerError };
+/** What a worker posts: a job's answer, or a log record (written by the pool's onLog, docs/decisions.md "Composition root, logging and frozen migrations"). */
+export type WorkerMessage = WorkerAnswer | { log: LogRecord };
 
 export function toWorkerError(err: unknown): WorkerError {
   if (err instanceof ReaderError) return { name: err.name, code: err.code, message: err.message, details: err.details };
@@ -125,13 +128,19 @@ class PooledWorker {
     private readonly url: URL,
     private readonly limits: Readonly<Record<JobKind, number>>,
     private readonly onIdle: (w: PooledWorker) => void,
+    private readonly onLog: (record: LogRecord) => void,
   ) {}
 
   private spawn(): Worker {
     const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
     const worker = documentWorkerAvailable(this.url) ? new Worker(this.url, options) : sourceWorker(this.url, options);
     worker.unref();
-    worker.on('message', (answer: WorkerAnswer) => {
+    worker.on('message', (message: WorkerMessage) => {
+      if ('log' in message) {
+        this.onLog(message.log);
+        return;
+      }
+      const answer = message;
       // A worker ended for its time limit may still have posted an answer: it belongs to no job any more.
       if (this.worker !== worker) return;
       const job = this.finish();
@@ -164,6 +173,7 @@ class PooledWorker {
     const job = this.finish();
     void this.worker?.terminate().catch(() => {});
     this.worker = null;
+    this.onLog({ level: 'warn', msg: 'document worker ended and replaced', fields: { kind: job?.kind, reason: reason === 'time' ? 'time limit' : reason.message } });
     if (job) {
       if (reason === 'time') job.reject(tooMuch(job.kind, 'time', this.limits[job.kind]));
       else {
@@ -218,12 +228,17 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
 
   /**
    * Workers start on the first job that needs one, so a pool nobody uses costs nothing. `timeLimitsMs` overrides
-   * JOB_TIME_LIMIT_MS (tests).
+   * JOB_TIME_LIMIT_MS (tests). `onLog` receives the workers' log records and the pool's own (a worker replaced).
    */
-  constructor(size: number, url: URL = DOCUMENT_WORKER_URL, timeLimitsMs: Partial<Record<JobKind, number>> = {}) {
+  constructor(
+    size: number,
+    url: URL = DOCUMENT_WORKER_URL,
+    timeLimitsMs: Partial<Record<JobKind, number>> = {},
+    onLog: (record: LogRecord) => void = () => {},
+  ) {
     const limits = { ...JOB_TIME_LIMIT_MS, ...timeLimitsMs };
     for (let i = 0; i < size; i++) {
-      const w = new PooledWorker(url, limits, (worker) => this.release(worker));
+      const w = new PooledWorker(url, limits, (worker) => this.release(worker), onLog);
       this.all.push(w);
       this.idle.push(w);
     }

@@ -1,6 +1,9 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { toWorkerError, type WorkerAnswer } from './document-pool.js';
+import { AppError } from '../errors.js';
+import type { LogRecord } from '../log.js';
+import { ReaderError } from '../reader/types.js';
+import { toWorkerError, type WorkerAnswer, type WorkerMessage } from './document-pool.js';
 import { runJob, type JobKind } from './pool-jobs.js';
 
 /**
@@ -22,9 +25,24 @@ if (process.platform === 'linux') {
   }
 }
 
+/**
+ * A log record of this thread: posted to the pool, which writes it through the process's one logger (log.ts), so
+ * a thread's lines are the same JSON lines as everyone else's, in order with them.
+ */
+function log(record: LogRecord): void {
+  parentPort!.postMessage({ log: record } satisfies WorkerMessage);
+}
+
 parentPort!.on('message', (message: { kind: JobKind; input: never }) => {
   runJob(message.kind, message.input).then(
     (ok) => parentPort!.postMessage({ ok } satisfies WorkerAnswer),
-    (err: unknown) => parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer),
+    (err: unknown) => {
+      // ReaderErrors and AppErrors are the document's fault and reach the user with their code; anything else is a
+      // bug in a parser or a job, worth its stack in the log.
+      if (!(err instanceof ReaderError) && !(err instanceof AppError)) {
+        log({ level: 'error', msg: 'parse job failed unexpectedly', fields: { kind: message.kind, err: err instanceof Error ? err.stack : String(err) } });
+      }
+      parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer);
+    },
   );
 });

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { claimDueFeeds, markFeedsDue, releaseStaleClaims } from '../feeds/feeds.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
+import type { LogRecord } from '../log.js';
 import { documentWorkerAvailable, inlineProcessor, poolParsers, WorkerPoolProcessor, type DocumentProcessor, type ParsePool } from './document-pool.js';
 import { HostLimiter } from './host-limiter.js';
 import { LEASE_MS, LeaseKeeper } from './lease.js';
@@ -132,7 +133,9 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   const queue: RefreshQueue = deps.queue ?? (config.redisUrl ? new BullmqQueue(config.redisUrl) : new EmbeddedQueue());
   // One pool per process, at least one worker even with REFRESH_PARSE_THREADS=0: the requests' parsing (extraction,
   // discovery, OPML) never runs on the main thread (docs/decisions.md "Worker pool").
-  const pool = deps.pool ?? new WorkerPoolProcessor(Math.max(1, config.feeds.parseThreads));
+  // The threads' log records go out through the engine's log (log.ts: the process's one logger).
+  const threadLog = (r: LogRecord) => log(r.level === 'warn' ? 'warn' : r.level === 'error' || r.level === 'fatal' ? 'error' : 'info', r.msg, { component: 'parse-thread', ...r.fields });
+  const pool = deps.pool ?? new WorkerPoolProcessor(Math.max(1, config.feeds.parseThreads), undefined, {}, threadLog);
   // A refresh's documents go to the pool too when the compiled worker is there (dist/); from TypeScript sources
   // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
   const processor =
