@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Migrator, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -198,3 +199,16 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('migration files', () => {
+  it('import Kysely and nothing of the application (design.md §4 rule 13)', () => {
+    const dir = new URL('./', import.meta.url);
+    const files = readdirSync(dir).filter((f) => /^\d{4}_.*\.ts$/.test(f));
+    expect(files.length).toBe(Object.keys(migrations).length);
+    for (const file of files) {
+      const source = readFileSync(new URL(file, dir), 'utf8');
+      const imported = [...source.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+      expect(imported.filter((m) => !['kysely', 'node:crypto', 'htmlparser2'].includes(m)), file).toEqual([]);
+    }
+  });
+});
