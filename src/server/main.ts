@@ -6,7 +6,7 @@ import { createRateLimitStore } from './http/rate-limit.js';
 import { createLogger, type Logger } from './log.js';
 import { createMailer } from './mail/mailer.js';
 import { startMaintenance } from './maintenance.js';
-import { createRefreshEngine, type EngineRole, type RefreshEngine, type RefreshLog } from './refresh/engine.js';
+import { createRefreshEngine, type EngineRole, type RefreshEngine } from './refresh/engine.js';
 
 /**
  * Composition root and the `feeder` command (design.md §3):
@@ -51,12 +51,6 @@ async function startWeb(config: Readonly<Config>, database: Database, refresh: R
   };
 }
 
-/** The refresh engine's log lines (refresh/engine.ts RefreshLog), through a child of the process's logger. */
-function engineLog(log: Logger): RefreshLog {
-  const refreshLog = log.child({ component: 'refresh' });
-  return (level, msg, extra) => refreshLog[level](extra ?? {}, msg);
-}
-
 function onSignals(stops: Stop[], database: Database, log: Logger): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -89,7 +83,7 @@ async function run(argv: string[]): Promise<number> {
       const log = createLogger(config);
       const database = await openMigrated(config);
       const stops: Stop[] = [];
-      const refresh = createRefreshEngine({ config, database, role: command as EngineRole, log: engineLog(log) });
+      const refresh = createRefreshEngine({ config, database, role: command as EngineRole, log: log.child({ component: 'refresh' }) });
       // Stopped last (stops run in reverse): the web server stops taking requests before the engine's queue closes.
       stops.push(() => refresh.stop());
       if (command !== 'worker') stops.push(await startWeb(config, database, refresh, log));

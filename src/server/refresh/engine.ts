@@ -24,6 +24,9 @@ import { refreshFeed, type RefreshContext, type RefreshOutcome } from './refresh
 export type EngineRole = 'all' | 'web' | 'worker';
 export type RefreshLog = RefreshContext['log'];
 
+/** No log at all (tests that give the engine none). */
+const SILENT: RefreshLog = { info: () => {}, warn: () => {}, error: () => {} };
+
 export interface RefreshEngine {
   readonly queue: RefreshQueue;
   /** The process's HTTP client for feeds (SSRF-guarded); discovery and article extraction use it too. */
@@ -121,7 +124,7 @@ class BackgroundPool {
 export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   const { config, database, role } = deps;
   const now = deps.now ?? (() => new Date());
-  const log = deps.log ?? (() => {});
+  const log = deps.log ?? SILENT;
   const fetcher =
     deps.fetcher ??
     createFetcher({
@@ -134,7 +137,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   // One pool per process, at least one worker even with REFRESH_PARSE_THREADS=0: the requests' parsing (extraction,
   // discovery, OPML) never runs on the main thread (docs/decisions.md "Worker pool").
   // The threads' log records go out through the engine's log (log.ts: the process's one logger).
-  const threadLog = (r: LogRecord) => log(r.level === 'warn' ? 'warn' : r.level === 'error' || r.level === 'fatal' ? 'error' : 'info', r.msg, { component: 'parse-thread', ...r.fields });
+  const threadLog = (r: LogRecord) => log[r.level === 'warn' ? 'warn' : r.level === 'error' || r.level === 'fatal' ? 'error' : 'info']({ component: 'parse-thread', ...r.fields }, r.msg);
   const pool = deps.pool ?? new WorkerPoolProcessor(Math.max(1, config.feeds.parseThreads), undefined, {}, threadLog);
   // A refresh's documents go to the pool too when the compiled worker is there (dist/); from TypeScript sources
   // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
@@ -169,7 +172,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       await queue.enqueue(feedIds, options);
       return true;
     } catch (err) {
-      log('warn', 'could not queue feeds; they are due in the database for the scheduler instead', { count: feedIds.length, err: String(err) });
+      log.warn({ count: feedIds.length, err }, 'could not queue feeds; they are due in the database for the scheduler instead');
       await markFeedsDue(database.db, feedIds, at.toISOString());
       return false;
     }
@@ -202,7 +205,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     if (stepping) return;
     stepping = true;
     ticking = schedule()
-      .catch((err) => log('error', 'refresh scheduler step failed', { err: String(err) }))
+      .catch((err: unknown) => log.error({ err }, 'refresh scheduler step failed'))
       .finally(() => (stepping = false));
   };
 
@@ -214,7 +217,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       if (role === 'web') return;
       queue.consume(async (feedId, signal) => {
         const outcome = await refreshFeed(ctx, feedId, signal);
-        if (outcome.status === 'error') log('info', 'feed refresh failed', { feedId, code: outcome.code, message: outcome.message });
+        if (outcome.status === 'error') log.info({ feedId, code: outcome.code, message: outcome.message }, 'feed refresh failed');
       }, config.feeds.concurrency);
       if (queue.kind === 'embedded') {
         // The in-process queue of a process that died (or was stopped with feeds still waiting) is gone with it:
@@ -222,8 +225,8 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
         // crashed workers"). BullMQ keeps its jobs in Redis, so a worker there has nothing to take back.
         stepping = true;
         ticking = releaseStaleClaims(database.db, ctx.leases.owner, now().toISOString())
-          .then((n) => n > 0 && log('info', 'feeds claimed by an earlier process are due again', { count: n }))
-          .catch((err) => log('warn', 'could not take back earlier claims', { err: String(err) }))
+          .then((n) => n > 0 && log.info({ count: n }, 'feeds claimed by an earlier process are due again'))
+          .catch((err: unknown) => log.warn({ err }, 'could not take back earlier claims'))
           .finally(() => {
             stepping = false;
             tick();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../db/database.js';
 import { renewLeases } from '../feeds/feeds.repository.js';
+import type { Logger } from '../log.js';
 
 /**
  * How long a feed's refresh lease lasts without renewal (docs/decisions.md "Leases and crashed workers"). The owner
@@ -29,7 +30,7 @@ export class LeaseKeeper {
   constructor(
     private readonly db: Db,
     private readonly now: () => Date,
-    private readonly log: (level: 'warn', msg: string, extra?: Record<string, unknown>) => void,
+    private readonly log: Pick<Logger, 'warn'>,
     readonly durationMs: number = LEASE_MS,
     owner: string = leaseOwnerId(),
   ) {
@@ -64,7 +65,7 @@ export class LeaseKeeper {
     this.renewing = this.renewing.then(() =>
       renewLeases(this.db, this.owner, now.toISOString(), this.until(now)).then(
         () => undefined,
-        (err) => this.log('warn', 'could not renew feed leases', { err: String(err) }),
+        (err: unknown) => this.log.warn({ err }, 'could not renew feed leases'),
       ),
     );
     return this.renewing;

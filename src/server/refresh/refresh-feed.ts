@@ -18,6 +18,7 @@ import { fetchIcon, type IconParsers } from '../reader/icon/index.js';
 import { ReaderError } from '../reader/types.js';
 import type { DocumentProcessor } from './document-pool.js';
 import type { HostLimiter } from './host-limiter.js';
+import type { Logger } from '../log.js';
 import type { LeaseKeeper } from './lease.js';
 import type { ProcessedDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, nextCheckAt, successIntervalMinutes } from './schedule.js';
@@ -35,7 +36,8 @@ export interface RefreshContext {
   parsers: IconParsers;
   config: FeedEngineConfig;
   now: () => Date;
-  log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void;
+  /** The process's logger (log.ts) or a child of it; nothing in tests. */
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /**
    * Runs low-priority follow-up work (the icon look-up) without holding the feed's job; the engine bounds and
    * drains it. Without it (a caller that builds its own context), the work is awaited.
@@ -126,7 +128,7 @@ async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string
   const url = permanentUrl ? normalizeFeedUrl(permanentUrl) : null;
   if (!url || url === feed.url) return {};
   if (await feedUrlTaken(ctx.database.db, url, feed.id)) {
-    ctx.log('warn', 'permanent redirect onto a feed that is stored already; keeping the old URL', { feedId: feed.id, url });
+    ctx.log.warn({ feedId: feed.id, url }, 'permanent redirect onto a feed that is stored already; keeping the old URL');
     return {};
   }
   return { url };
@@ -181,7 +183,7 @@ async function refreshIcon(ctx: RefreshContext, feedId: number, input: Parameter
       .where('id', '=', feedId)
       .execute();
   } catch (err) {
-    ctx.log('warn', 'icon refresh failed', { feedId, err: String(err) });
+    ctx.log.warn({ feedId, err }, 'icon refresh failed');
   }
 }
 
@@ -196,7 +198,7 @@ async function recordError(ctx: RefreshContext, feed: FeedRow, err: unknown): Pr
     message = err.message;
     retryAfterSeconds = err.details.retryAfterSeconds;
   } else {
-    ctx.log('error', 'feed refresh failed unexpectedly', { feedId: feed.id, url: feed.url, err: err instanceof Error ? err.stack : String(err) });
+    ctx.log.error({ feedId: feed.id, url: feed.url, err }, 'feed refresh failed unexpectedly');
   }
   const minutes = errorIntervalMinutes(errorCount, ctx.config, retryAfterSeconds);
   await updateFeedAfterRefresh(ctx.database.db, feed.id, {
