@@ -67,6 +67,24 @@ function onSignals(stops: Stop[], database: Database, log: Logger): void {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
+/** `feeder all|web|worker`: opens the database, starts the refresh engine, the web server and the maintenance job. */
+async function startServer(command: EngineRole, config: Readonly<Config>, log: Logger): Promise<void> {
+  const database = await openMigrated(config);
+  const stops: Stop[] = [];
+  const refresh = createRefreshEngine({ config, database, role: command, log: log.child({ component: 'refresh' }) });
+  // Stopped last (stops run in reverse): the web server stops taking requests before the engine's queue closes.
+  stops.push(() => refresh.stop());
+  if (command !== 'worker') stops.push(await startWeb(config, database, refresh, log));
+  if (command !== 'web') {
+    const workerLog = log.child({ component: 'worker' });
+    stops.push(startMaintenance(database, log.child({ component: 'maintenance' }), { retentionDays: config.feeds.retentionDays }));
+    refresh.start();
+    workerLog.info(`feed refresh started (${refresh.queue.kind} queue, ${config.feeds.concurrency} at once)`);
+    if (command === 'worker') workerLog.info(`started (database: ${config.database.dialect})`);
+  }
+  onSignals(stops, database, log);
+}
+
 async function run(argv: string[]): Promise<number> {
   const [command = 'all', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -81,20 +99,13 @@ async function run(argv: string[]): Promise<number> {
     case 'worker': {
       // The process's one logger (log.ts): the web app, the engine, its threads and the maintenance job log through it.
       const log = createLogger(config);
-      const database = await openMigrated(config);
-      const stops: Stop[] = [];
-      const refresh = createRefreshEngine({ config, database, role: command as EngineRole, log: log.child({ component: 'refresh' }) });
-      // Stopped last (stops run in reverse): the web server stops taking requests before the engine's queue closes.
-      stops.push(() => refresh.stop());
-      if (command !== 'worker') stops.push(await startWeb(config, database, refresh, log));
-      if (command !== 'web') {
-        const workerLog = log.child({ component: 'worker' });
-        stops.push(startMaintenance(database, log.child({ component: 'maintenance' }), { retentionDays: config.feeds.retentionDays }));
-        refresh.start();
-        workerLog.info(`feed refresh started (${refresh.queue.kind} queue, ${config.feeds.concurrency} at once)`);
-        if (command === 'worker') workerLog.info(`started (database: ${config.database.dialect})`);
+      try {
+        await startServer(command, config, log);
+      } catch (err) {
+        // A server's last word is a log line like all the others (the CLI commands below answer on the terminal).
+        log.fatal({ err }, `Feeder could not start: ${err instanceof Error ? err.message : String(err)}`);
+        return 1;
       }
-      onSignals(stops, database, log);
       return -1; // keep running
     }
     case 'migrate': {
