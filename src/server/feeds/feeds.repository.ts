@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import { recountSubscriptions } from '../articles/counters.js';
+import { subscriptionsAdded } from '../articles/reading-state.js';
 import type { Db, Dialect } from '../db/database.js';
 import { nextSortOrder } from '../db/sort-order.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
@@ -75,7 +75,7 @@ export async function backfillSubscriptions(trx: Db, userId: number, feedIds: re
     )
     .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
     .execute();
-  await recountSubscriptions(trx, { userId, feedIds: [...feedIds] });
+  await subscriptionsAdded(trx, userId, feedIds);
   await matchSubscribedFeeds(trx, userId, feedIds, now);
 }
 
@@ -416,7 +416,7 @@ export async function orderedFeedIds(db: Db, userId: number): Promise<{ id: numb
 
 /**
  * The unread counts of the sidebar (design.md §5: < 20 ms for 1,000 feeds): one read of the user's subscription
- * rows, whose unread_count is kept by articles/counters.ts. Muted feeds are left out.
+ * rows, whose unread_count is kept by articles/reading-state.ts. Muted feeds are left out.
  */
 export async function unreadCountRows(db: Db, userId: number, now: string): Promise<{ feed_id: number; unread_count: number }[]> {
   return db

@@ -1,8 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import { FAVORITE, markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
+import { FAVORITE } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import type { Tables } from '../../db/tables.js';
-import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
+import { isVisible, visibleArticles } from '../../articles/visible-articles.js';
+import { mutedSql, notMutedSql } from '../../feeds/mute.js';
 import { normalizeApiKey } from '../app-password.js';
 import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
 
@@ -13,6 +14,9 @@ import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
  * user_articles primary key (user_id, article_id), so since_id / max_id pages are one index range each
  * (design.md §5 external API budget).
  */
+
+/** The user has no muted feed (FeverUser.muted_feeds = 0): the visibility rule needs no mute condition at all. */
+const NONE_MUTED: readonly number[] = [];
 
 export interface FeverUser {
   id: number;
@@ -133,8 +137,7 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
       'articles.published_at',
     ])
     .where('user_articles.user_id', '=', userId)
-    .where('user_articles.is_hidden', '=', 0);
-  if (anyMuted) q = q.where((eb) => notMutedArticle(eb, userId, now));
+    .where((eb) => isVisible(eb, userId, now, anyMuted ? 'lookup' : NONE_MUTED));
   // Each bound is given on articles.id too: PostgreSQL merge-joins the two id-ordered indexes, and without it walks
   // articles from id 1 up to since_id (50 ms at since_id=50,000) before the first match.
   if (window.kind === 'with') {
@@ -154,45 +157,10 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
  * id order makes SQLite walk every row of the user by primary key instead (0.2 s for 100,000 articles).
  */
 export async function flaggedItemIds(db: Db, userId: number, now: string, flag: 'unread' | 'saved', anyMuted: boolean): Promise<Int32Array> {
-  let q = db.selectFrom('user_articles').select('article_id').where('user_id', '=', userId).where('is_hidden', '=', 0);
-  if (anyMuted) q = q.where((eb) => notMutedArticle(eb, userId, now));
+  let q = visibleArticles(db, userId, now, anyMuted ? 'lookup' : NONE_MUTED).select('article_id');
   q = flag === 'unread' ? q.where('is_read', '=', 0) : q.where('is_favorite', '=', FAVORITE);
   const rows = await q.execute();
   const ids = new Int32Array(rows.length);
   for (let i = 0; i < rows.length; i++) ids[i] = rows[i].article_id;
   return ids.sort();
-}
-
-/**
- * mark=feed|group as=read: the user's visible unread articles of the scope that the server had stored by `before`
- * (articles.created_at), so items that arrived after the client's last sync stay unread. Muted feeds are left
- * alone. Returns how many changed.
- */
-export async function markScopeRead(
-  db: Db,
-  userId: number,
-  now: string,
-  scope: { feedId: number } | { feedIds: readonly number[] } | { all: true },
-  before: string,
-): Promise<number> {
-  if ('feedIds' in scope && scope.feedIds.length === 0) return 0;
-  let q = markVisibleUnreadRead(db, userId, now).where((eb) => storedBy(eb, before));
-  if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
-  if ('feedIds' in scope) q = q.where('feed_id', 'in', [...scope.feedIds]);
-  const result = await q.executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** unread_recently_read=1: visible articles of non-muted feeds read at or after `since` become unread again. */
-export async function unreadRecentlyRead(db: Db, userId: number, now: string, since: string): Promise<number> {
-  const result = await db
-    .updateTable('user_articles')
-    .set({ is_read: 0, read_at: null })
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 1)
-    .where('is_hidden', '=', 0)
-    .where('read_at', '>=', since)
-    .where((eb) => notMutedArticle(eb, userId, now))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }

@@ -84,21 +84,3 @@ export async function feedIcons(db: Db, userId: number, feedIds?: readonly numbe
   const rows = await q.execute();
   return new Map(rows.map((r) => [r.id, { data: r.icon_data!, type: r.icon_type }]));
 }
-
-/**
- * Marks one feed's unread, visible articles published since `since` read (read-all by feed_id,
- * public-area-and-api.md §5 and §9: the last 30 days). The caller has checked the subscription and its mute state
- * and recounts the subscription in the same transaction.
- */
-export async function markFeedReadSince(db: Db, userId: number, feedId: number, since: string, now: string): Promise<number> {
-  const result = await db
-    .updateTable('user_articles')
-    .set({ is_read: 1, read_at: now })
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .where('is_read', '=', 0)
-    .where('is_hidden', '=', 0)
-    .where('published_at', '>=', since)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
