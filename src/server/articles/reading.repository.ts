@@ -2,8 +2,7 @@ import { sql, type JoinBuilder, type SelectQueryBuilder } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { inlineIconData } from '../feeds/icons.js';
-import { notMutedSql } from '../feeds/mute.js';
-import { isVisible, visibleArticles } from './visible-articles.js';
+import { isVisible, isVisibleSubscription, visibleArticles } from './visible-articles.js';
 
 /**
  * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (design.md §4 rule 2).
@@ -132,7 +131,7 @@ export async function countFromSubscriptions(db: Db, userId: number, now: string
     .selectFrom('subscriptions')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(o.showRead ? 'article_count' : 'unread_count'), sql<number>`0`).as('n'))
     .where('user_id', '=', userId)
-    .where((eb) => notMutedSql(eb, now));
+    .where((eb) => isVisibleSubscription(eb, now));
   if (o.feedId !== undefined) q = q.where('feed_id', '=', o.feedId);
   const row = await q.executeTakeFirst();
   return Number(row?.n ?? 0);

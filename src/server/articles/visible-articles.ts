@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
-import { mutedSql, notMutedArticle } from '../feeds/mute.js';
+import { mutedSql, notMutedArticle, notMutedSql } from '../feeds/mute.js';
 
 /**
  * The one "visible article" rule (docs/decisions.md "Reading state and visibility: one owner"; dashboard.md §4
@@ -39,6 +39,14 @@ export function visibleArticles(db: Db, userId: number, now: string, muted: Mute
     .selectFrom('user_articles')
     .where('user_articles.user_id', '=', userId)
     .where((eb) => isVisible(eb, userId, now, muted));
+}
+
+/**
+ * The subscription half of the rule, for lists of feeds and for totals read from the counters (which count only
+ * articles not filtered out): the subscription (alias `subscriptions`) is not muted now.
+ */
+export function isVisibleSubscription(eb: ExpressionBuilder<any, any>, now: string): Expression<SqlBool> {
+  return notMutedSql(eb as ExpressionBuilder<Tables, 'subscriptions'>, now);
 }
 
 /**

@@ -2,8 +2,8 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import { FAVORITE } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import type { Tables } from '../../db/tables.js';
-import { isVisible, visibleArticles } from '../../articles/visible-articles.js';
-import { mutedSql, notMutedSql } from '../../feeds/mute.js';
+import { isVisible, isVisibleSubscription, visibleArticles } from '../../articles/visible-articles.js';
+import { mutedSql } from '../../feeds/mute.js';
 import { normalizeApiKey } from '../app-password.js';
 import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
 
@@ -84,7 +84,7 @@ export async function listVisibleFeeds(db: Db, userId: number, now: string) {
       sql<number>`case when feeds.icon_data is null then 0 else 1 end`.as('has_icon'),
     ])
     .where('subscriptions.user_id', '=', userId)
-    .where((eb) => notMutedSql(eb, now))
+    .where((eb) => isVisibleSubscription(eb, now))
     .orderBy('subscriptions.sort_order')
     .orderBy('subscriptions.id')
     .execute();
@@ -98,7 +98,7 @@ export async function listFavicons(db: Db, userId: number, now: string) {
     .select(['subscriptions.feed_id', 'feeds.icon_data', 'feeds.icon_type'])
     .where('subscriptions.user_id', '=', userId)
     .where('feeds.icon_data', 'is not', null)
-    .where((eb) => notMutedSql(eb, now))
+    .where((eb) => isVisibleSubscription(eb, now))
     .orderBy('subscriptions.feed_id')
     .execute();
 }

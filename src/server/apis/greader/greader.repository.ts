@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { FAVORITE } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
-import { isVisible, mutedFeedList, visibleArticles } from '../../articles/visible-articles.js';
-import { notMutedSql } from '../../feeds/mute.js';
+import { isVisible, isVisibleSubscription, mutedFeedList, visibleArticles } from '../../articles/visible-articles.js';
 
 /**
  * The Google Reader adapter's queries (apis/greader/README.md), every one scoped to its user (design.md §4 rule 2)
@@ -190,7 +189,7 @@ export async function feedCounts(db: Db, userId: number, now: string) {
       eb.selectFrom('articles').select((a) => a.fn.max('articles.published_at').as('newest')).whereRef('articles.feed_id', '=', 'subscriptions.feed_id').as('newest'),
     ])
     .where('subscriptions.user_id', '=', userId)
-    .where((eb) => notMutedSql(eb, now))
+    .where((eb) => isVisibleSubscription(eb, now))
     .orderBy('subscriptions.sort_order')
     .orderBy('subscriptions.id')
     .execute() as Promise<{ feed_id: number; folder_id: number | null; unread_count: number; newest: string | null }[]>;
