@@ -116,11 +116,13 @@ export interface ItemRow {
 }
 
 /**
- * One page (at most 50) of the user's visible items in the window the client asked for. `anyMuted` false (the
+ * One page (at most 50) of the user's visible items in the window the client asked for, of the given feeds only
+ * when `feedIds` is not null. `anyMuted` false (the
  * common case) leaves the mute condition out, so the page is a plain primary-key range.
  */
-export async function listItems(db: Db, userId: number, now: string, window: ItemsWindow, anyMuted: boolean): Promise<ItemRow[]> {
+export async function listItems(db: Db, userId: number, now: string, window: ItemsWindow, anyMuted: boolean, feedIds: readonly number[] | null = null): Promise<ItemRow[]> {
   if (window.kind === 'with' && window.ids.length === 0) return [];
+  if (feedIds !== null && feedIds.length === 0) return [];
   let q = db
     .selectFrom('user_articles')
     .innerJoin('articles', 'articles.id', 'user_articles.article_id')
@@ -138,6 +140,7 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
     ])
     .where('user_articles.user_id', '=', userId)
     .where((eb) => isVisible(eb, userId, now, anyMuted ? 'lookup' : NONE_MUTED));
+  if (feedIds !== null) q = q.where('user_articles.feed_id', 'in', [...feedIds]);
   // Each bound is given on articles.id too: PostgreSQL merge-joins the two id-ordered indexes, and without it walks
   // articles from id 1 up to since_id (50 ms at since_id=50,000) before the first match.
   if (window.kind === 'with') {

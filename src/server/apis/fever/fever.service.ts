@@ -74,7 +74,7 @@ export class FeverService {
     }
     if (want.has('items')) {
       jobs.push(
-        repo.listItems(db, user.id, now, params.items, anyMuted).then((rows) => {
+        repo.listItems(db, user.id, now, params.items, anyMuted, params.itemFeeds).then((rows) => {
           response.items = rows.map((r) => ({
             id: r.id,
             feed_id: r.feed_id,
