@@ -55,7 +55,7 @@ for (const dialect of DIALECTS) {
       (await t.database.db.selectFrom('user_articles').select('article_id').where('user_id', '=', userId).where('is_read', '=', 0).orderBy('article_id').execute()).map((r) => r.article_id);
     const markAllUnread = () => t.database.db.updateTable('user_articles').set({ is_read: 0, read_at: null }).where('user_id', '=', userId).execute();
 
-    it('newsboat 2.30 (Google Reader through its FeedHQ source and the Atom stream): plain-text titles arrive as text', async () => {
+    it('newsboat 2.21 (Google Reader through its FeedHQ source and the Atom stream): plain-text titles arrive as text', async () => {
       // newsboat's feedhq_api: ClientLogin with service, source and continue; then the Atom stream of each feed.
       const auth = await clientLogin(`service=reader&Email=${enc(email)}&Passwd=${enc(password)}&source=newsboat&continue=${enc('http://www.google.com/')}`);
       const headers = { authorization: `GoogleLogin auth=${auth}` };
