@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableReaderAppsWithNewPassword } from '../apis/app-password.js';
-import { subscribe } from '../feeds/feeds.repository.js';
+import { subscribe } from '../feeds/subscriptions.repository.js';
 import { createFolder, setFeedFolder } from '../folders/folders.repository.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, type TestFeedServer } from '../test/feed-server.js';

@@ -2,7 +2,7 @@ import type { FeedFilter } from '../../common/api.js';
 import { setHidden } from '../articles/reading-state.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { findSubscriptionId } from './feeds.repository.js';
+import { findSubscriptionId } from './subscriptions.repository.js';
 import { feedNotFound } from './feeds.service.js';
 import { presentFilter } from './feeds.presenter.js';
 import { filterSubjectOf, isHiddenByFilters, type FilterScope, type FilterType } from './filter-match.js';

@@ -31,7 +31,7 @@ export interface FeverUser {
 /**
  * The Fever api_key's user (only while the reader apps are on, apps/app-password.ts's contract), with what every
  * answer needs, in one statement and one pass over the user's subscriptions: last_refreshed_on_time, the number
- * of muted feeds and total_items from the counters (articles/counters.ts).
+ * of muted feeds and total_items from the counters (articles/reading-state.ts).
  */
 export async function authenticate(db: Db, apiKey: unknown, now: string): Promise<FeverUser | undefined> {
   const key = normalizeApiKey(apiKey);

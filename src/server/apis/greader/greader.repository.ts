@@ -177,7 +177,7 @@ export async function feedDirectory(db: Db, userId: number, feedIds: readonly nu
 
 /**
  * Unread count and newest article date of each of the user's feeds that is not muted: the counters kept by
- * articles/counters.ts, and the newest date from articles_feed_published_idx (one index probe per feed).
+ * articles/reading-state.ts, and the newest date from articles_feed_published_idx (one index probe per feed).
  */
 export async function feedCounts(db: Db, userId: number, now: string) {
   return db

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { normalizeFeedUrl } from '../../feeds/feed-url.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
-import { listUserFeeds, subscribedFeedIdByUrl } from '../../feeds/feeds.repository.js';
+import { listUserFeeds, subscribedFeedIdByUrl } from '../../feeds/subscriptions.repository.js';
 import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
 import * as folders from '../../folders/folders.repository.js';

@@ -11,7 +11,7 @@ import { findSubscription } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.js';
 import { normalizeFeedUrl } from '../../feeds/feed-url.js';
-import { listUserFeeds, subscribedFeedIdByUrl, unreadCountRows } from '../../feeds/feeds.repository.js';
+import { listUserFeeds, subscribedFeedIdByUrl, unreadCountRows } from '../../feeds/subscriptions.repository.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
 import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
