@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
 
