@@ -27,10 +27,18 @@ export type MutedFeeds = 'lookup' | readonly number[];
  * `user_articles.user_id` or through a join, as its index needs).
  */
 export function isVisible(eb: ExpressionBuilder<any, any>, userId: number, now: string, muted: MutedFeeds = 'lookup'): Expression<SqlBool> {
-  const parts: Expression<SqlBool>[] = [eb('user_articles.is_hidden', '=', 0)];
+  const parts: Expression<SqlBool>[] = [isNotFilteredOut(eb)];
   if (muted === 'lookup') parts.push(notMutedArticle(eb, userId, now));
   else if (muted.length > 0) parts.push(eb('user_articles.feed_id', 'not in', [...muted]));
   return parts.length === 1 ? parts[0] : eb.and(parts);
+}
+
+/**
+ * The filter half of the rule alone: the user's filters do not hide the row. For callers that check the mute half
+ * themselves to answer it differently (a 403 for a muted feed's article instead of a 404).
+ */
+export function isNotFilteredOut(eb: ExpressionBuilder<any, any>): Expression<SqlBool> {
+  return eb('user_articles.is_hidden', '=', 0);
 }
 
 /** The user's visible articles: `select … from user_articles where user_id = ? and <visible>`; add columns and filters. */

@@ -81,7 +81,7 @@ export async function streamPage(db: Db, userId: number, now: string, q: StreamQ
   if (q.read === undefined && q.starred !== true) {
     // Merged on slim rows (index entries only); the article text is joined to the page's rows alone, not to the
     // twice as many candidates (that doubled the cost of a page).
-    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, muted, { ...q, read }, false).as(alias)).selectAll();
+    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, now, muted, { ...q, read }, false).as(alias)).selectAll();
     const page = (part(0, 'unread') as any).unionAll(part(1, 'read')).orderBy('published_at', dir).orderBy('article_id', dir).limit(q.limit);
     if (!withText) return (await page.execute()) as StreamRef[];
     return (await db
@@ -92,12 +92,12 @@ export async function streamPage(db: Db, userId: number, now: string, q: StreamQ
       .orderBy('page.article_id' as any, dir)
       .execute()) as StreamRef[];
   }
-  return (await streamRange(db, userId, muted, q, withText).execute()) as StreamRef[];
+  return (await streamRange(db, userId, now, muted, q, withText).execute()) as StreamRef[];
 }
 
 const withArticles = (db: Db) => db.selectFrom('user_articles').innerJoin('articles', 'articles.id', 'user_articles.article_id');
 
-function streamRange(db: Db, userId: number, muted: readonly number[], q: StreamQuery, withText: boolean) {
+function streamRange(db: Db, userId: number, now: string, muted: readonly number[], q: StreamQuery, withText: boolean) {
   const dir = q.oldestFirst ? 'asc' : 'desc';
   // The article row only when its text or crawl time is wanted: ids pages of 10,000 stay on the index alone.
   const joined = withText || q.crawledFrom !== undefined || q.crawledUntil !== undefined;
@@ -107,8 +107,8 @@ function streamRange(db: Db, userId: number, muted: readonly number[], q: Stream
   let query = from
     .select(withText ? [...SLIM, ...TEXT] : SLIM)
     .where('user_articles.user_id', '=', userId)
-    // The mute half as the list read beforehand (no `now` needed): see visible-articles.ts.
-    .where((eb) => isVisible(eb, userId, '', muted));
+    // The mute half as the list read beforehand: see visible-articles.ts.
+    .where((eb) => isVisible(eb, userId, now, muted));
   if (q.read !== undefined) query = query.where('user_articles.is_read', '=', q.read);
   if (q.starred === true) query = query.where('user_articles.is_favorite', '=', FAVORITE);
   if (q.starred === false) query = query.where('user_articles.is_favorite', '=', 0);
