@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { subscriptionsAdded } from '../articles/reading-state.js';
+import { isVisibleSubscription } from '../articles/visible-articles.js';
 import type { Db } from '../db/database.js';
 import { nextSortOrder } from '../db/sort-order.js';
 import { inlineIconData } from './icons.js';
-import { notMutedSql } from './mute.js';
 import { matchSubscribedFeeds } from '../reading-lists/membership.js';
 
 /**
@@ -194,7 +194,7 @@ export async function unreadCountRows(db: Db, userId: number, now: string): Prom
     .selectFrom('subscriptions')
     .select(['feed_id', 'unread_count'])
     .where('user_id', '=', userId)
-    .where((eb) => notMutedSql(eb, now))
+    .where((eb) => isVisibleSubscription(eb, now))
     .execute();
 }
 
