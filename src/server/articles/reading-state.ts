@@ -178,7 +178,7 @@ export async function unreadReadSince(db: Db, userId: number, now: string, since
 
 /**
  * The user's filters changed (feeds/filters.service.ts): hides and shows these of the user's articles of one feed
- * (`'all'` shows every article of the feed again: no filters left), and recounts that subscription.
+ * (`'show-all'` shows every article of the feed again: no filters left), and recounts that subscription.
  */
 export async function setHidden(db: Db, userId: number, feedId: number, change: { hide: readonly number[]; show: readonly number[] } | 'show-all'): Promise<void> {
   await inTransaction(db, async (trx) => {
