@@ -3,7 +3,7 @@ import { dialectOf, type Db } from '../db/database.js';
 import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
 import { articleBody, teaser } from './article-text.js';
-import { recountSubscriptions } from './counters.js';
+import { articlesStored } from './reading-state.js';
 import { chunks } from '../db/chunks.js';
 import { matchArrivedArticles } from '../reading-lists/membership.js';
 
@@ -98,11 +98,15 @@ async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body
   }
 }
 
+/** Per subscriber: the articles the filters hide, and (for edits) those they show again. */
+type Verdicts = Map<number, { hide: number[]; show: number[] }>;
+
 /**
- * Subscribers' filters on new or edited articles (decisions.md "Feeds and articles"): sets user_articles.is_hidden
- * of every subscriber with filters on this feed. Returns true when a subscriber has filters (counts may change).
+ * Subscribers' filters on new or edited articles (decisions.md "Feeds and articles"): adds to `verdicts` what each
+ * subscriber with filters on this feed hides (and, for edits, shows). Returns true when a subscriber has filters
+ * (counts may change). The flags are written by articles/reading-state.ts (articlesStored).
  */
-async function applyFilters(trx: Db, feedId: number, texts: ItemText[], edited: boolean): Promise<boolean> {
+async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited: boolean, verdicts: Verdicts): Promise<boolean> {
   if (texts.length === 0) return false;
   const filters = await trx
     .selectFrom('feed_filters')
@@ -117,13 +121,11 @@ async function applyFilters(trx: Db, feedId: number, texts: ItemText[], edited: 
     byUser.set(f.user_id, list);
   }
   for (const [userId, rules] of byUser) {
-    const hidden: number[] = [];
-    const shown: number[] = [];
-    for (const t of texts) (isHiddenByFilters(rules, { title: t.title, text: t.body }) ? hidden : shown).push(t.id);
-    for (const [flag, ids] of [[1, hidden], [0, edited ? shown : []]] as const) {
-      for (const batch of chunks(ids, LOOKUP_BATCH)) {
-        await trx.updateTable('user_articles').set({ is_hidden: flag }).where('user_id', '=', userId).where('article_id', 'in', batch).execute();
-      }
+    const verdict = verdicts.get(userId) ?? { hide: [], show: [] };
+    verdicts.set(userId, verdict);
+    for (const t of texts) {
+      if (isHiddenByFilters(rules, { title: t.title, text: t.body })) verdict.hide.push(t.id);
+      else if (edited) verdict.show.push(t.id);
     }
   }
   return true;
@@ -220,38 +222,15 @@ export async function writeFeedItems(
       .where('guid_hash', 'in', batch)
       .execute();
   }
-  await applyFilters(trx, feedId, freshTexts, false);
-  const editsFiltered = await applyFilters(trx, feedId, changedTexts, true);
+  const verdicts: Verdicts = new Map();
+  await filterVerdicts(trx, feedId, freshTexts, false, verdicts);
+  const editsFiltered = await filterVerdicts(trx, feedId, changedTexts, true, verdicts);
+  // Hidden flags and the subscribers' counters, by the owner of the reading state.
+  await articlesStored(trx, feedId, { hidden: verdicts, changed: newIds.length > 0 || editsFiltered });
   // Smart reading lists of the feed's subscribers take the new articles that match their rules (one indexed query
   // when no subscriber has a smart list; docs/decisions.md "Organising: folders and reading lists").
   await matchArrivedArticles(trx, feedId, { fresh: freshTexts, changed: changedTexts }, now);
-  if (newIds.length > 0 || editsFiltered) await recountSubscriptions(trx, { feedIds: [feedId] });
   return newIds;
-}
-
-/**
- * Makes every stored article searchable that is not yet (articles stored before migration 0004). Runs in that
- * migration; idempotent, in batches by id, so memory stays small however many articles there are.
- */
-export async function backfillSearchIndex(db: Kysely<any>, batchSize = 500): Promise<number> {
-  const d = db as unknown as Db;
-  const postgres = dialectOf(db) === 'postgres';
-  let after = 0;
-  let indexed = 0;
-  for (;;) {
-    let query = d.selectFrom('articles').select(['id', 'title', 'content', 'summary']).where('id', '>', after).orderBy('id').limit(batchSize);
-    if (postgres) query = query.where(sql<boolean>`search_vector is null`);
-    const rows = await query.execute();
-    if (rows.length === 0) return indexed;
-    after = rows[rows.length - 1].id;
-    const texts = rows.map((r) => ({ id: r.id, title: r.title, body: articleBody(r.content, r.summary) }));
-    if (postgres) {
-      for (const t of texts) await d.updateTable('articles').set({ search_vector: tsvector(t) } as object).where('id', '=', t.id).execute();
-    } else {
-      await writeFtsRows(d, texts, true);
-    }
-    indexed += texts.length;
-  }
 }
 
 /**
@@ -296,7 +275,7 @@ export async function deleteUnkeptArticles(db: Db, cutoff: string, limit: number
       eb.not(eb.exists(eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').whereRef('reading_list_articles.article_id', '=', 'articles.id'))),
     )
     .limit(limit);
-  // The feeds come back with the rows: their subscriptions' article counts must be recounted (articles/counters.ts).
+  // The feeds come back with the rows: their subscriptions' article counts must be recounted (articles/reading-state.ts).
   const rows = await db.deleteFrom('articles').where('id', 'in', doomed).returning('feed_id').execute();
   return { deleted: rows.length, feedIds: [...new Set(rows.map((r) => r.feed_id))] };
 }

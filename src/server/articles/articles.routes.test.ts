@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticlePage, ArticleStateResponse, ExtractContentResponse, UnreadCounts } from '../../common/api.js';
-import { subscribe } from '../feeds/feeds.repository.js';
+import { subscribe } from '../feeds/subscriptions.repository.js';
 import { backfillTeasers } from '../maintenance.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, type TestFeedServer, type TestItem } from '../test/feed-server.js';

@@ -7,15 +7,15 @@ import { presentIcon } from '../feeds/icons.js';
 import { isMuted } from '../feeds/mute.js';
 import { ftsMatchQuery, pgTsQuery, teaser } from './article-text.js';
 import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH } from './articles.schemas.js';
-import { recountSubscriptions } from './counters.js';
 import * as repo from './reading.repository.js';
+import * as readingState from './reading-state.js';
 import { dialectOf } from '../db/database.js';
 
 /**
  * The reading rules (dashboard.md §4 "Read/unread", "Favourite", "Feed mute"; decisions.md "Feeds and
  * articles"): lists newest first, muted feeds left out of lists, counts and search and their articles' state
  * refused (403), filtered-out articles invisible, every foreign id a 404. Every state change recounts the
- * subscriptions it touched in the same transaction (articles/counters.ts).
+ * subscriptions it touched in the same transaction (articles/reading-state.ts).
  */
 
 /** The client-held id lists (dashboard.md §3) carry at most this many ids, the newest first. */
@@ -197,19 +197,13 @@ export class ArticlesService {
         throw feedMuted();
       }
       let { is_read, is_favorite } = state;
+      // The mute state was checked above in this transaction: the change reaches the row whatever its filters say.
       if (change === 'read' || change === 'unread') {
-        const want = change === 'read' ? 1 : 0;
-        if (is_read !== want) {
-          await repo.setArticleState(trx, userId, articleId, { is_read: want, read_at: want ? now : null });
-          await recountSubscriptions(trx, { userId, feedIds: [state.feed_id] });
-          is_read = want;
-        }
+        const want = change === 'read';
+        if ((await readingState.setRead(trx, userId, now, [articleId], want, 'own')).changed > 0) is_read = want ? 1 : 0;
       } else {
-        const want = change === 'favorite' ? 1 : 0;
-        if (is_favorite !== want) {
-          await repo.setArticleState(trx, userId, articleId, { is_favorite: want, favorited_at: want ? now : null });
-          is_favorite = want;
-        }
+        const want = change === 'favorite';
+        if ((await readingState.setStarred(trx, userId, now, [articleId], want, 'own')).changed > 0) is_favorite = want ? 1 : 0;
       }
       return { id: articleId, is_read: is_read === 1, is_favorite: is_favorite === 1 };
     });
@@ -217,7 +211,7 @@ export class ArticlesService {
 
   /** POST /api/articles/mark-read: foreign ids and muted feeds' articles are ignored. */
   async markRead(userId: number, articleIds: number[]): Promise<MarkReadResponse> {
-    return this.markScope(userId, { articleIds: [...new Set(articleIds)] });
+    return { marked: (await readingState.setRead(this.deps.db, userId, this.nowIso(), articleIds, true, 'unmuted')).changed };
   }
 
   /**
@@ -234,17 +228,12 @@ export class ArticlesService {
     }
     if (body?.feed_id !== undefined) {
       await this.subscriptionOf(userId, body.feed_id);
-      return this.markScope(userId, { feedId: body.feed_id });
+      return this.markScope(userId, { feedIds: [body.feed_id] });
     }
-    return this.markScope(userId, { all: true });
+    return this.markScope(userId, {});
   }
 
-  private async markScope(userId: number, scope: Parameters<typeof repo.markRead>[3]): Promise<MarkReadResponse> {
-    const now = this.nowIso();
-    return this.deps.db.transaction().execute(async (trx) => {
-      const { marked, feedIds } = await repo.markRead(trx, userId, now, scope);
-      if (marked > 0) await recountSubscriptions(trx, feedIds === null ? { userId } : { userId, feedIds });
-      return { marked };
-    });
+  private async markScope(userId: number, scope: readingState.ReadScope): Promise<MarkReadResponse> {
+    return { marked: await readingState.markAllRead(this.deps.db, userId, this.nowIso(), scope) };
   }
 }

@@ -1,8 +1,8 @@
-import { sql, type ExpressionBuilder, type JoinBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type JoinBuilder, type SelectQueryBuilder } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { inlineIconData } from '../feeds/icons.js';
-import { notMutedArticle, notMutedSql } from '../feeds/mute.js';
+import { isVisible, isVisibleSubscription, visibleArticles } from './visible-articles.js';
 
 /**
  * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (design.md §4 rule 2).
@@ -81,8 +81,7 @@ function articleSelect(db: Db, userId: number, now: string, subscription: 'inner
           .limit(1)}) is not null`.as('in_reading_list'),
     ])
     .where('user_articles.user_id', '=', userId)
-    .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now));
+    .where((eb) => isVisible(eb, userId, now));
 }
 
 const newestFirst = <Q extends ListQuery>(q: Q) => q.orderBy('user_articles.published_at', 'desc').orderBy('user_articles.article_id', 'desc') as Q;
@@ -111,13 +110,9 @@ export async function listArticles(db: Db, userId: number, now: string, o: { fee
 async function listAllWithRead(db: Db, userId: number, now: string, paging: Paging): Promise<ArticleRow[]> {
   const wanted = paging.offset + paging.limit;
   const slim = (isRead: 0 | 1) =>
-    db
-      .selectFrom('user_articles')
+    visibleArticles(db, userId, now)
       .select(['article_id', 'published_at'])
-      .where('user_id', '=', userId)
       .where('is_read', '=', isRead)
-      .where('is_hidden', '=', 0)
-      .where((eb) => notMutedArticle(eb, userId, now))
       .orderBy('published_at', 'desc')
       .orderBy('article_id', 'desc')
       .limit(wanted)
@@ -136,7 +131,7 @@ export async function countFromSubscriptions(db: Db, userId: number, now: string
     .selectFrom('subscriptions')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(o.showRead ? 'article_count' : 'unread_count'), sql<number>`0`).as('n'))
     .where('user_id', '=', userId)
-    .where((eb) => notMutedSql(eb, now));
+    .where((eb) => isVisibleSubscription(eb, now));
   if (o.feedId !== undefined) q = q.where('feed_id', '=', o.feedId);
   const row = await q.executeTakeFirst();
   return Number(row?.n ?? 0);
@@ -184,8 +179,7 @@ function readingListMembers(db: Db, userId: number, now: string, o: { listId: nu
       j.onRef('user_articles.article_id', '=', 'reading_list_articles.article_id').onRef('user_articles.user_id', '=', 'reading_list_articles.user_id'),
     )
     .where('reading_list_articles.list_id', '=', o.listId)
-    .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now));
+    .where((eb) => isVisible(eb, userId, now));
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
   return q;
 }
@@ -215,8 +209,7 @@ export async function readingListCounts(
       eb.fn.sum<number>(eb.case().when('user_articles.is_read', '=', 0).then(1).else(0).end()).as('unread'),
     ])
     .where('reading_lists.user_id', '=', userId)
-    .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now))
+    .where((eb) => isVisible(eb, userId, now))
     .groupBy('reading_lists.id');
   if (o.listId !== undefined) q = q.where('reading_lists.id', '=', o.listId);
   if (o.unreadOnly) q = q.where('user_articles.is_read', '=', 0);
@@ -241,13 +234,9 @@ export async function listFavorites(db: Db, userId: number, now: string, paging:
 }
 
 export async function countFavorites(db: Db, userId: number, now: string): Promise<number> {
-  const row = await db
-    .selectFrom('user_articles')
+  const row = await visibleArticles(db, userId, now)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
     .where('is_favorite', '=', FAVORITE)
-    .where('is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -257,13 +246,9 @@ export async function countFavorites(db: Db, userId: number, now: string): Promi
  * feeds, newest first, at most `limit`.
  */
 export async function flaggedIds(db: Db, userId: number, now: string, flag: 'is_favorite' | 'is_read', limit: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('user_articles')
+  const rows = await visibleArticles(db, userId, now)
     .select('article_id')
-    .where('user_id', '=', userId)
     .where(flag, '=', flag === 'is_favorite' ? FAVORITE : 1)
-    .where('is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now))
     .orderBy('published_at', 'desc')
     .orderBy('article_id', 'desc')
     .limit(limit)
@@ -283,12 +268,7 @@ export async function searchArticles(
   now: string,
   o: { match: string; feedId?: number; showRead: boolean } & Paging,
 ): Promise<{ rows: ArticleRow[]; total: number | null }> {
-  let q = db
-    .selectFrom('user_articles')
-    .select(['user_articles.article_id', sql<number>`count(*) over ()`.as('total_count')])
-    .where('user_articles.user_id', '=', userId)
-    .where('user_articles.is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now));
+  let q = visibleArticles(db, userId, now).select(['user_articles.article_id', sql<number>`count(*) over ()`.as('total_count')]);
   if (dialectOf(db) === 'postgres') {
     // The matches come from the GIN index first, as one array (an init plan): the planner then looks each up by
     // the user_articles primary key. Given the condition inline, it may instead walk the user's whole list and
@@ -322,72 +302,6 @@ export async function findArticleState(db: Db, userId: number, articleId: number
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.article_id', '=', articleId)
     .executeTakeFirst();
-}
-
-export async function setArticleState(
-  db: Db,
-  userId: number,
-  articleId: number,
-  change: { is_read: number; read_at: string | null } | { is_favorite: number; favorited_at: string | null },
-): Promise<void> {
-  await db.updateTable('user_articles').set(change).where('user_id', '=', userId).where('article_id', '=', articleId).execute();
-}
-
-/**
- * Marks unread articles of the user read: the given ids (at most 1,000; foreign ids match nothing), or one
- * feed's, or one reading list's, or all; never those of muted feeds. Ids may be hidden ones (harmless); feed and all scopes take the
- * visible ones, as the list shows them. Returns how many changed and, for ids, their feeds (for the recount).
- */
-export async function markRead(
-  db: Db,
-  userId: number,
-  now: string,
-  scope: { articleIds: number[] } | { feedId: number } | { listId: number } | { all: true },
-): Promise<{ marked: number; feedIds: number[] | null }> {
-  let q = db
-    .updateTable('user_articles')
-    .set({ is_read: 1, read_at: now })
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now));
-  if ('articleIds' in scope) {
-    if (scope.articleIds.length === 0) return { marked: 0, feedIds: [] };
-    const rows = await q.where('article_id', 'in', scope.articleIds).returning('feed_id').execute();
-    return { marked: rows.length, feedIds: [...new Set(rows.map((r) => r.feed_id))] };
-  }
-  q = q.where('is_hidden', '=', 0);
-  if ('listId' in scope) {
-    // A list's members (the caller checked it is the user's); their feeds come back for the recount.
-    const rows = await q
-      .where('article_id', 'in', (eb) => eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').where('reading_list_articles.list_id', '=', scope.listId))
-      .returning('feed_id')
-      .execute();
-    return { marked: rows.length, feedIds: [...new Set(rows.map((r) => r.feed_id))] };
-  }
-  if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
-  // One statement however many rows (no RETURNING of a million feed ids): the caller recounts by scope.
-  const result = await q.executeTakeFirst();
-  return { marked: Number(result.numUpdatedRows), feedIds: 'feedId' in scope ? [scope.feedId] : null };
-}
-
-/**
- * The update that marks the user's visible (not filtered out) unread articles read, never those of muted feeds:
- * the rule every mark-all-read of the reader APIs keeps (Fever mark=feed|group, Google Reader mark-all-as-read);
- * the caller narrows it to its scope and runs it.
- */
-export function markVisibleUnreadRead(db: Db, userId: number, now: string) {
-  return db
-    .updateTable('user_articles')
-    .set({ is_read: 1, read_at: now })
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 0)
-    .where('is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now));
-}
-
-/** The article was stored (articles.created_at, the protocols' crawl time) at or before `before`. */
-export function storedBy(eb: ExpressionBuilder<Tables, 'user_articles'>, before: string) {
-  return eb.exists(eb.selectFrom('articles').select('articles.id').whereRef('articles.id', '=', 'user_articles.article_id').where('articles.created_at', '<=', before));
 }
 
 /** The filters of the feeds in view (one feed's, or all the user's) with each feed's title, oldest first. */

@@ -124,9 +124,9 @@ export interface SubscriptionsTable {
   sort_order: number;
   muted_until: string | null;
   muted_permanently: Generated<number>;
-  /** Unread, not filtered-out articles of this subscription; kept by articles/counters.ts. */
+  /** Unread, not filtered-out articles of this subscription; kept by articles/reading-state.ts. */
   unread_count: Generated<number>;
-  /** Not filtered-out articles of this subscription (read or not); kept by articles/counters.ts. */
+  /** Not filtered-out articles of this subscription (read or not); kept by articles/reading-state.ts. */
   article_count: Generated<number>;
   /** The folder this feed sits in, or null at the root. */
   folder_id: number | null;

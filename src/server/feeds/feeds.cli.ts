@@ -8,7 +8,8 @@ import { ReaderError } from '../reader/types.js';
 import { poolParsers } from '../refresh/document-pool.js';
 import { createRefreshEngine, type RefreshEngine } from '../refresh/engine.js';
 import { normalizeFeedUrl } from './feed-url.js';
-import { ensureFeed, findFeed, listFeedStates, subscribe, subscribedFeedIds } from './feeds.repository.js';
+import { ensureFeed, findFeed, listFeedStates, subscribedFeedIds } from './feeds.repository.js';
+import { subscribe } from './subscriptions.repository.js';
 
 /**
  * `feeder feed …`: the operator's view of the feed engine from the command line.

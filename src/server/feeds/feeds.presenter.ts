@@ -1,5 +1,5 @@
 import type { Feed, FeedFilter } from '../../common/api.js';
-import type { UserFeedRow } from './feeds.repository.js';
+import type { UserFeedRow } from './subscriptions.repository.js';
 import type { FilterRow } from './filters.repository.js';
 import { presentIcon } from './icons.js';
 import { isMuted } from './mute.js';

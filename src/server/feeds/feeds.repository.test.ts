@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { createTestDatabase, DIALECTS } from '../test/dialects.js';
 import { createTestUser } from '../test/test-app.js';
-import { claimDueFeeds, ensureFeed, subscribe } from './feeds.repository.js';
+import { claimDueFeeds, ensureFeed } from './feeds.repository.js';
+import { subscribe } from './subscriptions.repository.js';
 
 for (const dialect of DIALECTS) {
   describe(`claimDueFeeds (${dialect})`, () => {

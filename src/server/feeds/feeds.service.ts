@@ -10,6 +10,7 @@ import { ReaderError, type DiscoveredFeed } from '../reader/types.js';
 import { normalizeFeedUrl } from './feed-url.js';
 import { presentFeed } from './feeds.presenter.js';
 import * as repo from './feeds.repository.js';
+import * as subscriptions from './subscriptions.repository.js';
 import { MUTE_HOURS } from './mute.js';
 
 /**
@@ -90,14 +91,14 @@ export class FeedsService {
 
   /** The feed as the API presents it; 404 when the user does not subscribe to it. */
   async get(userId: number, feedId: number): Promise<Feed> {
-    const row = await repo.findUserFeed(this.deps.db, userId, feedId);
+    const row = await subscriptions.findUserFeed(this.deps.db, userId, feedId);
     if (!row) throw feedNotFound();
     return presentFeed(row, this.nowIso());
   }
 
   async list(userId: number): Promise<Feed[]> {
     const now = this.nowIso();
-    return (await repo.listUserFeeds(this.deps.db, userId)).map((row) => presentFeed(row, now));
+    return (await subscriptions.listUserFeeds(this.deps.db, userId)).map((row) => presentFeed(row, now));
   }
 
   /**
@@ -115,18 +116,18 @@ export class FeedsService {
     } catch (err) {
       throw discoveryError(err);
     }
-    if (typed && (await repo.subscribedUrls(db, userId, [typed])).has(typed)) throw feedExists();
+    if (typed && (await subscriptions.subscribedUrls(db, userId, [typed])).has(typed)) throw feedExists();
 
     const [found] = await this.discover(text);
     const url = normalizeFeedUrl(found.url);
     if (!url) throw notFound('FEED_NOT_FOUND', `No usable feed address was found (${found.url}).`);
-    if ((await repo.subscribedUrls(db, userId, [url])).has(url)) throw feedExists();
+    if ((await subscriptions.subscribedUrls(db, userId, [url])).has(url)) throw feedExists();
 
     const now = this.nowIso();
     const { feed } = await repo.ensureFeed(db, url, now);
     // Until its first refresh the feed is known by the title discovery saw; the refresh replaces it.
     if (found.title) await repo.setFeedTitleIfEmpty(db, feed.id, found.title);
-    if (!(await repo.subscribe(db, userId, feed.id, now))) throw feedExists();
+    if (!(await subscriptions.subscribe(db, userId, feed.id, now))) throw feedExists();
     await this.queue(feed.id);
     return { ...(await this.get(userId, feed.id)), is_new: true };
   }
@@ -156,7 +157,7 @@ export class FeedsService {
     if (title && charCount(title) > MAX_CUSTOM_TITLE_LENGTH) {
       throw badRequest('CUSTOM_TITLE_TOO_LONG', `The title may be at most ${MAX_CUSTOM_TITLE_LENGTH} characters long.`);
     }
-    if (!(await repo.setCustomTitle(this.deps.db, userId, feedId, title))) throw feedNotFound();
+    if (!(await subscriptions.setCustomTitle(this.deps.db, userId, feedId, title))) throw feedNotFound();
     return this.get(userId, feedId);
   }
 
@@ -167,7 +168,7 @@ export class FeedsService {
   async sort(userId: number, feedOrder: readonly number[]): Promise<Feed[]> {
     if (new Set(feedOrder).size !== feedOrder.length) throw badRequest('DUPLICATE_FEED_ID', 'A feed is named more than once.');
     await this.deps.db.transaction().execute(async (trx) => {
-      const current = await repo.orderedFeedIds(trx, userId);
+      const current = await subscriptions.orderedFeedIds(trx, userId);
       const byFeed = new Map(current.map((s) => [s.feed_id, s]));
       if (feedOrder.some((id) => !byFeed.has(id))) throw feedNotFound();
       await writePositions(trx, 'subscriptions', userId, changedPositions(current.map((s) => ({ ...s, key: s.feed_id })), feedOrder));
@@ -179,7 +180,7 @@ export class FeedsService {
   async unreadCounts(userId: number): Promise<UnreadCounts> {
     const counts: Record<string, number> = {};
     let total = 0;
-    for (const row of await repo.unreadCountRows(this.deps.db, userId, this.nowIso())) {
+    for (const row of await subscriptions.unreadCountRows(this.deps.db, userId, this.nowIso())) {
       counts[String(row.feed_id)] = row.unread_count;
       total += row.unread_count;
     }
@@ -197,7 +198,7 @@ export class FeedsService {
   async search(userId: number, input: string): Promise<{ feeds: SearchFeedResult[] }> {
     const found = await this.discover(input);
     const urls = found.map((f) => normalizeFeedUrl(f.url));
-    const subscribed = await repo.subscribedUrls(this.deps.db, userId, urls.filter((u): u is string => u !== null));
+    const subscribed = await subscriptions.subscribedUrls(this.deps.db, userId, urls.filter((u): u is string => u !== null));
     return {
       feeds: found.map((f, i) => ({
         title: f.title,
@@ -222,28 +223,28 @@ export class FeedsService {
       if (duration === null || !(MUTE_HOURS as readonly number[]).includes(duration)) throw invalidMute();
       state = { muted_permanently: 0, muted_until: new Date(this.deps.now().getTime() + duration * 3_600_000).toISOString() };
     }
-    if (!(await repo.setMute(this.deps.db, userId, feedId, state))) throw feedNotFound();
+    if (!(await subscriptions.setMute(this.deps.db, userId, feedId, state))) throw feedNotFound();
     return this.get(userId, feedId);
   }
 
   async unmute(userId: number, feedId: number): Promise<Feed> {
-    if (!(await repo.setMute(this.deps.db, userId, feedId, { muted_permanently: 0, muted_until: null }))) throw feedNotFound();
+    if (!(await subscriptions.setMute(this.deps.db, userId, feedId, { muted_permanently: 0, muted_until: null }))) throw feedNotFound();
     return this.get(userId, feedId);
   }
 
   /** Ends the subscription with its filters and the user's articles of the feed, favourites included. */
   async remove(userId: number, feedId: number): Promise<void> {
-    const removed = await this.deps.db.transaction().execute((trx) => repo.unsubscribe(trx, userId, feedId));
+    const removed = await this.deps.db.transaction().execute((trx) => subscriptions.unsubscribe(trx, userId, feedId));
     if (!removed) throw feedNotFound();
   }
 
   async removeAll(userId: number): Promise<void> {
-    await this.deps.db.transaction().execute((trx) => repo.unsubscribeAll(trx, userId));
+    await this.deps.db.transaction().execute((trx) => subscriptions.unsubscribeAll(trx, userId));
   }
 
   /** "Refresh now": queued at the front; the answer does not wait for the fetch. */
   async refresh(userId: number, feedId: number): Promise<{ queued: boolean }> {
-    if ((await repo.findSubscriptionId(this.deps.db, userId, feedId)) === undefined) throw feedNotFound();
+    if ((await subscriptions.findSubscriptionId(this.deps.db, userId, feedId)) === undefined) throw feedNotFound();
     await this.queue(feedId);
     return { queued: true };
   }

@@ -95,26 +95,3 @@ export async function articlesToFilter(
     .limit(limit)
     .execute();
 }
-
-/** Sets the hidden flag of some of the user's articles. */
-export async function setHidden(db: Db, userId: number, articleIds: readonly number[], hidden: boolean): Promise<void> {
-  for (let i = 0; i < articleIds.length; i += 1000) {
-    await db
-      .updateTable('user_articles')
-      .set({ is_hidden: hidden ? 1 : 0 })
-      .where('user_id', '=', userId)
-      .where('article_id', 'in', articleIds.slice(i, i + 1000))
-      .execute();
-  }
-}
-
-/** Shows every article of the user's feed again (the feed has no filters left). */
-export async function unhideFeed(db: Db, userId: number, feedId: number): Promise<void> {
-  await db
-    .updateTable('user_articles')
-    .set({ is_hidden: 0 })
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .where('is_hidden', '=', 1)
-    .execute();
-}

@@ -1,8 +1,8 @@
 import type { FeedFilter } from '../../common/api.js';
-import { recountSubscriptions } from '../articles/counters.js';
+import { setHidden } from '../articles/reading-state.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { findSubscriptionId } from './feeds.repository.js';
+import { findSubscriptionId } from './subscriptions.repository.js';
 import { feedNotFound } from './feeds.service.js';
 import { presentFilter } from './feeds.presenter.js';
 import { filterSubjectOf, isHiddenByFilters, type FilterScope, type FilterType } from './filter-match.js';
@@ -42,23 +42,22 @@ export interface AddFilterInput {
 export async function applyFilters(trx: Db, userId: number, feedId: number): Promise<void> {
   const rules = await repo.filterRules(trx, userId, feedId);
   if (rules.length === 0) {
-    await repo.unhideFeed(trx, userId, feedId);
-  } else {
-    const hide: number[] = [];
-    const show: number[] = [];
-    for (let after = 0; ; ) {
-      const rows = await repo.articlesToFilter(trx, userId, feedId, after, BATCH);
-      for (const row of rows) {
-        const hidden = isHiddenByFilters(rules, filterSubjectOf(row));
-        if (hidden !== (row.is_hidden === 1)) (hidden ? hide : show).push(row.article_id);
-      }
-      if (rows.length < BATCH) break;
-      after = rows[rows.length - 1].article_id;
-    }
-    await repo.setHidden(trx, userId, hide, true);
-    await repo.setHidden(trx, userId, show, false);
+    await setHidden(trx, userId, feedId, 'show-all');
+    return;
   }
-  await recountSubscriptions(trx, { userId, feedIds: [feedId] });
+  const hide: number[] = [];
+  const show: number[] = [];
+  for (let after = 0; ; ) {
+    const rows = await repo.articlesToFilter(trx, userId, feedId, after, BATCH);
+    for (const row of rows) {
+      const hidden = isHiddenByFilters(rules, filterSubjectOf(row));
+      if (hidden !== (row.is_hidden === 1)) (hidden ? hide : show).push(row.article_id);
+    }
+    if (rows.length < BATCH) break;
+    after = rows[rows.length - 1].article_id;
+  }
+  // The owner of the reading state writes the flags and recounts the subscription.
+  await setHidden(trx, userId, feedId, { hide, show });
 }
 
 export class FiltersService {

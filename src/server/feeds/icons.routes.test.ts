@@ -3,7 +3,8 @@ import type { Article, ArticlePage, Feed } from '../../common/api.js';
 import { nowIso } from '../db/database.js';
 import { DIALECTS } from '../test/dialects.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { ensureFeed, subscribe } from './feeds.repository.js';
+import { ensureFeed } from './feeds.repository.js';
+import { subscribe } from './subscriptions.repository.js';
 import { INLINE_ICON_MAX_CHARS, iconHash } from './icons.js';
 
 /**

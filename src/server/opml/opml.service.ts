@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { nextSortOrder } from '../db/sort-order.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
 import * as feedsRepo from '../feeds/feeds.repository.js';
+import * as subscriptions from '../feeds/subscriptions.repository.js';
 import { countFolders, createFolder, findFolderByName, listFolders } from '../folders/folders.repository.js';
 import { MAX_FOLDER_NAME_LENGTH, MAX_FOLDERS } from '../folders/folders.service.js';
 import { normalizeInput } from '../reader/discover/input.js';
@@ -164,7 +165,7 @@ export class OpmlService {
     folderId: (trx: Db, name: string) => Promise<number | null>,
   ): Promise<{ imported: number; existed: number; created: number[] }> {
     const urls = batch.map((b) => b.url);
-    const subscribed = await feedsRepo.subscribedUrls(trx, userId, urls);
+    const subscribed = await subscriptions.subscribedUrls(trx, userId, urls);
     const fresh = batch.filter((b) => !subscribed.has(b.url));
     if (fresh.length === 0) return { imported: 0, existed: batch.length, created: [] };
 
@@ -225,7 +226,7 @@ export class OpmlService {
 
     // Feeds other users read already bring their stored articles along, unread and into the user's smart lists, as
     // a subscription by URL does (new feed rows have no articles yet: their first fetch brings them).
-    await feedsRepo.backfillSubscriptions(
+    await subscriptions.backfillSubscriptions(
       trx,
       userId,
       subs.map((s) => s.feed_id).filter((id) => !createdIds.has(id)),
@@ -252,7 +253,7 @@ export class OpmlService {
 
   /** The user's subscriptions as OPML: folders (in sidebar order) with their feeds, then the feeds in no folder. */
   async exportFile(userId: number): Promise<string> {
-    const [feeds, folders] = await Promise.all([feedsRepo.listUserFeeds(this.deps.db, userId), listFolders(this.deps.db, userId)]);
+    const [feeds, folders] = await Promise.all([subscriptions.listUserFeeds(this.deps.db, userId), listFolders(this.deps.db, userId)]);
     const toExport = (f: (typeof feeds)[number]): ExportFeed => ({ url: f.url, siteUrl: f.site_url, title: f.title, customTitle: f.custom_title });
     const inFolder = new Map<number, ExportFeed[]>(folders.map((f) => [f.id, []]));
     const root: ExportFeed[] = [];

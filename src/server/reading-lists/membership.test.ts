@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
-import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
+import { ensureFeed } from '../feeds/feeds.repository.js';
+import { subscribe } from '../feeds/subscriptions.repository.js';
 import { createTestDatabase, DIALECTS } from '../test/dialects.js';
 import { createTestUser } from '../test/test-app.js';
 import { RECOMPUTE_BATCH, recomputeSmartList } from './membership.js';

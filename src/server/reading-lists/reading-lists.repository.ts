@@ -3,6 +3,7 @@ import type { ArticleReadingListRef } from '../../common/api.js';
 import type { Db } from '../db/database.js';
 import { changedPositions, nextSortOrder, writePositions } from '../db/sort-order.js';
 import type { ReadingListsTable } from '../db/tables.js';
+import { isNotFilteredOut } from '../articles/visible-articles.js';
 
 /**
  * Reading lists (dashboard.md §3 "Reading list", §7 "Reading lists") and their members (reading_list_articles).
@@ -90,7 +91,8 @@ export async function findVisibleArticle(db: Db, userId: number, articleId: numb
     .select(['user_articles.article_id', 'user_articles.feed_id', 'user_articles.published_at', 'subscriptions.muted_permanently', 'subscriptions.muted_until'])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.article_id', '=', articleId)
-    .where('user_articles.is_hidden', '=', 0)
+    // The mute state comes back with the row: the caller answers a muted feed's article with its own error.
+    .where((eb) => isNotFilteredOut(eb))
     .executeTakeFirst();
 }
 

@@ -1,5 +1,5 @@
 import { deleteUnkeptArticles } from '../articles/articles.repository.js';
-import { recountSubscriptions } from '../articles/counters.js';
+import { articlesRemoved } from '../articles/reading-state.js';
 import { optimizePlanner, type Database } from '../db/database.js';
 import { deleteOrphanFeeds } from '../feeds/feeds.repository.js';
 
@@ -21,7 +21,7 @@ export async function cleanupArticles(database: Database, options: { retentionDa
     // Each batch and the recount of its feeds' subscriptions (article_count: the "show read" totals) commit together.
     const n = await database.db.transaction().execute(async (trx) => {
       const { deleted, feedIds } = await deleteUnkeptArticles(trx, cutoff, CLEANUP_BATCH);
-      await recountSubscriptions(trx, { feedIds });
+      await articlesRemoved(trx, feedIds);
       return deleted;
     });
     articles += n;

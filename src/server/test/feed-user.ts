@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
+import { ensureFeed } from '../feeds/feeds.repository.js';
+import { subscribe } from '../feeds/subscriptions.repository.js';
 import { rss, startTestFeedServer, type TestFeedServer, type TestItem } from './feed-server.js';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 

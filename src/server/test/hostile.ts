@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { ensureFeed, subscribe } from '../feeds/feeds.repository.js';
+import { ensureFeed } from '../feeds/feeds.repository.js';
+import { subscribe } from '../feeds/subscriptions.repository.js';
 import type { TestApp } from './test-app.js';
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The arguments of one Fever call (README.md beside this file). Fever clients put them in the query string
  * (`?api&items&since_id=12`) or in a urlencoded or multipart form body (api_key, mark, as, id, before), and some
- * put everything in one place; the body wins where both name an argument. Nothing a client sends can make this
+ * put everything in one place; the body wins where both name an argument. A repeated argument counts once, the
+ * first value, in the query and in the body alike. Nothing a client sends can make this
  * throw: an argument that is not what the protocol says is treated as absent, never as an error (Fever has no
  * error channel besides `auth: 0`).
  */
@@ -28,6 +29,8 @@ export interface FeverParams {
   /** Which read sections the client asked for; several may come in one request. */
   selectors: Set<Selector>;
   items: ItemsWindow;
+  /** feed_ids=1,2 on items: only items of these feeds (at most 50 ids); null: every feed. */
+  itemFeeds: number[] | null;
   mark: Mark | null;
   unreadRecentlyRead: boolean;
 }
@@ -54,7 +57,7 @@ export function parseId(value: unknown): number | undefined {
   return Number.isSafeInteger(n) ? n : Number.MAX_SAFE_INTEGER;
 }
 
-/** with_ids: a comma-separated list; the first 50 distinct valid positive ids, the rest ignored. */
+/** with_ids and feed_ids: a comma-separated list; the first 50 distinct valid positive ids, the rest ignored. */
 export function parseIdList(value: unknown): number[] {
   const text = asText(value);
   if (!text) return [];
@@ -89,7 +92,8 @@ export function parseFeverParams(query: unknown, body: unknown): FeverParams {
     items = { kind: 'max', maxId: maxId === undefined || maxId === 0 ? null : Math.min(maxId, MAX_ID) };
   } else items = { kind: 'since', sinceId: Math.min(parseId(bag.since_id) ?? 0, MAX_ID) };
 
-  return { apiKey: first(bag.api_key), selectors, items, mark: parseMark(bag), unreadRecentlyRead: asText(bag.unread_recently_read)?.trim() === '1' };
+  const itemFeeds = has(bag, 'feed_ids') ? parseIdList(bag.feed_ids) : null;
+  return { apiKey: first(bag.api_key), selectors, items, itemFeeds, mark: parseMark(bag), unreadRecentlyRead: asText(bag.unread_recently_read)?.trim() === '1' };
 }
 
 function parseMark(bag: Bag): Mark | null {

@@ -1,8 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import { FAVORITE, markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
+import { FAVORITE } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import type { Tables } from '../../db/tables.js';
-import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
+import { isVisible, isVisibleSubscription, visibleArticles } from '../../articles/visible-articles.js';
+import { mutedSql } from '../../feeds/mute.js';
 import { normalizeApiKey } from '../app-password.js';
 import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
 
@@ -13,6 +14,9 @@ import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
  * user_articles primary key (user_id, article_id), so since_id / max_id pages are one index range each
  * (design.md §5 external API budget).
  */
+
+/** The user has no muted feed (FeverUser.muted_feeds = 0): the visibility rule needs no mute condition at all. */
+const NONE_MUTED: readonly number[] = [];
 
 export interface FeverUser {
   id: number;
@@ -27,7 +31,7 @@ export interface FeverUser {
 /**
  * The Fever api_key's user (only while the reader apps are on, apps/app-password.ts's contract), with what every
  * answer needs, in one statement and one pass over the user's subscriptions: last_refreshed_on_time, the number
- * of muted feeds and total_items from the counters (articles/counters.ts).
+ * of muted feeds and total_items from the counters (articles/reading-state.ts).
  */
 export async function authenticate(db: Db, apiKey: unknown, now: string): Promise<FeverUser | undefined> {
   const key = normalizeApiKey(apiKey);
@@ -80,7 +84,7 @@ export async function listVisibleFeeds(db: Db, userId: number, now: string) {
       sql<number>`case when feeds.icon_data is null then 0 else 1 end`.as('has_icon'),
     ])
     .where('subscriptions.user_id', '=', userId)
-    .where((eb) => notMutedSql(eb, now))
+    .where((eb) => isVisibleSubscription(eb, now))
     .orderBy('subscriptions.sort_order')
     .orderBy('subscriptions.id')
     .execute();
@@ -94,7 +98,7 @@ export async function listFavicons(db: Db, userId: number, now: string) {
     .select(['subscriptions.feed_id', 'feeds.icon_data', 'feeds.icon_type'])
     .where('subscriptions.user_id', '=', userId)
     .where('feeds.icon_data', 'is not', null)
-    .where((eb) => notMutedSql(eb, now))
+    .where((eb) => isVisibleSubscription(eb, now))
     .orderBy('subscriptions.feed_id')
     .execute();
 }
@@ -112,11 +116,13 @@ export interface ItemRow {
 }
 
 /**
- * One page (at most 50) of the user's visible items in the window the client asked for. `anyMuted` false (the
+ * One page (at most 50) of the user's visible items in the window the client asked for, of the given feeds only
+ * when `feedIds` is not null. `anyMuted` false (the
  * common case) leaves the mute condition out, so the page is a plain primary-key range.
  */
-export async function listItems(db: Db, userId: number, now: string, window: ItemsWindow, anyMuted: boolean): Promise<ItemRow[]> {
+export async function listItems(db: Db, userId: number, now: string, window: ItemsWindow, anyMuted: boolean, feedIds: readonly number[] | null = null): Promise<ItemRow[]> {
   if (window.kind === 'with' && window.ids.length === 0) return [];
+  if (feedIds !== null && feedIds.length === 0) return [];
   let q = db
     .selectFrom('user_articles')
     .innerJoin('articles', 'articles.id', 'user_articles.article_id')
@@ -133,8 +139,8 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
       'articles.published_at',
     ])
     .where('user_articles.user_id', '=', userId)
-    .where('user_articles.is_hidden', '=', 0);
-  if (anyMuted) q = q.where((eb) => notMutedArticle(eb, userId, now));
+    .where((eb) => isVisible(eb, userId, now, anyMuted ? 'lookup' : NONE_MUTED));
+  if (feedIds !== null) q = q.where('user_articles.feed_id', 'in', [...feedIds]);
   // Each bound is given on articles.id too: PostgreSQL merge-joins the two id-ordered indexes, and without it walks
   // articles from id 1 up to since_id (50 ms at since_id=50,000) before the first match.
   if (window.kind === 'with') {
@@ -154,45 +160,10 @@ export async function listItems(db: Db, userId: number, now: string, window: Ite
  * id order makes SQLite walk every row of the user by primary key instead (0.2 s for 100,000 articles).
  */
 export async function flaggedItemIds(db: Db, userId: number, now: string, flag: 'unread' | 'saved', anyMuted: boolean): Promise<Int32Array> {
-  let q = db.selectFrom('user_articles').select('article_id').where('user_id', '=', userId).where('is_hidden', '=', 0);
-  if (anyMuted) q = q.where((eb) => notMutedArticle(eb, userId, now));
+  let q = visibleArticles(db, userId, now, anyMuted ? 'lookup' : NONE_MUTED).select('article_id');
   q = flag === 'unread' ? q.where('is_read', '=', 0) : q.where('is_favorite', '=', FAVORITE);
   const rows = await q.execute();
   const ids = new Int32Array(rows.length);
   for (let i = 0; i < rows.length; i++) ids[i] = rows[i].article_id;
   return ids.sort();
-}
-
-/**
- * mark=feed|group as=read: the user's visible unread articles of the scope that the server had stored by `before`
- * (articles.created_at), so items that arrived after the client's last sync stay unread. Muted feeds are left
- * alone. Returns how many changed.
- */
-export async function markScopeRead(
-  db: Db,
-  userId: number,
-  now: string,
-  scope: { feedId: number } | { feedIds: readonly number[] } | { all: true },
-  before: string,
-): Promise<number> {
-  if ('feedIds' in scope && scope.feedIds.length === 0) return 0;
-  let q = markVisibleUnreadRead(db, userId, now).where((eb) => storedBy(eb, before));
-  if ('feedId' in scope) q = q.where('feed_id', '=', scope.feedId);
-  if ('feedIds' in scope) q = q.where('feed_id', 'in', [...scope.feedIds]);
-  const result = await q.executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** unread_recently_read=1: visible articles of non-muted feeds read at or after `since` become unread again. */
-export async function unreadRecentlyRead(db: Db, userId: number, now: string, since: string): Promise<number> {
-  const result = await db
-    .updateTable('user_articles')
-    .set({ is_read: 0, read_at: null })
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 1)
-    .where('is_hidden', '=', 0)
-    .where('read_at', '>=', since)
-    .where((eb) => notMutedArticle(eb, userId, now))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }

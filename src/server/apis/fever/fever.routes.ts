@@ -20,12 +20,30 @@ const FORM_LIMIT = 64 * 1024;
 
 export const FEVER_PATH = '/api/fever.php';
 
+/** The methods a Fever URL answers (OPTIONS tells them). */
+const ALLOW = 'GET, POST, OPTIONS';
+
+/**
+ * An urlencoded body's fields as the query string's are read: a repeated name gives every value in order, so a
+ * repeated argument means the same in the body as in the query (the first counts; fever.params.ts).
+ */
+export function formFields(body: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(body)) {
+    const seen = fields[name];
+    if (seen === undefined) fields[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else fields[name] = [seen, value];
+  }
+  return fields;
+}
+
 export async function registerFeverRoutes(app: App, services: Pick<Services, 'fever'>, options: FeverRoutesOptions): Promise<void> {
   const { fever } = services;
 
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      done(null, formFields(body as string));
     });
     // A multipart type without a boundary cannot be read at all (busboy throws a plain error, which would be a
     // 500): such a body is treated as none, like any other unreadable one below.
@@ -52,6 +70,8 @@ export async function registerFeverRoutes(app: App, services: Pick<Services, 'fe
 
     const { limiter } = options.signIn;
     for (const url of [FEVER_PATH, `${FEVER_PATH}/`]) {
+      // A preflight or a client probing the endpoint: no body, the methods in Allow.
+      scope.route({ method: 'OPTIONS', url, handler: async (_request, reply) => reply.status(204).header('allow', ALLOW).send() });
       scope.route({
         method: ['GET', 'POST'],
         url,

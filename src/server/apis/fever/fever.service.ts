@@ -1,5 +1,5 @@
-import { recountSubscriptions } from '../../articles/counters.js';
 import type { ArticlesService } from '../../articles/articles.service.js';
+import * as readingState from '../../articles/reading-state.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
@@ -76,7 +76,7 @@ export class FeverService {
     }
     if (want.has('items')) {
       jobs.push(
-        repo.listItems(db, user.id, now, params.items, anyMuted).then((rows) => {
+        repo.listItems(db, user.id, now, params.items, anyMuted, params.itemFeeds).then((rows) => {
           response.items = rows.map((r) => ({
             id: r.id,
             feed_id: r.feed_id,
@@ -154,25 +154,21 @@ export class FeverService {
     // `before`: the client's last items sync (Unix seconds); articles stored after it stay unread. The whole second
     // counts. Missing or 0: up to now.
     const before = mark.before === null ? now : new Date(Math.min(mark.before, MAX_BEFORE_SECONDS) * 1000 + 999).toISOString();
-    await this.deps.db.transaction().execute(async (trx) => {
-      if (mark.mark === 'feed') {
-        if ((await repo.markScopeRead(trx, userId, now, { feedId: mark.id }, before)) > 0) await recountSubscriptions(trx, { userId, feedIds: [mark.id] });
-      } else if (mark.id === 0) {
-        // Group 0 is Fever's Kindling super group: every feed (Feeder has no Sparks).
-        if ((await repo.markScopeRead(trx, userId, now, { all: true }, before)) > 0) await recountSubscriptions(trx, { userId });
-      } else {
-        // The folder's feeds are read once: they scope the mark and the recount.
-        const feedIds = await folderFeedIds(trx, userId, mark.id);
-        if ((await repo.markScopeRead(trx, userId, now, { feedIds }, before)) > 0) await recountSubscriptions(trx, { userId, feedIds });
-      }
-    });
+    const { db } = this.deps;
+    if (mark.mark === 'feed') {
+      await readingState.markAllRead(db, userId, now, { feedIds: [mark.id], storedBy: before });
+    } else if (mark.id === 0) {
+      // Group 0 is Fever's Kindling super group: every feed (Feeder has no Sparks).
+      await readingState.markAllRead(db, userId, now, { storedBy: before });
+    } else {
+      // The folder's feeds, read in the same transaction as the mark: they scope the mark and the recount.
+      await db.transaction().execute(async (trx) => readingState.markAllRead(trx, userId, now, { feedIds: await folderFeedIds(trx, userId, mark.id), storedBy: before }));
+    }
   }
 
   private async unreadRecentlyRead(userId: number): Promise<void> {
     const nowDate = this.deps.now();
     const since = new Date(nowDate.getTime() - RECENTLY_READ_MINUTES * 60_000).toISOString();
-    await this.deps.db.transaction().execute(async (trx) => {
-      if ((await repo.unreadRecentlyRead(trx, userId, nowDate.toISOString(), since)) > 0) await recountSubscriptions(trx, { userId });
-    });
+    await readingState.unreadReadSince(this.deps.db, userId, nowDate.toISOString(), since);
   }
 }

@@ -67,6 +67,12 @@ export class GReaderAuth {
   async authenticate(header: string | undefined): Promise<ReaderUser | undefined> {
     const token = parseAuthorization(header);
     if (!token) return undefined;
+    return this.authenticateToken(token);
+  }
+
+  /** The user of a ClientLogin token (the header's, or a POST's form field T; README.md "Signing in"), or undefined. */
+  async authenticateToken(token: string): Promise<ReaderUser | undefined> {
+    if (token.length > 500) return undefined;
     const now = this.clock();
     const hit = this.cache.get(token);
     if (hit) {

@@ -100,7 +100,9 @@ export function presentAtom(o: { streamId: string; title: string; selfUrl: strin
       const label = CATEGORY_LABELS[c] ?? (c.startsWith(LABEL_PREFIX) ? c.slice(LABEL_PREFIX.length) : c);
       lines.push(`<category term="${xmlEscape(c)}" scheme="http://www.google.com/reader/" label="${xmlEscape(label)}"/>`);
     }
-    lines.push(`<title type="html">${xmlEscape(item.title)}</title>`);
+    // Titles are plain text (the parser decoded them): sent as Atom's default text type, escaped once, so "Rust & Go"
+    // reads as itself. As type="html" the client would decode "&amp;" once more and drop the "&" (newsboat did).
+    lines.push(`<title type="text">${xmlEscape(item.title)}</title>`);
     lines.push(`<published>${new Date(item.published * 1000).toISOString()}</published>`);
     lines.push(`<updated>${new Date(item.updated * 1000).toISOString()}</updated>`);
     for (const l of item.alternate) lines.push(`<link rel="alternate" href="${xmlEscape(l.href)}" type="text/html"/>`);
@@ -111,7 +113,7 @@ export function presentAtom(o: { streamId: string; title: string; selfUrl: strin
     lines.push(`<author><name>${xmlEscape(item.author ?? '')}</name></author>`);
     lines.push(
       `<source gr:stream-id="${xmlEscape(item.origin.streamId)}"><id>tag:google.com,2005:reader/${xmlEscape(item.origin.streamId)}</id>` +
-        `<title type="html">${xmlEscape(item.origin.title)}</title>${item.origin.htmlUrl ? `<link rel="alternate" href="${xmlEscape(item.origin.htmlUrl)}" type="text/html"/>` : ''}</source>`,
+        `<title type="text">${xmlEscape(item.origin.title)}</title>${item.origin.htmlUrl ? `<link rel="alternate" href="${xmlEscape(item.origin.htmlUrl)}" type="text/html"/>` : ''}</source>`,
     );
     lines.push('</entry>');
   }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { FAVORITE, markVisibleUnreadRead, storedBy } from '../../articles/reading.repository.js';
+import { FAVORITE } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
-import { mutedSql, notMutedArticle, notMutedSql } from '../../feeds/mute.js';
+import { isVisible, isVisibleSubscription, mutedFeedList, visibleArticles } from '../../articles/visible-articles.js';
 
 /**
  * The Google Reader adapter's queries (apis/greader/README.md), every one scoped to its user (design.md §4 rule 2)
@@ -81,7 +81,7 @@ export async function streamPage(db: Db, userId: number, now: string, q: StreamQ
   if (q.read === undefined && q.starred !== true) {
     // Merged on slim rows (index entries only); the article text is joined to the page's rows alone, not to the
     // twice as many candidates (that doubled the cost of a page).
-    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, muted, { ...q, read }, false).as(alias)).selectAll();
+    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, now, muted, { ...q, read }, false).as(alias)).selectAll();
     const page = (part(0, 'unread') as any).unionAll(part(1, 'read')).orderBy('published_at', dir).orderBy('article_id', dir).limit(q.limit);
     if (!withText) return (await page.execute()) as StreamRef[];
     return (await db
@@ -92,12 +92,12 @@ export async function streamPage(db: Db, userId: number, now: string, q: StreamQ
       .orderBy('page.article_id' as any, dir)
       .execute()) as StreamRef[];
   }
-  return (await streamRange(db, userId, muted, q, withText).execute()) as StreamRef[];
+  return (await streamRange(db, userId, now, muted, q, withText).execute()) as StreamRef[];
 }
 
 const withArticles = (db: Db) => db.selectFrom('user_articles').innerJoin('articles', 'articles.id', 'user_articles.article_id');
 
-function streamRange(db: Db, userId: number, muted: readonly number[], q: StreamQuery, withText: boolean) {
+function streamRange(db: Db, userId: number, now: string, muted: readonly number[], q: StreamQuery, withText: boolean) {
   const dir = q.oldestFirst ? 'asc' : 'desc';
   // The article row only when its text or crawl time is wanted: ids pages of 10,000 stay on the index alone.
   const joined = withText || q.crawledFrom !== undefined || q.crawledUntil !== undefined;
@@ -107,8 +107,8 @@ function streamRange(db: Db, userId: number, muted: readonly number[], q: Stream
   let query = from
     .select(withText ? [...SLIM, ...TEXT] : SLIM)
     .where('user_articles.user_id', '=', userId)
-    .where('user_articles.is_hidden', '=', 0);
-  if (muted.length > 0) query = query.where('user_articles.feed_id', 'not in', [...muted]);
+    // The mute half as the list read beforehand: see visible-articles.ts.
+    .where((eb) => isVisible(eb, userId, now, muted));
   if (q.read !== undefined) query = query.where('user_articles.is_read', '=', q.read);
   if (q.starred === true) query = query.where('user_articles.is_favorite', '=', FAVORITE);
   if (q.starred === false) query = query.where('user_articles.is_favorite', '=', 0);
@@ -143,29 +143,10 @@ export async function streamPosition(db: Db, userId: number, articleId: number):
 export async function visibleRefs(db: Db, userId: number, now: string, ids: readonly number[]): Promise<StreamRef[]> {
   if (ids.length === 0) return [];
   const muted = await mutedFeedList(db, userId, now);
-  let q = db
-    .selectFrom('user_articles')
+  return visibleArticles(db, userId, now, muted)
     .select(SLIM)
-    .where('user_articles.user_id', '=', userId)
     .where('user_articles.article_id', 'in', [...ids])
-    .where('user_articles.is_hidden', '=', 0);
-  if (muted.length > 0) q = q.where('user_articles.feed_id', 'not in', [...muted]);
-  return q.execute();
-}
-
-/**
- * The feeds the user has muted now, for reads. Given to the page's statement as a list (usually empty, then no
- * condition at all) rather than as the subquery the writes use: on PostgreSQL the subquery tripled the planning
- * time of a stream page. A mute changing between the two statements changes nothing a client could tell.
- */
-export async function mutedFeedList(db: Db, userId: number, now: string): Promise<number[]> {
-  const rows = await db
-    .selectFrom('subscriptions')
-    .select('subscriptions.feed_id')
-    .where('subscriptions.user_id', '=', userId)
-    .where((eb) => mutedSql(eb, now))
     .execute();
-  return rows.map((r) => r.feed_id);
 }
 
 /**
@@ -196,7 +177,7 @@ export async function feedDirectory(db: Db, userId: number, feedIds: readonly nu
 
 /**
  * Unread count and newest article date of each of the user's feeds that is not muted: the counters kept by
- * articles/counters.ts, and the newest date from articles_feed_published_idx (one index probe per feed).
+ * articles/reading-state.ts, and the newest date from articles_feed_published_idx (one index probe per feed).
  */
 export async function feedCounts(db: Db, userId: number, now: string) {
   return db
@@ -208,53 +189,10 @@ export async function feedCounts(db: Db, userId: number, now: string) {
       eb.selectFrom('articles').select((a) => a.fn.max('articles.published_at').as('newest')).whereRef('articles.feed_id', '=', 'subscriptions.feed_id').as('newest'),
     ])
     .where('subscriptions.user_id', '=', userId)
-    .where((eb) => notMutedSql(eb, now))
+    .where((eb) => isVisibleSubscription(eb, now))
     .orderBy('subscriptions.sort_order')
     .orderBy('subscriptions.id')
     .execute() as Promise<{ feed_id: number; folder_id: number | null; unread_count: number; newest: string | null }[]>;
-}
-
-/**
- * edit-tag: sets read or starred on the user's visible items among the ids (filtered-out articles and muted feeds'
- * are left alone, as the web app refuses them). Returns the feeds of the rows that changed, for the recount.
- */
-export async function setItemsFlag(trx: Db, userId: number, now: string, ids: readonly number[], flag: 'is_read' | 'is_favorite', on: boolean): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const value = on ? 1 : 0;
-  const change = flag === 'is_read' ? { is_read: value, read_at: on ? now : null } : { is_favorite: value, favorited_at: on ? now : null };
-  const rows = await trx
-    .updateTable('user_articles')
-    .set(change)
-    .where('user_id', '=', userId)
-    .where('article_id', 'in', [...ids])
-    .where(flag, '=', 1 - value)
-    .where('is_hidden', '=', 0)
-    .where((eb) => notMutedArticle(eb, userId, now))
-    .returning('feed_id')
-    .execute();
-  return [...new Set(rows.map((r) => r.feed_id))];
-}
-
-/**
- * mark-all-as-read: the visible unread items of the user (or of these feeds, or the favourites), crawled before
- * `crawledBefore` when given (ts: what the client had seen), become read. One statement however many rows.
- */
-export async function markStreamRead(
-  trx: Db,
-  userId: number,
-  now: string,
-  scope: { feedIds?: readonly number[]; starred?: boolean; crawledBefore?: string },
-): Promise<number> {
-  if (scope.feedIds && scope.feedIds.length === 0) return 0;
-  let q = markVisibleUnreadRead(trx, userId, now);
-  if (scope.feedIds) q = q.where('feed_id', 'in', [...scope.feedIds]);
-  if (scope.starred) q = q.where('is_favorite', '=', FAVORITE);
-  if (scope.crawledBefore !== undefined) {
-    const before = scope.crawledBefore;
-    q = q.where((eb) => storedBy(eb, before));
-  }
-  const result = await q.executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }
 
 /** The user's profile as user-info shows it. */

@@ -30,6 +30,8 @@ interface Call {
   request: FastifyRequest;
   reply: FastifyReply;
   params: Params;
+  /** Signed in by the ClientLogin token in the form field T (no Authorization header): T is not an action token then. */
+  tokenInForm: boolean;
   /** The path after /api/greader.php/reader/api/0/ (or after /reader/atom), decoded. */
   rest: string;
 }
@@ -68,8 +70,9 @@ export async function registerGReaderRoutes(app: App, services: Pick<Services, '
     });
   }
 
-  function checkActionToken(user: ReaderUser, p: Params): void {
-    if (!auth.actionTokenAccepted(user, p.get('T'))) throw unauthorized('INVALID_ACTION_TOKEN', 'The action token (T) is not this session’s.');
+  function checkActionToken(user: ReaderUser, call: Call): void {
+    if (call.tokenInForm) return;
+    if (!auth.actionTokenAccepted(user, call.params.get('T'))) throw unauthorized('INVALID_ACTION_TOKEN', 'The action token (T) is not this session’s.');
   }
 
   const ok = (reply: FastifyReply) => text(reply, 'OK');
@@ -114,30 +117,32 @@ export async function registerGReaderRoutes(app: App, services: Pick<Services, '
         return json(reply, { direction: 'ltr', id: READING_LIST, title: 'Reading list', updated: Math.floor(now().getTime() / 1000), items });
       }
       case 'edit-tag': {
-        checkActionToken(user, p);
+        checkActionToken(user, call);
+        // An edit-tag without items is a client error, not a no-op (FreshRSS and Miniflux answer 400 too).
+        if (p.all('i').length === 0) throw badRequest('ITEM_REQUIRED', 'Name the items to tag (i).');
         await service.editTag(user, itemIds(p, EDIT_IDS_MAX), p.all('a'), p.all('r'));
         return ok(reply);
       }
       case 'mark-all-as-read': {
-        checkActionToken(user, p);
+        checkActionToken(user, call);
         const before = microsecondsParam(p.get('ts'));
         if (before === null) throw badRequest('INVALID_TIME', 'ts is a time in microseconds.');
         await service.markAllAsRead(user, p.get('s'), before);
         return ok(reply);
       }
       case 'subscription/edit':
-        checkActionToken(user, p);
+        checkActionToken(user, call);
         await service.subscriptionEdit(user, { action: p.get('ac'), streams: p.all('s'), titles: p.all('t'), add: p.get('a'), remove: p.get('r') });
         return ok(reply);
       case 'subscription/quickadd':
-        checkActionToken(user, p);
+        checkActionToken(user, call);
         return json(reply, await service.quickAdd(user, p.get('quickadd')));
       case 'rename-tag':
-        checkActionToken(user, p);
+        checkActionToken(user, call);
         await service.renameTag(user, p.get('s') ?? p.get('t'), p.get('dest'));
         return ok(reply);
       case 'disable-tag':
-        checkActionToken(user, p);
+        checkActionToken(user, call);
         await service.disableTag(user, [...p.all('s'), ...p.all('t')]);
         return ok(reply);
       default:
@@ -178,6 +183,8 @@ export async function registerGReaderRoutes(app: App, services: Pick<Services, '
       if (!limited.allowed) return text(reply.status(429).header('retry-after', String(limited.retryAfterSeconds)), 'Error=RateLimited\n');
       const token = await service.clientLogin(email, params.get('Passwd'));
       if (token === undefined) return text(reply.status(401), 'Error=BadAuthentication\n');
+      // output=json: the same three fields as a JSON object (as Miniflux and The Old Reader answer).
+      if (params.get('output') === 'json') return json(reply, { SID: token, LSID: token, Auth: token });
       return text(reply, `SID=${token}\nLSID=null\nAuth=${token}\n`);
     }
     const apiPath = /^\/reader\/api\/0\/(.*)$/s.exec(path);
@@ -185,13 +192,17 @@ export async function registerGReaderRoutes(app: App, services: Pick<Services, '
     if (path === '' || path === '/') return ok(reply);
     if (!apiPath && !atomPath) throw notFound('NOT_FOUND', 'No such Google Reader API call.');
 
-    const user = await auth.authenticate(request.headers.authorization);
+    // Liferea 1.14 posts stream/items/contents (and its edits) with the ClientLogin token only as the form field T
+    // and no Authorization header; such a POST signs in with T, as Miniflux accepts (README.md "Signing in").
+    const header = request.headers.authorization;
+    const formToken = header === undefined && request.method === 'POST' ? params.get('T') : undefined;
+    const user = formToken ? await auth.authenticateToken(formToken) : await auth.authenticate(header);
     if (!user) {
       // Google's and FreshRSS's signal that the token is no good (clients then sign in again).
       reply.header('Google-Bad-Token', 'true');
       throw unauthorized('UNAUTHORIZED', 'Sign in with ClientLogin and send Authorization: GoogleLogin auth=<token>.');
     }
-    const call = { request, reply, params, rest: (apiPath ? apiPath[1] : atomPath![1]) ?? '' };
+    const call = { request, reply, params, tokenInForm: formToken !== undefined, rest: (apiPath ? apiPath[1] : atomPath![1]) ?? '' };
     return apiPath ? api(user, call) : atom(user, call);
   }
 

@@ -1,11 +1,11 @@
 import { appPasswordKey, verifyAppPassword } from '../app-password.js';
-import { recountSubscriptions } from '../../articles/counters.js';
+import * as readingState from '../../articles/reading-state.js';
 import { findSubscription } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { normalizeFeedUrl } from '../../feeds/feed-url.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
-import { listUserFeeds, subscribedFeedIdByUrl } from '../../feeds/feeds.repository.js';
+import { listUserFeeds, subscribedFeedIdByUrl } from '../../feeds/subscriptions.repository.js';
 import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
 import * as folders from '../../folders/folders.repository.js';
@@ -466,15 +466,12 @@ export class GReaderService {
       else if (tag === STARRED) changes.push({ flag: 'is_favorite', on: false });
     }
     if (changes.length === 0 || unique.length === 0) return;
+    // One transaction for every change of the call; each verb recounts what it changed.
     await this.deps.db.transaction().execute(async (trx) => {
-      const touched = new Set<number>();
       for (const { flag, on } of changes) {
-        for (let i = 0; i < unique.length; i += ITEMS_PER_CALL_MAX) {
-          const feedIds = await repo.setItemsFlag(trx, user.id, now, unique.slice(i, i + ITEMS_PER_CALL_MAX), flag, on);
-          if (flag === 'is_read') feedIds.forEach((f) => touched.add(f));
-        }
+        if (flag === 'is_read') await readingState.setRead(trx, user.id, now, unique, on, 'visible');
+        else await readingState.setStarred(trx, user.id, now, unique, on, 'visible');
       }
-      if (touched.size > 0) await recountSubscriptions(trx, { userId: user.id, feedIds: [...touched] });
     });
   }
 
@@ -483,11 +480,7 @@ export class GReaderService {
     if (streamId === undefined) throw badRequest('STREAM_REQUIRED', 'Name the stream to mark read (s).');
     const selection = await this.selection(user.id, streamId, { exclude: [], include: [] });
     if (selection === null || selection.read === 1) return;
-    const now = this.nowIso();
-    await this.deps.db.transaction().execute(async (trx) => {
-      const marked = await repo.markStreamRead(trx, user.id, now, { feedIds: selection.feedIds, starred: selection.starred, crawledBefore: before });
-      if (marked > 0) await recountSubscriptions(trx, selection.feedIds ? { userId: user.id, feedIds: selection.feedIds } : { userId: user.id });
-    });
+    await readingState.markAllRead(this.deps.db, user.id, this.nowIso(), { feedIds: selection.feedIds, starredOnly: selection.starred, storedBy: before });
   }
 
   /** A title for a stream (the Atom feed's and stream/contents' title). */

@@ -50,6 +50,13 @@ export type StreamRef =
   | { kind: 'feed-url'; url: string }
   | { kind: 'label'; name: string };
 
+const STATE_STREAMS: Record<string, StreamRef | undefined> = Object.assign(Object.create(null), {
+  'reading-list': { kind: 'reading-list' },
+  starred: { kind: 'starred' },
+  read: { kind: 'read' },
+  'kept-unread': { kind: 'kept-unread' },
+});
+
 /**
  * A stream id, or null when it is none we know. `user/<anything>/…` is read as the user's own (clients put the
  * userId from user-info there, or `-`); every look-up is scoped to the signed-in user anyway.
@@ -65,6 +72,9 @@ export function parseStreamId(raw: string): StreamRef | null {
     // "feed/http://example.com/rss" (the original Google form, which some clients still send).
     return /^https?:\/\//i.test(rest) && rest.length <= 2048 ? { kind: 'feed-url', url: rest } : null;
   }
+  // The short form of the state streams (`stream/contents/reading-list`), which FreshRSS accepts too.
+  const short = STATE_STREAMS[text];
+  if (short) return short;
   const user = /^user\/[^/]+\/(state\/com\.google|label)\/(.+)$/.exec(text);
   if (!user) return null;
   if (user[1] === 'label') {

@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 
 /**
- * The queries only the public API needs (its tokens, a few per-feed figures, the 30-day read-all); everything
- * else goes through the feeds and reading repositories. Every query is scoped to its user (design.md §4 rule 2).
+ * The queries only the public API needs (its tokens, a few per-feed figures); everything else goes through the
+ * feeds and reading repositories, and every state change through articles/reading-state.ts (its 30-day read-all is
+ * markAllRead with publishedSince). Every query is scoped to its user (design.md §4 rule 2).
  */
 
 /* ───────────── API tokens (table api_tokens, migrations 0005 and 0006) ───────────── */
@@ -83,22 +84,4 @@ export async function feedIcons(db: Db, userId: number, feedIds?: readonly numbe
   if (feedIds) q = q.where('feeds.id', 'in', [...feedIds]);
   const rows = await q.execute();
   return new Map(rows.map((r) => [r.id, { data: r.icon_data!, type: r.icon_type }]));
-}
-
-/**
- * Marks one feed's unread, visible articles published since `since` read (read-all by feed_id,
- * public-area-and-api.md §5 and §9: the last 30 days). The caller has checked the subscription and its mute state
- * and recounts the subscription in the same transaction.
- */
-export async function markFeedReadSince(db: Db, userId: number, feedId: number, since: string, now: string): Promise<number> {
-  const result = await db
-    .updateTable('user_articles')
-    .set({ is_read: 1, read_at: now })
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .where('is_read', '=', 0)
-    .where('is_hidden', '=', 0)
-    .where('published_at', '>=', since)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }

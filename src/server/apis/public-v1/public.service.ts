@@ -6,12 +6,12 @@ import type { PasswordHasher } from '../../accounts/passwords.js';
 import { generateOpaqueToken, hashToken } from '../../accounts/tokens.js';
 import type { ArticlesService } from '../../articles/articles.service.js';
 import { feedMuted, feedNotFound } from '../../articles/articles.service.js';
-import { recountSubscriptions } from '../../articles/counters.js';
+import * as readingState from '../../articles/reading-state.js';
 import { findSubscription } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.js';
 import { normalizeFeedUrl } from '../../feeds/feed-url.js';
-import { listUserFeeds, subscribedFeedIdByUrl, unreadCountRows } from '../../feeds/feeds.repository.js';
+import { listUserFeeds, subscribedFeedIdByUrl, unreadCountRows } from '../../feeds/subscriptions.repository.js';
 import { shownFeedTitle } from '../../feeds/feeds.presenter.js';
 import type { FeedsService } from '../../feeds/feeds.service.js';
 import { iconPath } from '../../feeds/icons.js';
@@ -284,9 +284,7 @@ export class PublicApiService {
       const sub = await findSubscription(trx, userId, feedId);
       if (!sub) throw feedNotFound();
       if (isMuted(sub, nowIso)) throw feedMuted();
-      const marked = await repo.markFeedReadSince(trx, userId, feedId, since, nowIso);
-      if (marked > 0) await recountSubscriptions(trx, { userId, feedIds: [feedId] });
-      return marked;
+      return readingState.markAllRead(trx, userId, nowIso, { feedIds: [feedId], publishedSince: since });
     });
   }
 }

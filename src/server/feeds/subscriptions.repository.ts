@@ -1,0 +1,244 @@
+import { sql } from 'kysely';
+import { subscriptionsAdded } from '../articles/reading-state.js';
+import { isVisibleSubscription } from '../articles/visible-articles.js';
+import type { Db } from '../db/database.js';
+import { nextSortOrder } from '../db/sort-order.js';
+import { inlineIconData } from './icons.js';
+import { matchSubscribedFeeds } from '../reading-lists/membership.js';
+
+/**
+ * A user's subscriptions (table subscriptions): subscribing and unsubscribing, the user's feeds with the shared
+ * feed's fields, their titles, order, mute state and unread counters. Every function is scoped to its user
+ * (design.md §4 rule 2); the shared feed row itself is feeds.repository.ts's.
+ */
+
+/**
+ * Subscribes a user to a feed and gives them its articles already stored (all of them unread), in one
+ * transaction, with the subscription's counters recounted. The new feed goes to the end of the user's order.
+ * Returns false when the user was subscribed already.
+ */
+export async function subscribe(db: Db, userId: number, feedId: number, now: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('subscriptions')
+      .values({ user_id: userId, feed_id: feedId, sort_order: await nextSortOrder(trx, 'subscriptions', userId), created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'feed_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    await backfillSubscriptions(trx, userId, [feedId], now);
+    return true;
+  });
+}
+
+/**
+ * What a new subscription brings besides its row, for these feeds of the user (subscribe, and the OPML import's
+ * batches, in their transaction): the feeds' articles already stored, unread; the subscriptions' counters recounted
+ * (the sidebar's badge right after subscribing); and those articles joined to the user's smart reading lists whose
+ * rules they match.
+ */
+export async function backfillSubscriptions(trx: Db, userId: number, feedIds: readonly number[], now: string): Promise<void> {
+  if (feedIds.length === 0) return;
+  await trx
+    .insertInto('user_articles')
+    .columns(['user_id', 'article_id', 'feed_id', 'published_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('articles')
+        .select([sql.lit(userId).as('user_id'), 'id', 'feed_id', 'published_at'])
+        .where('feed_id', 'in', [...feedIds]),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
+    .execute();
+  await subscriptionsAdded(trx, userId, feedIds);
+  await matchSubscribedFeeds(trx, userId, feedIds, now);
+}
+
+/** A subscription with the shared feed's fields, as the feeds API presents it. */
+export interface UserFeedRow {
+  subscription_id: number;
+  feed_id: number;
+  custom_title: string | null;
+  sort_order: number;
+  muted_until: string | null;
+  muted_permanently: number;
+  folder_id: number | null;
+  created_at: string;
+  title: string;
+  url: string;
+  site_url: string | null;
+  description: string | null;
+  icon_data: string | null;
+  icon_type: string | null;
+  icon_hash: string | null;
+  last_error_code: string | null;
+  last_fetched_at: string | null;
+}
+
+function userFeeds(db: Db, userId: number) {
+  return db
+    .selectFrom('subscriptions')
+    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+    .select([
+      'subscriptions.id as subscription_id',
+      'subscriptions.feed_id',
+      'subscriptions.custom_title',
+      'subscriptions.sort_order',
+      'subscriptions.muted_until',
+      'subscriptions.muted_permanently',
+      'subscriptions.folder_id',
+      'subscriptions.created_at',
+      'feeds.title',
+      'feeds.url',
+      'feeds.site_url',
+      'feeds.description',
+      inlineIconData.as('icon_data'),
+      'feeds.icon_type',
+      'feeds.icon_hash',
+      'feeds.last_error_code',
+      'feeds.last_fetched_at',
+    ])
+    .where('subscriptions.user_id', '=', userId);
+}
+
+/** The user's feeds in their order (sort_order, then subscription id: the subscriptions_user_order_idx order). */
+export async function listUserFeeds(db: Db, userId: number): Promise<UserFeedRow[]> {
+  return userFeeds(db, userId).orderBy('subscriptions.sort_order').orderBy('subscriptions.id').execute();
+}
+
+/** One of the user's feeds by feed id; undefined when the user does not subscribe to it. */
+export async function findUserFeed(db: Db, userId: number, feedId: number): Promise<UserFeedRow | undefined> {
+  return userFeeds(db, userId).where('subscriptions.feed_id', '=', feedId).executeTakeFirst();
+}
+
+/** The user's subscription to a feed (id only), or undefined. */
+export async function findSubscriptionId(db: Db, userId: number, feedId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('feed_id', '=', feedId)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The id of the user's subscribed feed with this (normalised) URL, or undefined. */
+export async function subscribedFeedIdByUrl(db: Db, userId: number, url: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+    .select('subscriptions.feed_id')
+    .where('subscriptions.user_id', '=', userId)
+    .where('feeds.url', '=', url)
+    .executeTakeFirst();
+  return row?.feed_id;
+}
+
+/** Which of these (normalised) feed URLs the user subscribes to. */
+export async function subscribedUrls(db: Db, userId: number, urls: readonly string[]): Promise<Set<string>> {
+  if (urls.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('subscriptions')
+    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
+    .select('feeds.url')
+    .where('subscriptions.user_id', '=', userId)
+    .where('feeds.url', 'in', [...urls])
+    .execute();
+  return new Set(rows.map((r) => r.url));
+}
+
+/** Sets (or with null clears) the user's title for a feed; false when the user does not subscribe to it. */
+export async function setCustomTitle(db: Db, userId: number, feedId: number, customTitle: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ custom_title: customTitle })
+    .where('user_id', '=', userId)
+    .where('feed_id', '=', feedId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Mute state of the user's subscription; false when the user does not subscribe to the feed. */
+export async function setMute(
+  db: Db,
+  userId: number,
+  feedId: number,
+  mute: { muted_permanently: number; muted_until: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set(mute)
+    .where('user_id', '=', userId)
+    .where('feed_id', '=', feedId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Feed ids of the user's subscriptions in their current order. */
+export async function orderedFeedIds(db: Db, userId: number): Promise<{ id: number; feed_id: number; sort_order: number }[]> {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'feed_id', 'sort_order'])
+    .where('user_id', '=', userId)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * The unread counts of the sidebar (design.md §5: < 20 ms for 1,000 feeds): one read of the user's subscription
+ * rows, whose unread_count is kept by articles/reading-state.ts. Muted feeds are left out.
+ */
+export async function unreadCountRows(db: Db, userId: number, now: string): Promise<{ feed_id: number; unread_count: number }[]> {
+  return db
+    .selectFrom('subscriptions')
+    .select(['feed_id', 'unread_count'])
+    .where('user_id', '=', userId)
+    .where((eb) => isVisibleSubscription(eb, now))
+    .execute();
+}
+
+/**
+ * Ends the user's subscription to a feed (call inside a transaction): its filters, the user's article rows of that
+ * feed (read and favourite state included; docs/decisions.md "Reading"), their reading-list memberships and the subscription go; the feeds after it
+ * move up one place, so positions stay 0…n-1. The feed row stays for other subscribers (or the orphan clean-up).
+ * Returns false when the user did not subscribe to the feed.
+ */
+export async function unsubscribe(trx: Db, userId: number, feedId: number): Promise<boolean> {
+  const sub = await trx
+    .selectFrom('subscriptions')
+    .select(['id', 'sort_order'])
+    .where('user_id', '=', userId)
+    .where('feed_id', '=', feedId)
+    .executeTakeFirst();
+  if (!sub) return false;
+  await trx.deleteFrom('feed_filters').where('user_id', '=', userId).where('subscription_id', '=', sub.id).execute();
+  // The feed's articles leave the user's reading lists as they leave the user (docs/decisions.md "Organising").
+  await trx
+    .deleteFrom('reading_list_articles')
+    .where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId))
+    .where('feed_id', '=', feedId)
+    .execute();
+  await trx.deleteFrom('user_articles').where('user_id', '=', userId).where('feed_id', '=', feedId).execute();
+  await trx.deleteFrom('subscriptions').where('id', '=', sub.id).execute();
+  await trx
+    .updateTable('subscriptions')
+    .set((eb) => ({ sort_order: eb('sort_order', '-', 1) }))
+    .where('user_id', '=', userId)
+    .where('sort_order', '>', sub.sort_order)
+    .execute();
+  return true;
+}
+
+/** Ends every subscription of the user (call inside a transaction), with their filters, article rows and list memberships. */
+export async function unsubscribeAll(trx: Db, userId: number): Promise<void> {
+  await trx.deleteFrom('feed_filters').where('user_id', '=', userId).execute();
+  // The lists stay (a smart one fills again as new feeds bring matching articles); their articles go.
+  await trx.deleteFrom('reading_list_articles').where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId)).execute();
+  await trx
+    .deleteFrom('user_articles')
+    .where('user_id', '=', userId)
+    .where('feed_id', 'in', (eb) => eb.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId))
+    .execute();
+  await trx.deleteFrom('subscriptions').where('user_id', '=', userId).execute();
+}
