@@ -1,8 +1,6 @@
 /** Business constants from the spec, shared by server and web (public-area-and-api.md §9, dashboard.md §9). */
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 1024;
-export const MAX_NAME_LENGTH = 200;
-export const MAX_EMAIL_LENGTH = 320;
+/** The account limits live with the API's other limits; re-exported here for the screens that import them. */
+export { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './limits.js';
 export const LANGUAGES = ['de', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 

@@ -5,7 +5,7 @@ import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/app.js';
 import type { RateLimiter, RateLimitRule } from '../http/rate-limit.js';
 import { normalizeEmail, type AccountsService } from './accounts.service.js';
-import * as S from './accounts.schemas.js';
+import * as S from '../../common/schemas/accounts.js';
 import { looksLikeJwt } from './tokens.js';
 
 /**

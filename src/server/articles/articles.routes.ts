@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/app.js';
 import type { Fetcher } from '../reader/fetch/index.js';
-import * as S from './articles.schemas.js';
+import * as S from '../../common/schemas/articles.js';
 import { ArticlesService } from './articles.service.js';
 import type { ParsePool } from '../refresh/document-pool.js';
 import { ExtractService } from './extract.service.js';

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/app.js';
 import type { RefreshEngine } from '../refresh/engine.js';
-import * as S from './feeds.schemas.js';
+import * as S from '../../common/schemas/feeds.js';
 import { FeedsService } from './feeds.service.js';
 import { FiltersService } from './filters.service.js';
 

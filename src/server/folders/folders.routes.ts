@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '../db/database.js';
 import type { App } from '../http/app.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
-import * as S from './folders.schemas.js';
+import * as S from '../../common/schemas/folders.js';
 import { FoldersService } from './folders.service.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ArticlePageReply, ListQuery, flag } from '../articles/articles.schemas.js';
+import { ArticlePageReply, ListQuery, flag } from '../../common/schemas/articles.js';
 import { ArticlesService } from '../articles/articles.service.js';
 import type { Db } from '../db/database.js';
 import type { App } from '../http/app.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
-import * as S from './reading-lists.schemas.js';
+import * as S from '../../common/schemas/reading-lists.js';
 import { ReadingListsService } from './reading-lists.service.js';
 
 /**

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '../db/database.js';
 import type { App } from '../http/app.js';
 import { FeverSettingsService } from './fever-settings.service.js';
-import * as S from './settings.schemas.js';
+import * as S from '../../common/schemas/settings.js';
 
 /**
  * Account-settings endpoints of the reader apps (dashboard.md §7 "Fever API"), for the signed-in user only:

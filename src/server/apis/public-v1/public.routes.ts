@@ -12,7 +12,7 @@ import type { App } from '../../http/app.js';
 import type { RateLimitDecision, RateLimiter, RateLimitRule } from '../../http/rate-limit.js';
 import type { RefreshEngine } from '../../refresh/engine.js';
 import { openApiOptions, PUBLIC_API_BASE } from './openapi.js';
-import * as S from './public.schemas.js';
+import * as S from '../../../common/schemas/public-v1.js';
 import { PublicApiService, tokenMissing } from './public.service.js';
 
 /**
