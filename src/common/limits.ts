@@ -33,7 +33,9 @@ export const MAX_URL_LENGTH = 4096;
 export const MAX_CUSTOM_TITLE_LENGTH = 200;
 /** The durations a feed can be muted for, in hours (dashboard.md §9); or permanently. */
 export const MUTE_HOURS = [1, 3, 8, 24, 72, 168] as const;
+/** Longest filter text, in characters (feed_filters.filter_text is varchar(500)). */
 export const MAX_FILTER_TEXT_LENGTH = 500;
+/** Filters per feed: plenty for a person, and a bound on the work each article costs. */
 export const MAX_FILTERS_PER_FEED = 100;
 
 /* ───────────── folders and reading lists (dashboard.md §9) ───────────── */

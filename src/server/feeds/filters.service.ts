@@ -1,4 +1,5 @@
 import type { FeedFilter } from '../../common/api.js';
+import { MAX_FILTER_TEXT_LENGTH, MAX_FILTERS_PER_FEED } from '../../common/limits.js';
 import { recountSubscriptions } from '../articles/counters.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -13,11 +14,6 @@ import * as repo from './filters.repository.js';
  * Filters are materialised in user_articles.is_hidden: every change recomputes the flag of the user's articles of
  * that feed and the subscription's counters in one transaction, so lists, unread counts and search change at once.
  */
-
-/** Longest filter text, in characters (feed_filters.filter_text is varchar(500)). */
-export const MAX_FILTER_TEXT_LENGTH = 500;
-/** Filters per feed: plenty for a person, and a bound on the work each article costs. */
-export const MAX_FILTERS_PER_FEED = 100;
 
 const FILTER_TYPES: readonly FilterType[] = ['include', 'exclude'];
 const FILTER_SCOPES: readonly FilterScope[] = ['title', 'content', 'both'];

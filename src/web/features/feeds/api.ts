@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
+import { MUTE_HOURS } from '../../../common/limits.js';
 import type {
   AddFeedResponse,
   CatalogCategory,
@@ -29,7 +30,7 @@ import { emit, on, type AppEvent } from '../../lib/events.js';
 export const UNREAD_COUNTS_STALE_MS = 60_000;
 export const UNREAD_COUNTS_DEBOUNCE_MS = 300;
 /** §4 "Feed mute": the durations on offer, in hours (null = permanently). */
-export const MUTE_DURATIONS_HOURS = [1, 3, 8, 24, 72, 168] as const;
+export const MUTE_DURATIONS_HOURS = MUTE_HOURS;
 
 export const feedsKey = ['feeds'] as const;
 export const unreadCountsKey = ['unread-counts'] as const;

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { ArticleReadingListRef, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../../common/api.js';
+import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH } from '../../../common/limits.js';
 import { api } from '../../lib/api.js';
 import { emit } from '../../lib/events.js';
 import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/api.js';
@@ -13,9 +14,9 @@ import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from 
  * - unread-counts-updated: an article joined or left a list, so a list's unread badge may change.
  */
 
-/** §9 and §5: the limits the dialog enforces (the server checks them again). */
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 500;
+/** §9 and §5: the limits the dialog enforces (the server checks the same ones again, src/common/limits.ts). */
+export const NAME_MAX = MAX_READING_LIST_NAME_LENGTH;
+export const DESCRIPTION_MAX = MAX_READING_LIST_DESCRIPTION_LENGTH;
 
 export const readingListsKey = ['reading-lists'] as const;
 export const readingListUnreadKey = ['reading-list-unread-counts'] as const;
