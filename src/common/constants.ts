@@ -1,6 +1,5 @@
 /** Business constants from the spec, shared by server and web (public-area-and-api.md §9, dashboard.md §9). */
-/** The account limits live with the API's other limits; re-exported here for the screens that import them. */
-export { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './limits.js';
+/* The account limits (password and name lengths) live with the API's other limits in limits.ts. */
 export const LANGUAGES = ['de', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
