@@ -1,6 +1,8 @@
+import type { Static } from 'typebox';
 import type { UpdateMeResponse, User } from '../../common/api.js';
 import { CODES } from '../../common/codes.js';
 import type { Language } from '../../common/constants.js';
+import type { UpdateMeBody } from '../../common/schemas/accounts.js';
 import type { Db } from '../db/database.js';
 import { badRequest, unauthorized } from '../errors.js';
 import { checkNewPassword, normalizeEmail, requireUserRow, validName } from './account-rules.js';
@@ -14,13 +16,7 @@ import type { SessionsService } from './sessions.service.js';
  * name, language or password, check the password. A new password ends every sign-in and hands this one a fresh
  * session (sessions.service.ts).
  */
-export interface UpdateMeInput {
-  name?: string;
-  language_preference?: Language;
-  password?: string;
-  old_password?: string;
-  email?: string;
-}
+export type UpdateMeInput = Static<typeof UpdateMeBody>;
 
 export interface ProfileServiceDeps {
   db: Db;

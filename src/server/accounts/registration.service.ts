@@ -1,6 +1,8 @@
+import type { Static } from 'typebox';
 import type { PublicConfig, StatusResponse, User } from '../../common/api.js';
 import { CODES } from '../../common/codes.js';
 import { VERIFICATION_TOKEN_TTL_HOURS, type Language } from '../../common/constants.js';
+import type { RegisterBody } from '../../common/schemas/accounts.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { AppError, forbidden } from '../errors.js';
@@ -16,12 +18,7 @@ import { PasswordHasher, type PasswordHashingOptions } from './passwords.js';
  * "/auth/resend-verification", decisions.md "Product and accounts"), the public configuration the registration
  * screen needs, and `feeder user create`.
  */
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-  language?: Language;
-}
+export type RegisterInput = Static<typeof RegisterBody>;
 
 export interface RegistrationServiceDeps {
   db: Db;

@@ -1,5 +1,7 @@
+import type { Static } from 'typebox';
 import type { FeedFilter } from '../../common/api.js';
 import { MAX_FILTER_TEXT_LENGTH, MAX_FILTERS_PER_FEED } from '../../common/limits.js';
+import type { AddFilterBody } from '../../common/schemas/feeds.js';
 import { recountSubscriptions } from '../articles/counters.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -25,11 +27,8 @@ export interface FiltersServiceDeps {
   now: () => Date;
 }
 
-export interface AddFilterInput {
-  filter_type?: string;
-  filter_scope?: string;
-  filter_text?: string | null;
-}
+/** The body of POST /api/feeds/{id}/filters, as the route's schema accepts it. */
+export type AddFilterInput = Static<typeof AddFilterBody>;
 
 /**
  * Recomputes the hidden flag of the user's articles of one feed from its filters, writing only rows whose flag

@@ -1,4 +1,4 @@
-import type { ArticlePage, ReadingList, ReadingListRule, ReadingListUnreadCount } from '../../common/api.js';
+import type { ArticlePage, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../common/api.js';
 import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH, MAX_READING_LISTS, MAX_RULE_VALUE_LENGTH, MAX_RULES } from '../../common/limits.js';
 import { articleNotFound, feedMuted, type ArticlesService, type PageInput } from '../articles/articles.service.js';
 import * as reading from '../articles/reading.repository.js';
@@ -22,12 +22,8 @@ const smartManual = () => badRequest('SMART_LIST_MANUAL', 'Articles of a smart l
 
 const charCount = (s: string) => [...s].length;
 
-export interface ReadingListInputBody {
-  name?: string | null;
-  description?: string | null;
-  is_smart?: boolean;
-  rules?: Partial<Omit<ReadingListRule, 'rule_value'> & { rule_value: string | null }>[] | null;
-}
+/** The body of POST and PUT /api/reading-lists, as the route's schema accepts it. */
+export type ReadingListInputBody = ReadingListInput;
 
 export interface ReadingListsServiceDeps {
   db: Db;
