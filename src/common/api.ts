@@ -25,6 +25,10 @@ export type RefreshResponse = Static<typeof Accounts.RefreshReply>;
 /** PUT /auth/me; a password change revokes every refresh token and hands this session a fresh pair. */
 export type UpdateMeResponse = Static<typeof Accounts.UpdateMeReply>;
 export type StatusResponse = Static<typeof Accounts.StatusSchema>;
+/** GET /auth/me and POST /api/users/update-language. */
+export type MeResponse = Static<typeof Accounts.MeReply>;
+/** POST /auth/verify-password. */
+export type VerifyPasswordResponse = Static<typeof Accounts.VerifyPasswordReply>;
 export type ErrorBody = Static<typeof ErrorBodySchema>;
 /** GET /api/config: what the public screens need before sign-in. */
 export type PublicConfig = Static<typeof Accounts.PublicConfigReply>;
@@ -39,10 +43,15 @@ export type AddFeedResponse = Static<typeof Feeds.AddFeedReply>;
 export type UnreadCounts = Static<typeof Feeds.UnreadCountsReply>;
 /** POST /api/feeds/search: feeds found at or behind the URL (discovery). */
 export type SearchFeedResult = Static<typeof Feeds.SearchFeedResultSchema>;
+export type SearchFeedsResponse = Static<typeof Feeds.SearchReply>;
+/** POST /api/feeds/{id}/refresh. */
+export type QueuedResponse = Static<typeof Feeds.QueuedReply>;
 
 export type FilterTypeName = Static<typeof Feeds.FilterTypeSchema>;
 export type FilterScopeName = Static<typeof Feeds.FilterScopeSchema>;
 export type FeedFilter = Static<typeof Feeds.FeedFilterSchema>;
+/** GET /api/feeds/{id}/filters. */
+export type FiltersResponse = Static<typeof Feeds.FiltersReply>;
 export type ActiveFilter = Static<typeof Articles.ActiveFilterSchema>;
 
 export type Article = Static<typeof Articles.ArticleSchema>;
@@ -59,6 +68,8 @@ export type ExtractContentResponse = Static<typeof Articles.ExtractReply>;
 
 /** GET /api/folders → {folders: Folder[]}; POST/PUT answer {folder}. */
 export type Folder = Static<typeof Folders.FolderSchema>;
+export type FolderListResponse = Static<typeof Folders.FolderListReply>;
+export type FolderResponse = Static<typeof Folders.FolderReply>;
 /** POST /api/folders/{id}/feeds and DELETE /api/folders/{id}/feeds/{feedId}: the folder afterwards, and what happened. */
 export type FolderFeedResponse = Static<typeof Folders.FolderFeedReply>;
 
@@ -67,6 +78,8 @@ export type RuleTypeName = Static<typeof ReadingLists.RuleTypeSchema>;
 export type ReadingListRule = Static<typeof ReadingLists.RuleSchema>;
 /** GET /api/reading-lists → {reading_lists: ReadingList[]}; POST/PUT/GET one answer {reading_list}. */
 export type ReadingList = Static<typeof ReadingLists.ReadingListSchema>;
+export type ReadingListsResponse = Static<typeof ReadingLists.ReadingListsReply>;
+export type ReadingListResponse = Static<typeof ReadingLists.ReadingListReply>;
 /**
  * Body of POST and PUT /api/reading-lists, as the server accepts it: every field optional, so that a missing name
  * or rule value gets the same code as a blank one.
@@ -74,8 +87,10 @@ export type ReadingList = Static<typeof ReadingLists.ReadingListSchema>;
 export type ReadingListInput = Static<typeof ReadingLists.ReadingListBody>;
 /** GET /api/reading-lists/unread_counts → {unread_counts: ReadingListUnreadCount[]}. */
 export type ReadingListUnreadCount = Static<typeof ReadingLists.ReadingListUnreadCountSchema>;
+export type ReadingListUnreadCountsResponse = Static<typeof ReadingLists.UnreadCountsReply>;
 /** GET /api/articles/{id}/reading-lists: the lists the article is in. */
 export type ArticleReadingListRef = Static<typeof Articles.ArticleReadingListRefSchema>;
+export type ArticleReadingListsResponse = Static<typeof Articles.ArticleReadingListsReply>;
 
 /** POST /api/feeds/import/opml. */
 export type OpmlImportResult = Static<typeof Opml.OpmlImportReply>;
@@ -84,6 +99,7 @@ export type CatalogLanguage = Static<typeof Catalog.CatalogLanguageSchema>;
 export type CatalogFeed = Static<typeof Catalog.CatalogFeedSchema>;
 /** GET /api/catalog → {categories: CatalogCategory[]} (dashboard.md §3 "Catalog category"). */
 export type CatalogCategory = Static<typeof Catalog.CatalogCategorySchema>;
+export type CatalogResponse = Static<typeof Catalog.CatalogReply>;
 
 /* ───────────── External apps (dashboard.md §7 "Fever API", decisions.md "External apps") ───────────── */
 

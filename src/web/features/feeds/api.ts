@@ -5,12 +5,16 @@ import { MUTE_HOURS } from '../../../common/limits.js';
 import type {
   AddFeedResponse,
   CatalogCategory,
+  CatalogResponse,
   Feed,
   FeedFilter,
   FilterScopeName,
+  FiltersResponse,
   FilterTypeName,
   OpmlImportResult,
+  QueuedResponse,
   SearchFeedResult,
+  SearchFeedsResponse,
   UnreadCounts,
 } from '../../../common/api.js';
 import { api } from '../../lib/api.js';
@@ -57,7 +61,7 @@ export async function addFeed(url: string): Promise<AddFeedResponse> {
 
 /** POST /api/feeds/search: the feeds found at or behind a URL (no subscription is made). */
 export function searchFeeds(url: string): Promise<SearchFeedResult[]> {
-  return api<{ feeds: SearchFeedResult[] }>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then((res) => res.feeds);
+  return api<SearchFeedsResponse>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then((res) => res.feeds);
 }
 
 /** PUT /api/feeds/{id}: updates the subscription's editable fields (the spec uses it to set the default title). */
@@ -118,7 +122,7 @@ export const REFRESH_SETTLE_MS = 4000;
  * so the feed list, counts and articles are asked for again once it has had time to finish.
  */
 export async function refreshFeed(id: number): Promise<void> {
-  await api<{ queued: boolean }>(`/api/feeds/${id}/refresh`, { method: 'POST' });
+  await api<QueuedResponse>(`/api/feeds/${id}/refresh`, { method: 'POST' });
   setTimeout(() => {
     emit('feeds-updated');
     emit('force-unread-update');
@@ -179,7 +183,7 @@ export const catalogKey = ['catalog'] as const;
 
 /** GET /api/catalog: the built-in catalog (dashboard.md §3 "Catalog category"). */
 export function getCatalog(): Promise<CatalogCategory[]> {
-  return api<{ categories: CatalogCategory[] }>('/api/catalog').then((res) => res.categories);
+  return api<CatalogResponse>('/api/catalog').then((res) => res.categories);
 }
 
 /** The catalog changes only with a release: fetched once per session. */
@@ -196,7 +200,7 @@ export interface NewFilter {
 }
 
 export function listFilters(feedId: number): Promise<FeedFilter[]> {
-  return api<{ filters: FeedFilter[] }>(`/api/feeds/${feedId}/filters`).then((res) => res.filters);
+  return api<FiltersResponse>(`/api/feeds/${feedId}/filters`).then((res) => res.filters);
 }
 
 /** 400 when the text is blank, 409 when the same filter exists. */
