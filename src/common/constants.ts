@@ -1,8 +1,5 @@
 /** Business constants from the spec, shared by server and web (public-area-and-api.md §9, dashboard.md §9). */
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 1024;
-export const MAX_NAME_LENGTH = 200;
-export const MAX_EMAIL_LENGTH = 320;
+/* The account limits (password and name lengths) live with the API's other limits in limits.ts. */
 export const LANGUAGES = ['de', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 

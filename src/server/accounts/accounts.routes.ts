@@ -6,7 +6,8 @@ import type { App } from '../http/types.js';
 import type { RateLimiter, RateLimitRule } from '../http/rate-limit.js';
 import { normalizeEmail } from './accounts.service.js';
 import type { Services } from '../services.js';
-import * as S from './accounts.schemas.js';
+import * as S from '../../common/schemas/accounts.js';
+import { MAX_EMAIL_LENGTH } from '../../common/limits.js';
 import { looksLikeJwt } from './tokens.js';
 
 /**
@@ -39,7 +40,7 @@ export type AuthLimits = typeof AUTH_LIMITS;
  */
 export function signInRules(limits: Pick<AuthLimits, 'loginPerIp' | 'loginPerEmail'>, ip: string, email?: string): RateLimitRule[] {
   const rules: RateLimitRule[] = [{ key: `loginPerIp:login:${ip}`, ...limits.loginPerIp }];
-  if (email !== undefined) rules.push({ key: `loginPerEmail:login:${normalizeEmail(email).slice(0, 320)}`, ...limits.loginPerEmail });
+  if (email !== undefined) rules.push({ key: `loginPerEmail:login:${normalizeEmail(email).slice(0, MAX_EMAIL_LENGTH)}`, ...limits.loginPerEmail });
   return rules;
 }
 

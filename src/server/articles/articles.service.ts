@@ -6,7 +6,7 @@ import { presentFilter, shownFeedTitle } from '../feeds/feeds.presenter.js';
 import { presentIcon } from '../feeds/icons.js';
 import { isMuted } from '../feeds/mute.js';
 import { ftsMatchQuery, pgTsQuery, teaser } from './article-text.js';
-import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH } from './articles.schemas.js';
+import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH } from '../../common/limits.js';
 import * as repo from './reading.repository.js';
 import * as readingState from './reading-state.js';
 import { dialectOf } from '../db/database.js';

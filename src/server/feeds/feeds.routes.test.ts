@@ -6,7 +6,7 @@ import { signedInUser } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { WorkerPoolProcessor } from '../refresh/document-pool.js';
 import { iconHash } from './icons.js';
-import { MUTE_HOURS } from './mute.js';
+import { MUTE_HOURS } from '../../common/limits.js';
 
 /**
  * The feeds API (dashboard.md §7 "Feeds", §8 "Feed management"; docs/decisions.md "Reading") through HTTP, on both

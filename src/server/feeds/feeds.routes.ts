@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/types.js';
-import * as S from './feeds.schemas.js';
+import * as S from '../../common/schemas/feeds.js';
 import { feedServicesOf, type Services } from '../services.js';
 
 /**

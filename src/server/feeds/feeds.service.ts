@@ -1,4 +1,5 @@
 import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../../common/api.js';
+import { MAX_CUSTOM_TITLE_LENGTH, MUTE_HOURS } from '../../common/limits.js';
 import type { Db } from '../db/database.js';
 import { changedPositions, writePositions } from '../db/sort-order.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
@@ -11,16 +12,12 @@ import { normalizeFeedUrl } from './feed-url.js';
 import { presentFeed } from './feeds.presenter.js';
 import * as repo from './feeds.repository.js';
 import * as subscriptions from './subscriptions.repository.js';
-import { MUTE_HOURS } from './mute.js';
 
 /**
  * The user's feeds (dashboard.md §3, §4, §7 "Feeds", §8 "Feed management"; decisions.md "Feeds and articles";
  * docs/decisions.md "Reading"): list, subscribe by URL (with discovery), rename, reorder, mute, unread counts,
  * search, delete and refresh now.
  */
-
-/** Longest custom title, in characters (subscriptions.custom_title is varchar(200)). */
-export const MAX_CUSTOM_TITLE_LENGTH = 200;
 
 export interface FeedsServiceDeps {
   db: Db;

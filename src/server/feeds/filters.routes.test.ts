@@ -4,7 +4,7 @@ import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { signedInUser } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { MAX_FILTERS_PER_FEED } from './filters.service.js';
+import { MAX_FILTERS_PER_FEED } from '../../common/limits.js';
 
 /**
  * Feed filters through HTTP (dashboard.md §5, §7 "Filters", §8; decisions.md "Feeds and articles"): what they hide

@@ -1,5 +1,8 @@
+import type { Static } from 'typebox';
 import type { FeedFilter } from '../../common/api.js';
 import { setHidden } from '../articles/reading-state.js';
+import { MAX_FILTER_TEXT_LENGTH, MAX_FILTERS_PER_FEED } from '../../common/limits.js';
+import type { AddFilterBody } from '../../common/schemas/feeds.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { findSubscriptionId } from './subscriptions.repository.js';
@@ -14,11 +17,6 @@ import * as repo from './filters.repository.js';
  * that feed and the subscription's counters in one transaction, so lists, unread counts and search change at once.
  */
 
-/** Longest filter text, in characters (feed_filters.filter_text is varchar(500)). */
-export const MAX_FILTER_TEXT_LENGTH = 500;
-/** Filters per feed: plenty for a person, and a bound on the work each article costs. */
-export const MAX_FILTERS_PER_FEED = 100;
-
 const FILTER_TYPES: readonly FilterType[] = ['include', 'exclude'];
 const FILTER_SCOPES: readonly FilterScope[] = ['title', 'content', 'both'];
 /** Articles read per step while recomputing: bounded memory for feeds of any size. */
@@ -29,11 +27,8 @@ export interface FiltersServiceDeps {
   now: () => Date;
 }
 
-export interface AddFilterInput {
-  filter_type?: string;
-  filter_scope?: string;
-  filter_text?: string | null;
-}
+/** The body of POST /api/feeds/{id}/filters, as the route's schema accepts it. */
+export type AddFilterInput = Static<typeof AddFilterBody>;
 
 /**
  * Recomputes the hidden flag of the user's articles of one feed from its filters, writing only rows whose flag

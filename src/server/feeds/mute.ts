@@ -6,8 +6,6 @@ import type { Tables } from '../db/tables.js';
  * ends by itself, nothing has to clear it). Muted feeds are left out of lists, counts and search, and state
  * changes on their articles are refused (403).
  */
-export const MUTE_HOURS = [1, 3, 8, 24, 72, 168] as const;
-
 export interface MuteState {
   muted_permanently: number;
   muted_until: string | null;

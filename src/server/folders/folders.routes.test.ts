@@ -3,7 +3,7 @@ import type { Feed, Folder, FolderFeedResponse } from '../../common/api.js';
 import { DIALECTS } from '../test/dialects.js';
 import { signedInUser, subscribeTo } from '../test/feed-user.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { MAX_FOLDER_NAME_LENGTH } from './folders.service.js';
+import { MAX_FOLDER_NAME_LENGTH } from '../../common/limits.js';
 
 /**
  * The folders API (dashboard.md §7 "Folders", §8 "Folders"; docs/decisions.md "Organising: folders and reading

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../http/types.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
-import * as S from './folders.schemas.js';
+import * as S from '../../common/schemas/folders.js';
 import type { Services } from '../services.js';
 
 /**

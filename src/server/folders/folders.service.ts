@@ -1,4 +1,5 @@
 import type { Folder } from '../../common/api.js';
+import { MAX_FOLDER_NAME_LENGTH, MAX_FOLDERS } from '../../common/limits.js';
 import type { Db } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { feedNotFound } from '../feeds/feeds.service.js';
@@ -10,11 +11,6 @@ import * as repo from './folders.repository.js';
  * the user's or a 404 (FOLDER_NOT_FOUND, FEED_NOT_FOUND): a foreign folder or feed is indistinguishable from a
  * missing one, so the 403 that §6 allows is never needed.
  */
-
-/** Longest folder name, in characters (as the reading-list name, dashboard.md §9). */
-export const MAX_FOLDER_NAME_LENGTH = 100;
-/** Folders per user: far more than a sidebar can show, and a bound on what one account can create. */
-export const MAX_FOLDERS = 1000;
 
 export const folderNotFound = () => notFound('FOLDER_NOT_FOUND', 'Folder not found.');
 

@@ -187,7 +187,7 @@ for (const dialect of DIALECTS) {
       expect([...folder.name]).toHaveLength(100);
 
       const { createFolder } = await import('../folders/folders.repository.js');
-      const { MAX_FOLDERS } = await import('../folders/folders.service.js');
+      const { MAX_FOLDERS } = await import('../../common/limits.js');
       for (let i = 1; i < MAX_FOLDERS; i++) await createFolder(t.database.db, u.id, `F${i}`, new Date().toISOString());
       const result = await u.import(opmlOf('<outline text="One too many"><outline text="R" xmlUrl="https://root.example/feed"/></outline>'));
       expect(result).toMatchObject({ imported_count: 1, folders_created: 0 });

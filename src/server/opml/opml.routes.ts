@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { OpmlImportReply } from '../../common/schemas/opml.js';
 import { AppError, badRequest } from '../errors.js';
 import type { App } from '../http/types.js';
 import { feedServicesOf, type Services } from '../services.js';
@@ -21,14 +22,6 @@ export interface OpmlRoutesOptions {
 export const MAX_OPML_BYTES = 5 * 1024 * 1024;
 export const OPML_FIELD = 'opml_file';
 
-const ImportReply = Type.Object({
-  imported_count: Type.Integer(),
-  existed_count: Type.Integer(),
-  failed_count: Type.Integer(),
-  folders_created: Type.Integer(),
-  message: Type.String(),
-});
-
 const chooseFile = () => badRequest('OPML_FILE_REQUIRED', `Please choose an OPML file (.opml or .xml) and send it as the form field "${OPML_FIELD}".`);
 const tooLarge = () => new AppError(413, 'OPML_TOO_LARGE', `The OPML file is larger than ${MAX_OPML_BYTES / 1024 / 1024} MB.`);
 
@@ -40,7 +33,7 @@ export async function registerOpmlRoutes(app: App, services: Pick<Services, 'fee
     api.addHook('onRequest', app.requireUser);
     await api.register(multipart, { limits: { fileSize: MAX_OPML_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
 
-    api.post('/api/feeds/import/opml', { schema: { response: { 200: ImportReply } }, bodyLimit: MAX_OPML_BYTES + 64 * 1024 }, async (request) => {
+    api.post('/api/feeds/import/opml', { schema: { response: { 200: OpmlImportReply } }, bodyLimit: MAX_OPML_BYTES + 64 * 1024 }, async (request) => {
       const bytes = await readUpload(request);
       return opml.importFile(request.userId, bytes);
     });

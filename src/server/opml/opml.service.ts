@@ -6,7 +6,7 @@ import { normalizeFeedUrl } from '../feeds/feed-url.js';
 import * as feedsRepo from '../feeds/feeds.repository.js';
 import * as subscriptions from '../feeds/subscriptions.repository.js';
 import { countFolders, createFolder, findFolderByName, listFolders } from '../folders/folders.repository.js';
-import { MAX_FOLDER_NAME_LENGTH, MAX_FOLDERS } from '../folders/folders.service.js';
+import { MAX_FOLDER_NAME_LENGTH, MAX_FOLDERS } from '../../common/limits.js';
 import { normalizeInput } from '../reader/discover/input.js';
 import { blockedLiteral } from '../reader/fetch/connect.js';
 import { generateOpmlDocument, type ExportFeed } from './opml.generate.js';

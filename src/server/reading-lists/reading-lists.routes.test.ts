@@ -6,7 +6,7 @@ import { DIALECTS } from '../test/dialects.js';
 import { item, rss, type TestFeedServer, type TestItem } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser, subscribeFetched } from '../test/feed-user.js';
 import type { TestApp } from '../test/test-app.js';
-import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_RULES, MAX_RULE_VALUE_LENGTH } from './reading-lists.service.js';
+import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH, MAX_RULE_VALUE_LENGTH, MAX_RULES } from '../../common/limits.js';
 
 /**
  * The reading-lists API (dashboard.md §3, §4 "Reading-list membership", §5, §7 "Reading lists", §8; decisions.md
@@ -123,8 +123,8 @@ for (const dialect of DIALECTS) {
         [{}, 'NAME_REQUIRED'],
         [{ name: '   ' }, 'NAME_REQUIRED'],
         [{ name: null }, 'NAME_REQUIRED'],
-        [{ name: 'x'.repeat(MAX_NAME_LENGTH + 1) }, 'NAME_TOO_LONG'],
-        [{ name: 'ok', description: 'x'.repeat(MAX_DESCRIPTION_LENGTH + 1) }, 'DESCRIPTION_TOO_LONG'],
+        [{ name: 'x'.repeat(MAX_READING_LIST_NAME_LENGTH + 1) }, 'NAME_TOO_LONG'],
+        [{ name: 'ok', description: 'x'.repeat(MAX_READING_LIST_DESCRIPTION_LENGTH + 1) }, 'DESCRIPTION_TOO_LONG'],
         [{ name: 'ok', is_smart: true }, 'RULES_REQUIRED'],
         [{ name: 'ok', is_smart: true, rules: [] }, 'RULES_REQUIRED'],
         [{ name: 'ok', is_smart: true, rules: Array.from({ length: MAX_RULES + 1 }, () => rule('a')) }, 'TOO_MANY_RULES'],

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ArticlePageReply, ListQuery, flag } from '../articles/articles.schemas.js';
+import { ArticlePageReply, ListQuery, flag } from '../../common/schemas/articles.js';
 import type { App } from '../http/types.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
-import * as S from './reading-lists.schemas.js';
+import * as S from '../../common/schemas/reading-lists.js';
 import type { Services } from '../services.js';
 
 /**

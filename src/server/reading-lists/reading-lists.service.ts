@@ -1,4 +1,5 @@
-import type { ArticlePage, ReadingList, ReadingListRule, ReadingListUnreadCount } from '../../common/api.js';
+import type { ArticlePage, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../common/api.js';
+import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH, MAX_READING_LISTS, MAX_RULE_VALUE_LENGTH, MAX_RULES } from '../../common/limits.js';
 import { articleNotFound, feedMuted, type ArticlesService, type PageInput } from '../articles/articles.service.js';
 import * as reading from '../articles/reading.repository.js';
 import type { Db } from '../db/database.js';
@@ -16,26 +17,13 @@ import { parseStoredRules, patternError } from './smart-rules.js';
  * not muted), like every other list. Every foreign id is a 404.
  */
 
-/** dashboard.md §9. */
-export const MAX_NAME_LENGTH = 100;
-export const MAX_DESCRIPTION_LENGTH = 500;
-/** Rules per smart list and characters per rule value: plenty for a person, and a bound on each article's cost. */
-export const MAX_RULES = 50;
-export const MAX_RULE_VALUE_LENGTH = 500;
-/** Lists per user. */
-export const MAX_LISTS = 1000;
-
 export const listNotFound = () => notFound('READING_LIST_NOT_FOUND', 'Reading list not found.');
 const smartManual = () => badRequest('SMART_LIST_MANUAL', 'Articles of a smart list follow its rules; they cannot be added or removed by hand.');
 
 const charCount = (s: string) => [...s].length;
 
-export interface ReadingListInputBody {
-  name?: string | null;
-  description?: string | null;
-  is_smart?: boolean;
-  rules?: Partial<Omit<ReadingListRule, 'rule_value'> & { rule_value: string | null }>[] | null;
-}
+/** The body of POST and PUT /api/reading-lists, as the route's schema accepts it. */
+export type ReadingListInputBody = ReadingListInput;
 
 export interface ReadingListsServiceDeps {
   db: Db;
@@ -95,10 +83,10 @@ export class ReadingListsService {
   private async fields(db: Db, userId: number, input: ReadingListInputBody): Promise<repo.ReadingListFields> {
     const name = input.name?.trim() ?? '';
     if (!name) throw badRequest('NAME_REQUIRED', 'Please enter a name.');
-    if (charCount(name) > MAX_NAME_LENGTH) throw badRequest('NAME_TOO_LONG', `The name may be at most ${MAX_NAME_LENGTH} characters long.`);
+    if (charCount(name) > MAX_READING_LIST_NAME_LENGTH) throw badRequest('NAME_TOO_LONG', `The name may be at most ${MAX_READING_LIST_NAME_LENGTH} characters long.`);
     const description = input.description?.trim() ?? '';
-    if (charCount(description) > MAX_DESCRIPTION_LENGTH) {
-      throw badRequest('DESCRIPTION_TOO_LONG', `The description may be at most ${MAX_DESCRIPTION_LENGTH} characters long.`);
+    if (charCount(description) > MAX_READING_LIST_DESCRIPTION_LENGTH) {
+      throw badRequest('DESCRIPTION_TOO_LONG', `The description may be at most ${MAX_READING_LIST_DESCRIPTION_LENGTH} characters long.`);
     }
     const isSmart = input.is_smart === true;
     if (!isSmart) return { name, description, is_smart: 0, rules: '[]' };
@@ -130,7 +118,7 @@ export class ReadingListsService {
   async create(userId: number, input: ReadingListInputBody): Promise<{ reading_list: ReadingList }> {
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const fields = await this.fields(trx, userId, input);
-      if ((await repo.countReadingLists(trx, userId)) >= MAX_LISTS) throw badRequest('TOO_MANY_LISTS', `You can have at most ${MAX_LISTS} reading lists.`);
+      if ((await repo.countReadingLists(trx, userId)) >= MAX_READING_LISTS) throw badRequest('TOO_MANY_LISTS', `You can have at most ${MAX_READING_LISTS} reading lists.`);
       return repo.createReadingList(trx, userId, fields, this.nowIso());
     });
     if (row.is_smart === 1) await recomputeSmartList(this.deps.db, row.id, { now: this.deps.now });

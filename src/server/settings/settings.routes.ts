@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../http/types.js';
 import type { Services } from '../services.js';
-import * as S from './settings.schemas.js';
+import * as S from '../../common/schemas/settings.js';
 
 /**
  * Account-settings endpoints of the reader apps (dashboard.md §7 "Fever API"), for the signed-in user only:

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { LoginResponse, UpdateMeResponse, User } from '../../common/api.js';
+import type { LoginResponse, MeResponse, UpdateMeResponse, User } from '../../common/api.js';
 import type { Language } from '../../common/constants.js';
 import i18n, { isLanguage, setLanguage } from '../i18n/index.js';
 import { api, ApiError, endSession, refreshAccessToken } from '../lib/api.js';
@@ -51,13 +51,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const confirm = async () => {
       const storedToken = storage.getToken();
       try {
-        const { user: fresh } = await api<{ user: User }>('/auth/me', { noRefresh: true });
+        const { user: fresh } = await api<MeResponse>('/auth/me', { noRefresh: true });
         return fresh;
       } catch (err) {
         if (err instanceof ApiError && err.isNetwork) throw err;
         const token = await refreshAccessToken(storedToken);
         if (!token) return null;
-        const { user: fresh } = await api<{ user: User }>('/auth/me', { noRefresh: true });
+        const { user: fresh } = await api<MeResponse>('/auth/me', { noRefresh: true });
         return fresh;
       }
     };
@@ -124,7 +124,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       await setLanguage(language);
       if (!user || user.language_preference === language) return;
       try {
-        const res = await api<{ user: User }>('/api/users/update-language', { method: 'POST', body: { language } });
+        const res = await api<MeResponse>('/api/users/update-language', { method: 'POST', body: { language } });
         const next = res?.user ?? { ...user, language_preference: language };
         storage.setUser(next);
         setUser(next);

@@ -1,3 +1,5 @@
+import { MAX_ID } from '../../../common/limits.js';
+
 /**
  * The arguments of one Fever call (README.md beside this file). Fever clients put them in the query string
  * (`?api&items&since_id=12`) or in a urlencoded or multipart form body (api_key, mark, as, id, before), and some
@@ -7,8 +9,6 @@
  * error channel besides `auth: 0`).
  */
 
-/** Ids are integer columns on both databases (PostgreSQL `integer`): anything larger matches no row. */
-export const MAX_ID = 2_147_483_647;
 /** Fever pages hold 50 items, and with_ids takes at most 50 (Fever API "items"). */
 export const PAGE_SIZE = 50;
 

@@ -1,3 +1,5 @@
+import { MAX_ID } from '../../../common/limits.js';
+
 /**
  * The Google Reader protocol's vocabulary (apis/greader/README.md): item ids, stream ids and request parameters
  * as clients send them. Pure functions, no I/O.
@@ -37,7 +39,7 @@ export function parseItemId(raw: string): number | null {
   } else {
     return null;
   }
-  return Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647 ? value : null;
+  return Number.isSafeInteger(value) && value > 0 && value <= MAX_ID ? value : null;
 }
 
 /** What a stream id names. Feeds by URL and labels by name are resolved against the user's data by the service. */
@@ -67,7 +69,7 @@ export function parseStreamId(raw: string): StreamRef | null {
     const rest = text.slice(5);
     if (/^[0-9]{1,10}$/.test(rest)) {
       const feedId = Number(rest);
-      return feedId > 0 && feedId <= 2_147_483_647 ? { kind: 'feed', feedId } : null;
+      return feedId > 0 && feedId <= MAX_ID ? { kind: 'feed', feedId } : null;
     }
     // "feed/http://example.com/rss" (the original Google form, which some clients still send).
     return /^https?:\/\//i.test(rest) && rest.length <= 2048 ? { kind: 'feed-url', url: rest } : null;

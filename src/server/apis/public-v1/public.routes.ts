@@ -8,7 +8,7 @@ import type { App } from '../../http/types.js';
 import type { RateLimitDecision, RateLimiter, RateLimitRule } from '../../http/rate-limit.js';
 import { feedServicesOf, type Services } from '../../services.js';
 import { openApiOptions, PUBLIC_API_BASE } from './openapi.js';
-import * as S from './public.schemas.js';
+import * as S from '../../../common/schemas/public-v1.js';
 import { tokenMissing } from './public.service.js';
 
 /**

@@ -18,7 +18,7 @@ import { iconPath } from '../../feeds/icons.js';
 import { isMuted } from '../../feeds/mute.js';
 import { normalizeInput } from '../../reader/discover/input.js';
 import * as repo from './public.repository.js';
-import type * as S from './public.schemas.js';
+import type * as S from '../../../common/schemas/public-v1.js';
 
 /**
  * The public API v1 (public-area-and-api.md §3, §5, §7–§9; docs/decisions.md "Public API v1"): a protocol adapter

@@ -7,6 +7,7 @@ import type {
   MarkReadResponse,
   UnreadCounts,
 } from '../../../common/api.js';
+import { DEFAULT_PER_PAGE } from '../../../common/limits.js';
 import { api, ApiError } from '../../lib/api.js';
 import { storage } from '../../lib/storage.js';
 import { unreadCountsKey } from '../feeds/api.js';
@@ -15,7 +16,7 @@ import { unreadCountsKey } from '../feeds/api.js';
  * The article calls of dashboard.md §7 "Articles" and the optimistic unread-count bookkeeping that goes with them.
  * Lists are newest first and paged by 20 (§9).
  */
-export const PER_PAGE = 20;
+export const PER_PAGE = DEFAULT_PER_PAGE;
 
 /** Which list is on screen (§2 "Article list view": all, favorites, feed-{id}, or a search). */
 export type ArticleView =

@@ -1,15 +1,20 @@
 import { useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
+import { MUTE_HOURS } from '../../../common/limits.js';
 import type {
   AddFeedResponse,
   CatalogCategory,
+  CatalogResponse,
   Feed,
   FeedFilter,
   FilterScopeName,
+  FiltersResponse,
   FilterTypeName,
   OpmlImportResult,
+  QueuedResponse,
   SearchFeedResult,
+  SearchFeedsResponse,
   UnreadCounts,
 } from '../../../common/api.js';
 import { api } from '../../lib/api.js';
@@ -29,7 +34,7 @@ import { emit, on, type AppEvent } from '../../lib/events.js';
 export const UNREAD_COUNTS_STALE_MS = 60_000;
 export const UNREAD_COUNTS_DEBOUNCE_MS = 300;
 /** §4 "Feed mute": the durations on offer, in hours (null = permanently). */
-export const MUTE_DURATIONS_HOURS = [1, 3, 8, 24, 72, 168] as const;
+export const MUTE_DURATIONS_HOURS = MUTE_HOURS;
 
 export const feedsKey = ['feeds'] as const;
 export const unreadCountsKey = ['unread-counts'] as const;
@@ -56,7 +61,7 @@ export async function addFeed(url: string): Promise<AddFeedResponse> {
 
 /** POST /api/feeds/search: the feeds found at or behind a URL (no subscription is made). */
 export function searchFeeds(url: string): Promise<SearchFeedResult[]> {
-  return api<{ feeds: SearchFeedResult[] }>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then((res) => res.feeds);
+  return api<SearchFeedsResponse>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then((res) => res.feeds);
 }
 
 /** PUT /api/feeds/{id}: updates the subscription's editable fields (the spec uses it to set the default title). */
@@ -117,7 +122,7 @@ export const REFRESH_SETTLE_MS = 4000;
  * so the feed list, counts and articles are asked for again once it has had time to finish.
  */
 export async function refreshFeed(id: number): Promise<void> {
-  await api<{ queued: boolean }>(`/api/feeds/${id}/refresh`, { method: 'POST' });
+  await api<QueuedResponse>(`/api/feeds/${id}/refresh`, { method: 'POST' });
   setTimeout(() => {
     emit('feeds-updated');
     emit('force-unread-update');
@@ -178,7 +183,7 @@ export const catalogKey = ['catalog'] as const;
 
 /** GET /api/catalog: the built-in catalog (dashboard.md §3 "Catalog category"). */
 export function getCatalog(): Promise<CatalogCategory[]> {
-  return api<{ categories: CatalogCategory[] }>('/api/catalog').then((res) => res.categories);
+  return api<CatalogResponse>('/api/catalog').then((res) => res.categories);
 }
 
 /** The catalog changes only with a release: fetched once per session. */
@@ -195,7 +200,7 @@ export interface NewFilter {
 }
 
 export function listFilters(feedId: number): Promise<FeedFilter[]> {
-  return api<{ filters: FeedFilter[] }>(`/api/feeds/${feedId}/filters`).then((res) => res.filters);
+  return api<FiltersResponse>(`/api/feeds/${feedId}/filters`).then((res) => res.filters);
 }
 
 /** 400 when the text is blank, 409 when the same filter exists. */

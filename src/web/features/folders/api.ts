@@ -1,6 +1,7 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import type { Folder, FolderFeedResponse } from '../../../common/api.js';
+import type { Folder, FolderFeedResponse, FolderListResponse, FolderResponse } from '../../../common/api.js';
+import { MAX_FOLDER_NAME_LENGTH } from '../../../common/limits.js';
 import { api, ApiError } from '../../lib/api.js';
 import { emit } from '../../lib/events.js';
 import { storage } from '../../lib/storage.js';
@@ -15,21 +16,21 @@ import { useRefetchOn } from '../feeds/api.js';
  */
 
 export const foldersKey = ['folders'] as const;
-/** The server's limit (src/server/folders/folders.service.ts MAX_FOLDER_NAME_LENGTH). */
-export const MAX_FOLDER_NAME_LENGTH = 100;
+/** The server's limit, from src/common/limits.ts. */
+export { MAX_FOLDER_NAME_LENGTH };
 
 export function listFolders(): Promise<Folder[]> {
-  return api<{ folders: Folder[] }>('/api/folders').then((res) => res?.folders ?? []);
+  return api<FolderListResponse>('/api/folders').then((res) => res?.folders ?? []);
 }
 
 export async function createFolder(name: string): Promise<Folder> {
-  const { folder } = await api<{ folder: Folder }>('/api/folders', { method: 'POST', body: { name: name.trim() } });
+  const { folder } = await api<FolderResponse>('/api/folders', { method: 'POST', body: { name: name.trim() } });
   emit('folders-updated');
   return folder;
 }
 
 export async function renameFolder(id: number, name: string): Promise<Folder> {
-  const { folder } = await api<{ folder: Folder }>(`/api/folders/${id}`, { method: 'PUT', body: { name: name.trim() } });
+  const { folder } = await api<FolderResponse>(`/api/folders/${id}`, { method: 'PUT', body: { name: name.trim() } });
   emit('folders-updated');
   return folder;
 }

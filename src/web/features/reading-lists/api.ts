@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { ArticleReadingListRef, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../../common/api.js';
+import type { ArticleReadingListRef, ArticleReadingListsResponse, ReadingList, ReadingListInput, ReadingListResponse, ReadingListRule, ReadingListsResponse, ReadingListUnreadCount, ReadingListUnreadCountsResponse } from '../../../common/api.js';
+import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH } from '../../../common/limits.js';
 import { api } from '../../lib/api.js';
 import { emit } from '../../lib/events.js';
 import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/api.js';
@@ -13,9 +14,9 @@ import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from 
  * - unread-counts-updated: an article joined or left a list, so a list's unread badge may change.
  */
 
-/** §9 and §5: the limits the dialog enforces (the server checks them again). */
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 500;
+/** §9 and §5: the limits the dialog enforces (the server checks the same ones again, src/common/limits.ts). */
+export const NAME_MAX = MAX_READING_LIST_NAME_LENGTH;
+export const DESCRIPTION_MAX = MAX_READING_LIST_DESCRIPTION_LENGTH;
 
 export const readingListsKey = ['reading-lists'] as const;
 export const readingListUnreadKey = ['reading-list-unread-counts'] as const;
@@ -66,26 +67,26 @@ export function toInput(form: { name: string; description: string; is_smart: boo
 /* ───────────── Calls ───────────── */
 
 export function listReadingLists(): Promise<ReadingList[]> {
-  return api<{ reading_lists: ReadingList[] }>('/api/reading-lists').then((res) => res?.reading_lists ?? []);
+  return api<ReadingListsResponse>('/api/reading-lists').then((res) => res?.reading_lists ?? []);
 }
 
 export function getReadingList(id: number): Promise<ReadingList> {
-  return api<{ reading_list: ReadingList }>(`/api/reading-lists/${id}`).then((res) => res.reading_list);
+  return api<ReadingListResponse>(`/api/reading-lists/${id}`).then((res) => res.reading_list);
 }
 
 export function getReadingListUnreadCounts(): Promise<ReadingListUnreadCount[]> {
-  return api<{ unread_counts: ReadingListUnreadCount[] }>('/api/reading-lists/unread_counts').then((res) => res?.unread_counts ?? []);
+  return api<ReadingListUnreadCountsResponse>('/api/reading-lists/unread_counts').then((res) => res?.unread_counts ?? []);
 }
 
 export async function createReadingList(input: ReadingListInput): Promise<ReadingList> {
-  const res = await api<{ reading_list: ReadingList }>('/api/reading-lists', { method: 'POST', body: input });
+  const res = await api<ReadingListResponse>('/api/reading-lists', { method: 'POST', body: input });
   emit('reading-lists-updated');
   emit('force-unread-update');
   return res.reading_list;
 }
 
 export async function updateReadingList(id: number, input: ReadingListInput): Promise<ReadingList> {
-  const res = await api<{ reading_list: ReadingList }>(`/api/reading-lists/${id}`, { method: 'PUT', body: input });
+  const res = await api<ReadingListResponse>(`/api/reading-lists/${id}`, { method: 'PUT', body: input });
   emit('reading-lists-updated');
   // New rules mean new members: the list on screen and the unread badges follow.
   emit<MembershipChange>('reading-list-updated', { list_id: id });
@@ -106,7 +107,7 @@ export async function sortReadingLists(ids: number[]): Promise<void> {
 }
 
 export function articleReadingLists(articleId: number): Promise<ArticleReadingListRef[]> {
-  return api<{ reading_lists: ArticleReadingListRef[] }>(`/api/articles/${articleId}/reading-lists`).then((res) => res?.reading_lists ?? []);
+  return api<ArticleReadingListsResponse>(`/api/articles/${articleId}/reading-lists`).then((res) => res?.reading_lists ?? []);
 }
 
 /** Adds an article to a simple list; 409 ALREADY_IN_LIST when it is there, a 4xx when the list is smart. */

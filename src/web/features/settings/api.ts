@@ -1,4 +1,4 @@
-import type { FeverApiState, FeverPasswordResponse, UpdateMeResponse } from '../../../common/api.js';
+import type { FeverApiState, FeverPasswordResponse, UpdateMeResponse, VerifyPasswordResponse } from '../../../common/api.js';
 import { api } from '../../lib/api.js';
 
 /** Account calls of the settings page (dashboard.md §7 "Account", public-area-and-api.md §7). */
@@ -7,7 +7,7 @@ export function updateName(name: string): Promise<UpdateMeResponse> {
 }
 
 export function verifyPassword(password: string): Promise<{ valid: boolean }> {
-  return api<{ valid: boolean }>('/auth/verify-password', { method: 'POST', body: { password } });
+  return api<VerifyPasswordResponse>('/auth/verify-password', { method: 'POST', body: { password } });
 }
 
 /** A password change revokes every other session; the response carries this session's new token pair. */

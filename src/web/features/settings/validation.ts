@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from '../../../common/constants.js';
+import { MIN_PASSWORD_LENGTH } from '../../../common/limits.js';
 
 /**
  * Client-side checks of the account forms (dashboard.md §5). They return translation keys, so the

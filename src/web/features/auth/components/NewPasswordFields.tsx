@@ -1,6 +1,6 @@
 import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MIN_PASSWORD_LENGTH } from '../../../../common/constants.js';
+import { MIN_PASSWORD_LENGTH } from '../../../../common/limits.js';
 import type { FieldErrors } from '../validation.js';
 import { PasswordField } from './PasswordField.js';
 

@@ -3,6 +3,7 @@ import { Filter, Plus, Trash2 } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeedFilter, FilterScopeName, FilterTypeName } from '../../../../common/api.js';
+import { MAX_FILTER_TEXT_LENGTH } from '../../../../common/limits.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
@@ -173,7 +174,7 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
           label={t('feeds.filters.text')}
           placeholder={t('feeds.filters.textPlaceholder')}
           value={text}
-          maxLength={500}
+          maxLength={MAX_FILTER_TEXT_LENGTH}
           error={fieldError}
           onChange={(e) => {
             setText(e.target.value);

@@ -3,6 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Feed } from '../../../../common/api.js';
 import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
+import { MAX_CUSTOM_TITLE_LENGTH } from '../../../../common/limits.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { TextField } from '../../../components/ui/TextField.js';
@@ -223,7 +224,7 @@ function EditTitleForm({ feed, onCancel, onSaved }: { feed: Feed; onCancel(): vo
         label={t('feeds.edit.customTitle')}
         value={value}
         autoFocus
-        maxLength={200}
+        maxLength={MAX_CUSTOM_TITLE_LENGTH}
         placeholder={original}
         hint={t('feeds.edit.originalTitle', { title: original })}
         error={error}

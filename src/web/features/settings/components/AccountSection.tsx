@@ -1,7 +1,8 @@
 import { UserRound } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_NAME_LENGTH, SUCCESS_BANNER_MS } from '../../../../common/constants.js';
+import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
+import { MAX_NAME_LENGTH } from '../../../../common/limits.js';
 import { useAuth } from '../../../app/auth.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';

@@ -1,18 +1,19 @@
 import { Type } from 'typebox';
-import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../../common/constants.js';
+import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MAX_TOKEN_LENGTH } from '../limits.js';
 
 /**
- * Request and response schemas of the account endpoints (TypeBox → JSON Schema; Fastify validates requests and
- * serialises responses with them, so a response can never carry a field that is not listed here).
- * They describe src/common/api.ts. Length checks whose failure has its own code (NAME_REQUIRED,
- * PASSWORD_TOO_SHORT, INVALID_EMAIL) are done by the service; the schemas only bound the input's size.
+ * Request and response schemas of the account API (public-area-and-api.md §3 and §7; TypeBox → JSON Schema;
+ * Fastify validates requests and serialises responses with them, so a response can never carry a field that is
+ * not listed here). Length checks whose failure has its own code (NAME_REQUIRED, PASSWORD_TOO_SHORT,
+ * INVALID_EMAIL) are done by the service; the schemas only bound the input's size.
  */
 
 // Generous outer bounds: the service applies the real rules after trimming.
 const Email = Type.String({ maxLength: 1000 });
 const Name = Type.String({ maxLength: MAX_NAME_LENGTH * 4 });
 const Password = Type.String({ maxLength: MAX_PASSWORD_LENGTH });
-const Token = Type.String({ maxLength: 512 });
+const Token = Type.String({ maxLength: MAX_TOKEN_LENGTH });
+/** The languages of constants.ts LANGUAGES. */
 export const LanguageSchema = Type.Union([Type.Literal('de'), Type.Literal('en')]);
 
 export const UserSchema = Type.Object({
@@ -22,9 +23,11 @@ export const UserSchema = Type.Object({
   is_verified: Type.Boolean(),
   language_preference: LanguageSchema,
   created_at: Type.String(),
+  /** Reader apps (Fever and Google Reader API) switched on in settings (dashboard.md §3 "User"). */
   fever_api_enabled: Type.Boolean(),
 });
 
+/** The `{status, code, message}` answers of verification and password reset (public-area-and-api.md §8). */
 export const StatusSchema = Type.Object({
   status: Type.Union([Type.Literal('success'), Type.Literal('error')]),
   code: Type.String(),
@@ -44,6 +47,7 @@ export const LoginReply = Type.Object({ user: UserSchema, access_token: Type.Str
 
 /** Refresh and logout: the token may come as a bearer header instead, so the body is optional (see routes). */
 export const RefreshBody = Type.Object({ refresh_token: Type.Optional(Token) });
+/** POST /auth/refresh: the refresh token rotates on every use, so a new one comes back too. */
 export const RefreshReply = Type.Object({ access_token: Type.String(), refresh_token: Type.String() });
 
 export const MeReply = Type.Object({ user: UserSchema });
@@ -56,6 +60,7 @@ export const UpdateMeBody = Type.Object({
   /** Accepted only when it equals the account's address (clients may send the whole user back); see the service. */
   email: Type.Optional(Email),
 });
+/** PUT /auth/me; a password change revokes every refresh token and hands this session a fresh pair. */
 export const UpdateMeReply = Type.Object({
   user: UserSchema,
   message: Type.String(),
@@ -73,7 +78,9 @@ export const ResetPasswordBody = Type.Object({ token: Type.Optional(Token), pass
 
 export const UpdateLanguageBody = Type.Object({ language: LanguageSchema });
 
+/** GET /api/config: what the public screens need before sign-in. */
 export const PublicConfigReply = Type.Object({
   registration_email_domains: Type.Array(Type.String()),
+  /** false when no domain list is configured, i.e. every domain may register. */
   registration_restricted: Type.Boolean(),
 });

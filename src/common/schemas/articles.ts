@@ -1,37 +1,29 @@
 import { Type } from 'typebox';
-import { FeedFilterSchema, Id } from '../feeds/feeds.schemas.js';
+import { MAX_MARK_IDS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT_FIELD, MAX_URL_LENGTH } from '../limits.js';
+import { Id, NullableString } from './common.js';
+import { FeedFilterSchema } from './feeds.js';
 
 /**
- * Request and response schemas of the article endpoints (dashboard.md §3, §7 "Articles"). They describe
- * src/common/api.ts exactly (Article, ArticlePage, ArticleStateResponse, MarkReadResponse,
- * ExtractContentResponse): Fastify serialises responses with them.
+ * Request and response schemas of the article endpoints (dashboard.md §3, §7 "Articles"). Fastify serialises
+ * responses with them, so a response can never carry a field that is not listed here.
  */
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-
-/** Page size of every list (dashboard.md §9: 20) and the most a client may ask for. */
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
-/** Article ids per mark-read call. */
-export const MAX_MARK_IDS = 1000;
-/** Longest search query, after trimming. */
-export const MAX_QUERY_LENGTH = 200;
 
 /** show_read and ids_only: true/false/1/0 (the spec's reading-list call sends 1 or 0); kept as text, read by flag(). */
 const BoolParam = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 export const flag = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === 'true' || value === '1');
 
 const PagingProps = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE })),
 };
 
 export const ListQuery = Type.Object({ ...PagingProps, show_read: Type.Optional(BoolParam) });
 export const PagingQuery = Type.Object(PagingProps);
-/** q is checked by the service (trimmed: required, at most 200 characters) so that each case has its code. */
+/** q is checked by the service (trimmed: required, at most MAX_QUERY_LENGTH characters) so that each case has its code. */
 export const SearchQuery = Type.Object({
   ...PagingProps,
   show_read: Type.Optional(BoolParam),
-  q: Type.Optional(Type.String({ maxLength: 10_000 })),
+  q: Type.Optional(Type.String({ maxLength: MAX_TEXT_FIELD })),
   feed_id: Type.Optional(Id),
 });
 export const ReadIdsQuery = Type.Object({ ids_only: Type.Optional(BoolParam) });
@@ -43,10 +35,13 @@ export const ArticleSchema = Type.Object({
   id: Type.Integer(),
   url: NullableString,
   title: Type.String(),
+  /** Plain text, at most about 600 characters, for the compact card. */
   summary: Type.String(),
+  /** Sanitised HTML (content, else the feed's summary); the extended card shows it. */
   content: NullableString,
   author: NullableString,
   image_url: NullableString,
+  /** UTC ISO 8601 with Z. */
   published_at: Type.String(),
   feed_id: Type.Integer(),
   feed_title: Type.String(),
@@ -55,11 +50,13 @@ export const ArticleSchema = Type.Object({
   feed_favicon_type: NullableString,
   is_read: Type.Boolean(),
   is_favorite: Type.Boolean(),
+  /** true when the article is in at least one of the user's reading lists. */
   in_reading_list: Type.Boolean(),
 });
 
 export const ActiveFilterSchema = Type.Object({ ...FeedFilterSchema.properties, feed_title: Type.String() });
 
+/** GET /api/articles, /api/feeds/{id}/articles, /api/articles/search, /api/articles/favorites. */
 export const ArticlePageReply = Type.Object({
   articles: Type.Array(ArticleSchema),
   total: Type.Integer(),
@@ -70,14 +67,16 @@ export const ArticlePageReply = Type.Object({
   has_active_filters: Type.Boolean(),
 });
 
+/** POST /api/articles/{id}/read|unread|favorite|unfavorite. */
 export const ArticleStateReply = Type.Object({ id: Type.Integer(), is_read: Type.Boolean(), is_favorite: Type.Boolean() });
+/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed. */
 export const MarkReadReply = Type.Object({ marked: Type.Integer() });
 export const ReadIdsReply = Type.Array(Type.Integer());
 export const FavoriteIdsReply = Type.Object({ favorite_article_ids: Type.Array(Type.Integer()) });
-/** GET /api/articles/{id}/reading-lists: ArticleReadingListRef[] of src/common/api.ts. */
-export const ArticleReadingListsReply = Type.Object({
-  reading_lists: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), is_smart: Type.Boolean() })),
-});
+/** A reading list an article is in. */
+export const ArticleReadingListRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), is_smart: Type.Boolean() });
+/** GET /api/articles/{id}/reading-lists: the lists the article is in. */
+export const ArticleReadingListsReply = Type.Object({ reading_lists: Type.Array(ArticleReadingListRefSchema) });
 
 export const MarkReadBody = Type.Object({ article_ids: Type.Array(Id, { maxItems: MAX_MARK_IDS }) });
 /** read/all: one feed, one reading list, some ids, or (empty body) everything visible. */
@@ -90,11 +89,13 @@ export const ReadAllBody = Type.Object({
 
 export const ExtractBody = Type.Object({
   /** Only the article's own URL is ever fetched; a different URL here is ignored. */
-  url: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()])),
+  url: Type.Optional(Type.Union([Type.String({ maxLength: MAX_URL_LENGTH }), Type.Null()])),
   articleId: Id,
 });
+/** POST /api/extract-article-content. On failure content is the article's own content and warning says why. */
 export const ExtractReply = Type.Object({
   content: Type.String(),
+  /** feed-errors code (e.g. EXTRACT_FAILED) when the full text could not be loaded; null on success. */
   warning: NullableString,
   error: NullableString,
   cached: Type.Boolean(),

@@ -1,10 +1,10 @@
 import { Type, type TSchema } from 'typebox';
-import { MAX_MARK_IDS, MAX_PER_PAGE, DEFAULT_PER_PAGE } from '../../articles/articles.schemas.js';
-import { Id } from '../../feeds/feeds.schemas.js';
+import { DEFAULT_PER_PAGE, MAX_EMAIL_LENGTH, MAX_ID, MAX_MARK_IDS, MAX_PAGE, MAX_PASSWORD_LENGTH, MAX_PER_PAGE, MAX_URL_LENGTH } from '../limits.js';
+import { Id } from './common.js';
 
-/** A database id (feeds.schemas Id: 32-bit) with its own description. */
+/** A database id (common.ts Id: 32-bit) with its own description. */
 const IdOf = (description: string, example?: number) =>
-  Type.Integer({ minimum: 1, maximum: 2_147_483_647, description, ...(example === undefined ? {} : { examples: [example] }) });
+  Type.Integer({ minimum: 1, maximum: MAX_ID, description, ...(example === undefined ? {} : { examples: [example] }) });
 
 /**
  * Request and response schemas of the public API v1 (public-area-and-api.md §3 and §7, docs/decisions.md
@@ -18,7 +18,7 @@ const nullable = <T extends TSchema>(schema: T, description: string, example?: u
 
 const ISO_EXAMPLE = '2026-11-20T08:30:00.000Z';
 
-/** Every error: `{message, code}` (design.md §4 rule 5). */
+/** Every error: `{message, code}`, the one error shape of the whole API (common.ts ErrorBodySchema). */
 export const ErrorSchema = (description: string, code: string, message: string) =>
   Type.Object(
     {
@@ -47,8 +47,8 @@ export const DISCOVERY_ERRORS = {
 
 export const AuthenticateBody = Type.Object(
   {
-    username: Type.String({ maxLength: 320, description: 'The e-mail address of your Feeder account.', examples: ['ada@example.com'] }),
-    password: Type.String({ maxLength: 1024, description: 'The password of your Feeder account.', examples: ['correct horse battery staple'] }),
+    username: Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'The e-mail address of your Feeder account.', examples: ['ada@example.com'] }),
+    password: Type.String({ maxLength: MAX_PASSWORD_LENGTH, description: 'The password of your Feeder account.', examples: ['correct horse battery staple'] }),
   },
   { additionalProperties: false },
 );
@@ -105,7 +105,7 @@ export const FeedsReply = Type.Object(
 );
 
 export const UrlBody = Type.Object(
-  { url: Type.String({ maxLength: 4096, description: 'A feed address, or the address of a site that links its feeds.', examples: ['https://blog.example.org/'] }) },
+  { url: Type.String({ maxLength: MAX_URL_LENGTH, description: 'A feed address, or the address of a site that links its feeds.', examples: ['https://blog.example.org/'] }) },
   { additionalProperties: false },
 );
 
@@ -146,7 +146,7 @@ export const SubscribeReply = Type.Object(
 
 export const ArticlesQuery = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'The page, from 1.', examples: [1] })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'The page, from 1.', examples: [1] })),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Articles per page, at most ${MAX_PER_PAGE}.`, examples: [20] })),
     feed_id: Type.Optional(IdOf('Only this feed’s articles (404 when you do not subscribe to it; empty while it is muted).', 12)),
     unread: Type.Optional(Type.Boolean({ description: 'true: only unread articles; false or absent: read and unread.', examples: [true] })),
