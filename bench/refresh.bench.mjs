@@ -78,7 +78,9 @@ async function round(name, env, database, column) {
       try {
         const m = readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/);
         if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      } catch {}
+      } catch {
+        // the process has just exited: its last figure stands
+      }
       if (!firstRequestAt && server.requests > before) firstRequestAt = performance.now();
       if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
       const row = await database.db

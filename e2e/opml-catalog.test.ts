@@ -83,7 +83,7 @@ describe('OPML and the catalog', () => {
     // Export: a download named feeder-feeds-YYYY-MM-DD.opml with the folder and the feeds in their order.
     const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: t('opml.export'), exact: true }).click()]);
     expect(download.suggestedFilename()).toMatch(/^feeder-feeds-\d{4}-\d{2}-\d{2}\.opml$/);
-    const exported = parseOpmlFile(readFileSync((await download.path())!));
+    const exported = parseOpmlFile(readFileSync(await download.path()));
     expect(exported.folders).toEqual(['E2E Ordner']);
     expect(exported.entries.map((e) => [e.folder, e.xmlUrl])).toEqual([
       ['E2E Ordner', feeds.url('/nachrichten.xml')],

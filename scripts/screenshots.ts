@@ -27,7 +27,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'src/web/public/screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DEMO = { email: 'demo@feeder.test', password: 'demo-password-2026', name: 'Demo' };
-const LANGUAGE = (process.env.SCREENSHOT_LANGUAGE === 'en' ? 'en' : 'de') as 'de' | 'en';
+const LANGUAGE = process.env.SCREENSHOT_LANGUAGE === 'en' ? 'en' : 'de';
 
 async function freePort(): Promise<number> {
   const srv: Server = createServer();

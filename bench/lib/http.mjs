@@ -6,7 +6,9 @@ export async function waitUp(base, tries = 300) {
   for (let i = 0; i < tries; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {}
+    } catch {
+      // not listening yet: try again
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('server did not start');
