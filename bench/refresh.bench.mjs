@@ -1,4 +1,4 @@
-// Feed refresh under load (design.md §5): `feeder all` on SQLite (and on PostgreSQL when BENCH_POSTGRES_URL or
+// Feed refresh under load (bench/README.md "Budgets"): `feeder all` on SQLite (and on PostgreSQL when BENCH_POSTGRES_URL or
 // the test database is reachable) refreshes 2,000 subscribed feeds × 50 items from a local feed server.
 // Measured: feeds/s of the first fetch (fetch, parse, sanitise, store) and of a 304 round, and the peak RSS
 // (VmHWM) of the feeder process. Every feed has its own host name on the loopback range (127.0.x.y), as

@@ -7,7 +7,7 @@ import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/serv
 import { apiAs, audit, createUser, launchBrowser, newPage, signedInPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
- * OPML and the catalog in a real browser against `feeder all` and a local feed server (issue 5; dashboard.md §2
+ * OPML and the catalog in a real browser against `feeder all` and a local feed server (dashboard.md §2
  * "Account settings" section 3 and "Add-feed dialog", §5, §8 "Account", §9): an OPML file with a folder is imported
  * in the settings, the folder and its feeds appear in the sidebar, the export downloads feeder-feeds-YYYY-MM-DD.opml
  * holding what was imported, the catalog tab is browsed, filtered and searched, and all feeds are deleted.
