@@ -115,6 +115,8 @@ export default tseslint.config(
       // skips: a type-only loop still ties two modules together (http/app.ts ↔ every *.routes.ts).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'feeder/no-cycle': 'error',
+      // Comments cite docs/ or a specification section (docs/ARCHITECTURE.md "Tooling").
+      'feeder/comment-references': 'error',
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': 'error',
       'import-x/no-useless-path-segments': 'error',

@@ -118,6 +118,14 @@ describe('eslint.config.js', () => {
     expect(rules(pkg)).toEqual(['no-restricted-imports']);
   });
 
+  it('reports a comment that cites design notes, a path outside the repository or an issue number', async () => {
+    const file = 'src/server/lint-fixture.ts';
+    for (const comment of ['// See design.md §4.', '/* as ../../shared/spec/x.md says */', '// Added in issue 5.']) {
+      expect(rules(await lint(file, `${comment}\nexport const x = 1;\n`))).toEqual(['feeder/comment-references']);
+    }
+    expect(await lint(file, `// dashboard.md §5 and docs/decisions.md "Reading" (RFC 4287 §2; FreshRSS issue #2956).\nexport const x = 1;\n`)).toEqual([]);
+  });
+
   it('passes a clean file: a migration on Kysely, a service on its repository, a feature on lib and its own files', async () => {
     const migration = await lint(
       'src/server/db/migrations/9999_lint_fixture.ts',

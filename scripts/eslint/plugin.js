@@ -151,4 +151,32 @@ const noCycle = {
   },
 };
 
-export default { meta: { name: 'eslint-plugin-feeder' }, rules: { 'no-cycle': noCycle } };
+// feeder/comment-references: comments point to the project's own docs/ or name a specification document and section
+// (`dashboard.md §5`, RFC 4287 §2); never to a path outside the repository, to the team's design notes or to an
+// issue number, none of which a reader of the repository can open.
+const OUTSIDE = [
+  { pattern: /\bdesign\.md\b/, what: 'design.md (outside the repository)' },
+  { pattern: /(?:\.\.\/)+shared\//, what: 'a path outside the repository' },
+  { pattern: /\bissues? \d/i, what: 'an issue number' },
+];
+
+const commentReferences = {
+  meta: {
+    type: 'suggestion',
+    docs: { description: "Comments cite the project's own docs/ or a specification section, not design.md, outside paths or issue numbers." },
+    schema: [],
+    messages: { outside: 'Comment cites {{what}}: point to docs/ or name the specification document and section instead.' },
+  },
+  create(context) {
+    return {
+      Program() {
+        for (const comment of context.sourceCode.getAllComments()) {
+          const hit = OUTSIDE.find(({ pattern }) => pattern.test(comment.value));
+          if (hit) context.report({ loc: comment.loc, messageId: 'outside', data: { what: hit.what } });
+        }
+      },
+    };
+  },
+};
+
+export default { meta: { name: 'eslint-plugin-feeder' }, rules: { 'no-cycle': noCycle, 'comment-references': commentReferences } };
