@@ -122,9 +122,9 @@ export default tseslint.config(
       'import-x/no-useless-path-segments': 'error',
       'import-x/no-extraneous-dependencies': 'error',
 
-      // Non-breaking and thin spaces in UI text and string literals are typography ("§ 5", "z. B."); the rule
+      // Non-breaking and thin spaces in UI text, strings and comments are typography ("§ 5", "z. B."); the rule
       // is for stray whitespace in code, where it stays on.
-      'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true, skipRegExps: true, skipJSXText: true }],
+      'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true, skipRegExps: true, skipJSXText: true, skipComments: true }],
 
       // Bugs the type checker alone does not catch; these stay on, at their recommended settings.
       //   no-floating-promises, no-misused-promises, await-thenable, require-await off (below), only-throw-error,
