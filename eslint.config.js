@@ -126,9 +126,9 @@ export default tseslint.config(
       // is for stray whitespace in code, where it stays on.
       'no-irregular-whitespace': ['error', { skipStrings: true, skipTemplates: true, skipRegExps: true, skipJSXText: true, skipComments: true }],
 
-      // Bugs the type checker alone does not catch; these stay on, at their recommended settings.
-      //   no-floating-promises, no-misused-promises, await-thenable, require-await off (below), only-throw-error,
-      //   no-unnecessary-type-assertion, restrict-plus-operands, no-base-to-string, no-for-in-array, no-implied-eval.
+      // Bugs the type checker alone does not catch stay on at their recommended settings: no-floating-promises,
+      // no-misused-promises, await-thenable, only-throw-error, no-unnecessary-type-assertion, restrict-plus-operands,
+      // restrict-template-expressions, no-base-to-string, no-for-in-array, no-implied-eval, no-explicit-any.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
 
       // Deliberately off (noise over value in this code base):
@@ -152,6 +152,7 @@ export default tseslint.config(
     // Plain JavaScript (bin/, scripts/*.mjs, bench/*.mjs, this file): no type information.
     files: ['**/*.{js,mjs,cjs}'],
     extends: [tseslint.configs.disableTypeChecked],
+    // JavaScript has no type-only imports, so import-x/no-cycle sees every cycle there.
     rules: { 'feeder/no-cycle': 'off' },
   },
   {
