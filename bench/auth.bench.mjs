@@ -1,5 +1,5 @@
 // Account API under load on SQLite: GET /auth/me (token check + one query) and POST /auth/login (argon2id-bound),
-// over real HTTP against `feeder all`. GET /auth/me is driven by wrk (-t2 -c4, as design.md §5 measures APIs) when
+// over real HTTP against `feeder all`. GET /auth/me is driven by wrk (-t2 -c4, as bench/README.md "Budgets" measures APIs) when
 // it is installed (apt-get install wrk), else by a fetch loop in this process (which costs the server CPU).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

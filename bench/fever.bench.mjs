@@ -1,4 +1,4 @@
-// Fever API throughput (design.md §5 "External APIs": `?api&items` ≥ 1,700 req/s with 100,000 articles under
+// Fever API throughput (bench/README.md "Budgets": `?api&items` ≥ 1,700 req/s with 100,000 articles under
 // `wrk -t2 -c4` on 2 cores), on SQLite and on PostgreSQL (when reachable). One user with 100 feeds in 10 folders and
 // 100,000 articles (30 % unread, 1 in 500 saved, about 1 KB of HTML each) is generated in SQL, the reader apps are
 // switched on (api_key = md5(email:password), as the settings store it), `feeder web` is started as in production,

@@ -1,4 +1,4 @@
-// Google Reader API under load (design.md §5 "External APIs": stream/contents with n=20 ≥ 750 req/s under
+// Google Reader API under load (bench/README.md "Budgets": stream/contents with n=20 ≥ 750 req/s under
 // `wrk -t2 -c4` with 100,000 articles), on SQLite and on PostgreSQL (when reachable). One user reads 100 feeds
 // (20 of them in folders) holding 100,000 articles of about 1 KB of HTML each, 30 % unread; the reader-apps
 // password is on. The data is generated in SQL, `feeder web` is started as in production, the benchmark signs in

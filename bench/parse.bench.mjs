@@ -1,4 +1,4 @@
-// Parse throughput of the refresh pipeline (design.md §5: ≥ 200 feeds/s fetched, parsed and stored on 2 cores),
+// Parse throughput of the refresh pipeline (bench/README.md "Budgets": ≥ 200 feeds/s fetched, parsed and stored on 2 cores),
 // without HTTP or a database: the same 2,000 feeds × 50 items bench/lib/feed-server.mjs serves, parsed by
 //   feeder            Feeder's parser (dist/server/reader/parse), bytes → ParsedFeed
 //   feeder+sanitize   the same plus sanitizeContent on every item's content (else summary): the real pipeline cost

@@ -1,4 +1,4 @@
-// Reading lists at scale (design.md §5; docs/decisions.md "Organising: folders and reading lists"): one user with
+// Reading lists at scale (bench/README.md "Budgets"; docs/decisions.md "Organising: folders and reading lists"): one user with
 // 500 feeds and 100,000 articles (BENCH_ARTICLES), on SQLite and PostgreSQL (when reachable), `feeder web` started
 // as in production and timed over real HTTP. Measures: creating a smart list (its membership is computed over every
 // article of the user before the answer, in steps that yield to the event loop) with a keyword rule and with a

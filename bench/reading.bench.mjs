@@ -1,4 +1,4 @@
-// Reading at scale (design.md §5 "Reading"): one user subscribed to 1,000 feeds holding 1,000,000 articles (30 %
+// Reading at scale (bench/README.md "Budgets", reading): one user subscribed to 1,000 feeds holding 1,000,000 articles (30 %
 // unread), on SQLite and on PostgreSQL (when reachable). The data is generated in SQL, then `feeder web` is
 // started as in production and timed over real HTTP, one request at a time (latency, not throughput):
 // the article list (page 1, a deeper page, read included, one feed), unread counts, search (a common and a rare

@@ -1,4 +1,4 @@
-// Feed refresh under load (design.md §5): `feeder all` on SQLite (and on PostgreSQL when BENCH_POSTGRES_URL or
+// Feed refresh under load (bench/README.md "Budgets"): `feeder all` on SQLite (and on PostgreSQL when BENCH_POSTGRES_URL or
 // the test database is reachable) refreshes 2,000 subscribed feeds × 50 items from a local feed server.
 // Measured: feeds/s of the first fetch (fetch, parse, sanitise, store) and of a 304 round, and the peak RSS
 // (VmHWM) of the feeder process. Every feed has its own host name on the loopback range (127.0.x.y), as
@@ -78,7 +78,9 @@ async function round(name, env, database, column) {
       try {
         const m = readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/);
         if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      } catch {}
+      } catch {
+        // the process has just exited: its last figure stands
+      }
       if (!firstRequestAt && server.requests > before) firstRequestAt = performance.now();
       if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
       const row = await database.db

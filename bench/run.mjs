@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every benchmark in bench/ in turn and prints one JSON line per measurement.
-// Results are recorded by hand in bench/README.md with the date and machine. Budgets (design.md §5) are compared in
+// Results are recorded by hand in bench/README.md with the date and machine. Budgets (bench/README.md "Budgets") are compared in
 // the README, never in tests; only hostile-html asserts, a bound (well under a second on hostile input) and not a budget.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Initial JavaScript and CSS of the built web app, gzip-compressed (budget: initial JS < 200 KB gzip, design.md §5).
+// Initial JavaScript and CSS of the built web app, gzip-compressed (budget: initial JS < 200 KB gzip, bench/README.md "Budgets").
 // "Initial" = what index.html loads before any lazy route: its module script, modulepreloads and stylesheets.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/serv
 import { apiAs, audit, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
- * Accessibility of every screen in both themes (design.md §6: WCAG AA contrast, accessible names, keyboard use),
+ * Accessibility of every screen in both themes (WCAG 2 AA: contrast, accessible names, keyboard use),
  * checked with axe-core's WCAG 2 A/AA rules in the real browser. A finding lists the rule and the elements.
  */
 let browser: Browser;
@@ -56,7 +56,7 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 /**
- * The reading views with real data (issue 4): a reader with three feeds from the local feed server, one of them
+ * The reading views with real data: a reader with three feeds from the local feed server, one of them
  * muted (greyed in the sidebar), one favourite. Each theme gets one page that walks the views at 1440 px and again
  * at 390 px: all articles with a card in full-article mode, a single feed, favourites, a search, feed management,
  * the add-feed dialog with a search result and the mute dialog.

@@ -4,7 +4,7 @@ import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/serv
 import { launchBrowser, signedInPage, t } from './helpers.js';
 
 /**
- * Feed management in a real browser against `feeder all` and a local feed server (issue 4, dashboard.md §2
+ * Feed management in a real browser against `feeder all` and a local feed server (dashboard.md §2
  * "Feed management screen", "Add-feed dialog", §4): a new account adds two feeds by URL through the search tab,
  * sees them in the management list, renames one, reorders them, mutes and unmutes one, adds a filter and
  * deletes a feed. Every change is checked again after a reload, so it is the server's state, not the screen's.

@@ -63,7 +63,7 @@ export default async function setup(project: TestProject) {
     await waitForHealth(baseUrl, child);
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${err}\n${output.join('')}`);
+    throw new Error(`${String(err)}\n${output.join('')}`);
   }
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);

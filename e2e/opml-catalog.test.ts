@@ -7,7 +7,7 @@ import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/serv
 import { apiAs, audit, createUser, launchBrowser, newPage, signedInPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
- * OPML and the catalog in a real browser against `feeder all` and a local feed server (issue 5; dashboard.md §2
+ * OPML and the catalog in a real browser against `feeder all` and a local feed server (dashboard.md §2
  * "Account settings" section 3 and "Add-feed dialog", §5, §8 "Account", §9): an OPML file with a folder is imported
  * in the settings, the folder and its feeds appear in the sidebar, the export downloads feeder-feeds-YYYY-MM-DD.opml
  * holding what was imported, the catalog tab is browsed, filtered and searched, and all feeds are deleted.
@@ -83,7 +83,7 @@ describe('OPML and the catalog', () => {
     // Export: a download named feeder-feeds-YYYY-MM-DD.opml with the folder and the feeds in their order.
     const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: t('opml.export'), exact: true }).click()]);
     expect(download.suggestedFilename()).toMatch(/^feeder-feeds-\d{4}-\d{2}-\d{2}\.opml$/);
-    const exported = parseOpmlFile(readFileSync((await download.path())!));
+    const exported = parseOpmlFile(readFileSync(await download.path()));
     expect(exported.folders).toEqual(['E2E Ordner']);
     expect(exported.entries.map((e) => [e.folder, e.xmlUrl])).toEqual([
       ['E2E Ordner', feeds.url('/nachrichten.xml')],

@@ -5,7 +5,7 @@ import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/serv
 import { apiAs, audit as auditNow, createUser, launchBrowser, mouseDrag, newPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
- * Reading lists in a real browser against `feeder all` and a local feed server (issue 5; dashboard.md §2 sidebar,
+ * Reading lists in a real browser against `feeder all` and a local feed server (dashboard.md §2 sidebar,
  * list view, card, modals and the reading-list dialog; §4 membership and the smart-rules tab): a simple list is
  * created from the sidebar, an article is added from its card, seen in the list and removed again; a smart list
  * collects the articles matching its keyword, follows an edit of its rules, and is deleted (→ /dashboard).

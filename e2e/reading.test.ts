@@ -4,7 +4,7 @@ import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/serv
 import { launchBrowser, signedInPage, t } from './helpers.js';
 
 /**
- * Reading in a real browser against `feeder all` and a local feed server (issue 4, dashboard.md §2 "Article list
+ * Reading in a real browser against `feeder all` and a local feed server (dashboard.md §2 "Article list
  * view", §4): a new account subscribes from the welcome screen, reads, marks read and unread, favourites and finds
  * the article in the favourites, opens the full article, searches, looks at one feed, marks all read, and mutes a
  * feed to see its empty state. The sidebar's unread badges follow along.

@@ -234,6 +234,6 @@ export function demoIcon(feed: DemoFeed): string {
   const { color, letter, path } = feed.icon;
   const glyph = path
     ? `<path d="${path}" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/>`
-    : `<text x="16" y="22.5" text-anchor="middle" font-family="Georgia, 'DejaVu Serif', serif" font-size="19" font-weight="700" fill="#fff">${esc(letter ?? feed.title[0]!)}</text>`;
+    : `<text x="16" y="22.5" text-anchor="middle" font-family="Georgia, 'DejaVu Serif', serif" font-size="19" font-weight="700" fill="#fff">${esc(letter ?? feed.title[0])}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${color}"/>${glyph}</svg>`;
 }

@@ -1,6 +1,6 @@
 /**
- * `npm run screenshots`: the landing page's dashboard and phone pictures are real screenshots of Feeder
- * (design.md §6), so they never go stale. This script
+ * `npm run screenshots`: the landing page's dashboard and phone pictures are real screenshots of Feeder, so they
+ * never go stale. This script
  *   1. starts the built server (`node bin/feeder.js all`) on a free port with a throw-away DATA_DIR
  *      (REGISTRATION_EMAIL_DOMAINS unset, so registration rules do not matter),
  *   2. creates a verified demo user with `feeder user create … --verified` in the same DATA_DIR,
@@ -27,7 +27,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'src/web/public/screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DEMO = { email: 'demo@feeder.test', password: 'demo-password-2026', name: 'Demo' };
-const LANGUAGE = (process.env.SCREENSHOT_LANGUAGE === 'en' ? 'en' : 'de') as 'de' | 'en';
+const LANGUAGE = process.env.SCREENSHOT_LANGUAGE === 'en' ? 'en' : 'de';
 
 async function freePort(): Promise<number> {
   const srv: Server = createServer();

@@ -3,7 +3,7 @@
 // generated once at start and kept as Buffers (with their gzip form when asked), so the server does little more
 // than write memory to a socket and is not what a refresh benchmark measures. Each feed has a strong ETag and a
 // Last-Modified date and is answered 304 to a matching conditional GET (RFC 9110 §13.1.2, §13.1.3), which is
-// what design.md §5's "≥ 2,000 feeds/s when the server answers 304" exercises.
+// what the budget "≥ 2,000 feeds/s when the server answers 304" (bench/README.md "Budgets") exercises.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';

@@ -6,7 +6,9 @@ export async function waitUp(base, tries = 300) {
   for (let i = 0; i < tries; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {}
+    } catch {
+      // not listening yet: try again
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('server did not start');
@@ -58,7 +60,7 @@ function cpuSeconds(pid) {
 }
 
 /**
- * wrk -t2 -c4 (design.md §5); false when wrk is not installed. With `pid` (the server's process) the line also
+ * wrk -t2 -c4 (bench/README.md "Budgets"); false when wrk is not installed. With `pid` (the server's process) the line also
  * gives the server's own CPU per request: on a machine shared with other work the throughput swings with their
  * load, the CPU the server spends per request barely does, and 2 cores divided by it is what the server alone could
  * serve (with PostgreSQL its backends' CPU comes on top).
