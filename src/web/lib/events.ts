@@ -15,6 +15,14 @@ export type AppEvent =
   | 'filters-updated'
   | 'toast';
 
+/** What reading-list-updated carries: the list whose members changed and, for a single article, its new flag. */
+export interface MembershipChange {
+  list_id?: number;
+  article_id?: number;
+  /** Whether the article is in any reading list after the change (the card's filled button, §2). */
+  in_reading_list?: boolean;
+}
+
 export function emit<T = unknown>(name: AppEvent, detail?: T): void {
   window.dispatchEvent(new CustomEvent(name, { detail }));
 }

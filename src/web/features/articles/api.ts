@@ -9,7 +9,7 @@ import type {
 } from '../../../common/api.js';
 import { api, ApiError } from '../../lib/api.js';
 import { storage } from '../../lib/storage.js';
-import { unreadCountsKey } from '../feeds/api.js';
+import { unreadCountsKey } from '../feeds/index.js';
 
 /**
  * The article calls of dashboard.md §7 "Articles" and the optimistic unread-count bookkeeping that goes with them.

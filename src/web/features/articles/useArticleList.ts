@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ActiveFilter, Article } from '../../../common/api.js';
-import { emit, on } from '../../lib/events.js';
-import type { MembershipChange } from '../reading-lists/api.js';
+import { emit, on, type MembershipChange } from '../../lib/events.js';
 import {
   clearUnreadCounts,
   fetchArticlePage,

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { emit } from '../../lib/events.js';
-import { feedsKey, useFeeds } from '../feeds/api.js';
+import { feedsKey, useFeeds } from '../feeds/index.js';
 
 /** How often the feed list is asked again while a new feed waits for its first fetch. */
 export const FIRST_FETCH_POLL_MS = 2000;

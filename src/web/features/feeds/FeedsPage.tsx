@@ -8,7 +8,7 @@ import { Alert } from '../../components/ui/Alert.js';
 import { Button } from '../../components/ui/Button.js';
 import { Card } from '../../components/ui/Card.js';
 import { Skeleton } from '../../components/ui/Skeleton.js';
-import { usePageTitle } from '../dashboard/pageTitle.js';
+import { usePageTitle } from '../../lib/pageTitle.js';
 import { useTimedMessage } from '../../lib/useTimedMessage.js';
 import { feedsKey, feedTitle, sortFeeds, useFeeds } from './api.js';
 import { AddFeedDialog } from './components/AddFeedDialog.js';

@@ -19,7 +19,7 @@ import {
   useFeeds,
   useUnreadCounts,
 } from './api.js';
-import { makeFeed } from './testFeeds.js';
+import { makeFeed } from '../../test/testFeeds.js';
 
 function wrapper() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -4,7 +4,7 @@ import type { Folder, FolderFeedResponse } from '../../../common/api.js';
 import { api, ApiError } from '../../lib/api.js';
 import { emit } from '../../lib/events.js';
 import { storage } from '../../lib/storage.js';
-import { useRefetchOn } from '../feeds/api.js';
+import { useRefetchOn } from '../feeds/index.js';
 
 /**
  * The folder calls of dashboard.md §7 "Folders" and the app-wide events that follow them (§7 "Browser events"):

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Feed, Folder } from '../../../common/api.js';
 import { toast } from '../../components/ui/Toast.js';
 import { emit } from '../../lib/events.js';
-import { feedsKey, feedTitle } from '../feeds/api.js';
+import { feedsKey, feedTitle } from '../feeds/index.js';
 import { foldersKey, moveErrorMessage, moveFeedToFolder, removeFeedFromFolder, sortFeedGroup, sortFolders } from './api.js';
 import { diffLayouts, feedsForLayout, foldersForLayout, type Layout } from './tree.js';
 

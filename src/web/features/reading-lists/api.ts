@@ -2,14 +2,14 @@ import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-q
 import { useCallback } from 'react';
 import type { ArticleReadingListRef, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../../common/api.js';
 import { api } from '../../lib/api.js';
-import { emit } from '../../lib/events.js';
-import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/api.js';
+import { emit, type MembershipChange } from '../../lib/events.js';
+import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/index.js';
 
 /**
  * The reading-list calls of dashboard.md §7 "Reading lists" (and GET /api/articles/{id}/reading-lists) with the
  * app-wide events that follow them (§7 "Browser events"):
  * - reading-lists-updated: the set of lists changed (created, renamed, rules edited, deleted, reordered);
- * - reading-list-updated: the members of a list changed (detail: which list and article, see MembershipChange);
+ * - reading-list-updated: the members of a list changed (detail: which list and article, see MembershipChange in lib/events);
  * - unread-counts-updated: an article joined or left a list, so a list's unread badge may change.
  */
 
@@ -21,14 +21,6 @@ export const readingListsKey = ['reading-lists'] as const;
 export const readingListUnreadKey = ['reading-list-unread-counts'] as const;
 export const readingListKey = (id: number) => ['reading-list', id] as const;
 export const articleListsKey = (articleId: number) => ['article-reading-lists', articleId] as const;
-
-/** What reading-list-updated carries: the list whose members changed and, for a single article, its new flag. */
-export interface MembershipChange {
-  list_id?: number;
-  article_id?: number;
-  /** Whether the article is in any reading list after the change (the card's filled button, §2). */
-  in_reading_list?: boolean;
-}
 
 /**
  * §5: angle brackets in names, descriptions and rule values are escaped before sending. What comes back is

@@ -31,11 +31,9 @@ import {
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Feed, Folder, UnreadCounts } from '../../../../common/api.js';
-import { feedTitle } from '../../feeds/api.js';
-import { FeedActionsMenu } from '../../feeds/components/FeedActionsMenu.js';
-import { FeedIcon } from '../../feeds/components/FeedIcon.js';
-import { Badge, FeedLink } from '../../dashboard/components/SidebarItems.js';
-import { useDragEndClickGuard, useSidebarDragSensors } from '../../dashboard/components/sidebarDrag.js';
+import { FeedActionsMenu, FeedIcon, FeedLink, feedTitle } from '../../feeds/index.js';
+import { Badge } from '../../../components/sidebar/SidebarItems.js';
+import { useDragEndClickGuard, useSidebarDragSensors } from '../../../components/sidebar/sidebarDrag.js';
 import { buildLayout, feedsOf, groupOf, moveFeed, moveFolder, sortedFolders, type Group, type Layout } from '../tree.js';
 import { useCollapsedFolders } from '../useCollapsedFolders.js';
 import { useLayoutCommit } from '../useLayoutCommit.js';

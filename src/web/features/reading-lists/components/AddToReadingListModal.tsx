@@ -7,7 +7,7 @@ import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
 import { ApiError } from '../../../lib/api.js';
-import { emit } from '../../../lib/events.js';
+import { emit, type MembershipChange } from '../../../lib/events.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import {
   addToReadingList,
@@ -17,7 +17,6 @@ import {
   unescapeAngles,
   useArticleReadingLists,
   useReadingLists,
-  type MembershipChange,
 } from '../api.js';
 import { ReadingListDialog } from './ReadingListDialog.js';
 

@@ -9,9 +9,7 @@ import { Switch } from '../../../components/ui/Switch.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { feedTitle, useFeeds } from '../../feeds/api.js';
-import { ChoiceGroup, filterScopeChoices } from '../../feeds/components/ChoiceGroup.js';
-import { FeedIcon } from '../../feeds/components/FeedIcon.js';
+import { ChoiceGroup, FeedIcon, feedTitle, filterScopeChoices, useFeeds } from '../../feeds/index.js';
 import { createReadingList, DESCRIPTION_MAX, NAME_MAX, toInput, unescapeAngles, updateReadingList } from '../api.js';
 
 /** §9: the hint shown when the disabled smart-rules tab is clicked stays 3 s. */

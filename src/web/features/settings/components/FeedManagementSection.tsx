@@ -7,7 +7,7 @@ import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { deleteAllFeeds, downloadOpmlExport, importOpml } from '../../feeds/api.js';
+import { deleteAllFeeds, downloadOpmlExport, importOpml } from '../../feeds/index.js';
 import { SettingsSection } from './SettingsSection.js';
 
 /** dashboard.md §5: an OPML file is a .opml or .xml file. */

@@ -1,7 +1,7 @@
 import { Check, Copy, Eye, EyeOff, RefreshCw, Smartphone } from 'lucide-react';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../../app/auth.js';
+import { useAuth } from '../../../lib/auth.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Switch } from '../../../components/ui/Switch.js';

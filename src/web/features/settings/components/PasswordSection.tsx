@@ -2,7 +2,7 @@ import { KeyRound } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, SUCCESS_BANNER_MS } from '../../../../common/constants.js';
-import { useAuth } from '../../../app/auth.js';
+import { useAuth } from '../../../lib/auth.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { TextField } from '../../../components/ui/TextField.js';
