@@ -23,6 +23,15 @@ export interface MembershipChange {
   in_reading_list?: boolean;
 }
 
+/** What the app-wide article-read-status-changed event carries (§7). `source` lets a list skip its own events. */
+export interface ReadStatusChange {
+  is_read: boolean;
+  ids?: number[];
+  feed_id?: number;
+  all?: boolean;
+  source?: string;
+}
+
 export function emit<T = unknown>(name: AppEvent, detail?: T): void {
   window.dispatchEvent(new CustomEvent(name, { detail }));
 }

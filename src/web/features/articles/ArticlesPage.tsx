@@ -8,7 +8,7 @@ import { Skeleton } from '../../components/ui/Skeleton.js';
 import { NotFound } from '../../components/NotFound.js';
 import { WelcomeEmptyState } from './components/WelcomeEmptyState.js';
 import { usePageTitle } from '../../lib/pageTitle.js';
-import { FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, unmuteFeed, useFeeds } from '../feeds/index.js';
+import { FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, useFeeds, useUnmuteFeed } from '../feeds/index.js';
 import type { ArticleView } from './api.js';
 import { ArticleList } from './components/ArticleList.js';
 import { EmptyState } from './components/EmptyState.js';
@@ -90,6 +90,7 @@ function ListPlaceholder() {
 /** §2 "feed muted (permanently, or until a time)": the list is empty by design, and one click ends the mute. */
 function MutedFeed({ feed }: { feed: Feed }) {
   const { t, i18n } = useTranslation();
+  const unmute = useUnmuteFeed();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const text =
@@ -105,7 +106,7 @@ function MutedFeed({ feed }: { feed: Feed }) {
           setBusy(true);
           setFailed(false);
           try {
-            await unmuteFeed(feed.id);
+            await unmute.mutateAsync(feed.id);
           } catch {
             setFailed(true);
           } finally {

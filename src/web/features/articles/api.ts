@@ -119,15 +119,6 @@ export function extractContent(article: Pick<Article, 'id' | 'url'>): Promise<Ex
   return api<ExtractContentResponse>('/api/extract-article-content', { method: 'POST', body: { url: article.url, articleId: article.id } });
 }
 
-/** What the app-wide article-read-status-changed event carries (§7). `source` lets a list skip its own events. */
-export interface ReadStatusChange {
-  is_read: boolean;
-  ids?: number[];
-  feed_id?: number;
-  all?: boolean;
-  source?: string;
-}
-
 /**
  * Moves the cached unread counts by `delta` per feed at once (the sidebar badges follow without waiting for the
  * server); the unread-counts-updated event that follows fetches the true numbers.

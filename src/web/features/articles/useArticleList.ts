@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ActiveFilter, Article } from '../../../common/api.js';
-import { emit, on, type MembershipChange } from '../../lib/events.js';
+import { on, type MembershipChange, type ReadStatusChange } from '../../lib/events.js';
+import { announce } from '../../lib/mutations.js';
 import {
   clearUnreadCounts,
   fetchArticlePage,
@@ -12,7 +13,6 @@ import {
   shiftUnreadCounts,
   viewKey,
   type ArticleView,
-  type ReadStatusChange,
 } from './api.js';
 
 /** §9: the visible list is polled every 30 s and new articles are added silently. */
@@ -164,7 +164,7 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
       // fetched again too (otherwise they lag behind the list until their own staleness runs out).
       const known = new Set(stateRef.current.articles.map((a) => a.id));
       if (page.total !== stateRef.current.total || page.articles.some((a) => !known.has(a.id) && !removed.current.has(a.id))) {
-        emit('unread-counts-updated');
+        announce(['counts-soon']);
       }
       setState((x) => {
         const ids = new Set(x.articles.map((a) => a.id));
@@ -274,13 +274,13 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
       shiftUnreadCounts(client, new Map([[article.feed_id, read ? -1 : 1]]));
       try {
         await setRead(article.id, read);
-        emit<ReadStatusChange>('article-read-status-changed', { ids: [article.id], is_read: read, source });
+        announce([{ readStatus: { ids: [article.id], is_read: read, source } }]);
       } catch (err) {
         applyRead(only, !read, [article.id]);
         shiftUnreadCounts(client, new Map([[article.feed_id, read ? 1 : -1]]));
         onErrorRef.current?.(err);
       } finally {
-        emit('unread-counts-updated');
+        announce(['counts-soon']);
       }
     },
     [applyRead, client, source],
@@ -323,12 +323,12 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
         await markAllReadCall({ feed_id: v.feedId });
         clearUnreadCounts(client, v.feedId);
         applyRead((a) => a.feed_id === v.feedId, true);
-        emit<ReadStatusChange>('article-read-status-changed', { feed_id: v.feedId, is_read: true, source });
+        announce([{ readStatus: { feed_id: v.feedId, is_read: true, source } }]);
       } else if (v.kind === 'all') {
         await markAllReadCall({});
         clearUnreadCounts(client);
         applyRead(() => true, true);
-        emit<ReadStatusChange>('article-read-status-changed', { all: true, is_read: true, source });
+        announce([{ readStatus: { all: true, is_read: true, source } }]);
       } else if (v.kind === 'reading-list') {
         // The whole list, not only the loaded pages (the server marks its visible unread members in one go).
         await markAllReadCall({ reading_list_id: v.listId });
@@ -337,9 +337,9 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
         shiftUnreadCounts(client, deltas);
         const idSet = new Set(loaded.map((a) => a.id));
         applyRead((a) => idSet.has(a.id), true);
-        emit<ReadStatusChange>('article-read-status-changed', { ids: [...idSet], is_read: true, source });
+        announce([{ readStatus: { ids: [...idSet], is_read: true, source } }]);
         // Members beyond the loaded pages changed too: every count is asked for again.
-        emit('force-unread-update');
+        announce(['counts']);
       } else {
         const ids = loaded.map((a) => a.id);
         if (!ids.length) return;
@@ -349,14 +349,14 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
         shiftUnreadCounts(client, deltas);
         const idSet = new Set(ids);
         applyRead((a) => idSet.has(a.id), true);
-        emit<ReadStatusChange>('article-read-status-changed', { ids, is_read: true, source });
+        announce([{ readStatus: { ids, is_read: true, source } }]);
       }
       // With read ones hidden everything left the screen; more pages may hold unread ones of this view.
       if (hidesRead() && v.kind !== 'search') void loadFirst({ keepList: true });
     } catch (err) {
       onErrorRef.current?.(err);
     } finally {
-      emit('unread-counts-updated');
+      announce(['counts-soon']);
     }
   }, [applyRead, client, hidesRead, loadFirst, source]);
 

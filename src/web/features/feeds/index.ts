@@ -1,4 +1,4 @@
-export { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, deleteAllFeeds, downloadOpmlExport, feedTitle, feedsKey, importOpml, unmuteFeed, unreadCountsKey, useFeeds, useRefetchOn, useUnreadCounts } from './api.js';
+export { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, downloadOpmlExport, feedTitle, feedsKey, unreadCountsKey, useDeleteAllFeeds, useFeeds, useImportOpml, useUnmuteFeed, useUnreadCounts } from './api.js';
 export { AddFeedDialog } from './components/AddFeedDialog.js';
 export { ChoiceGroup, filterScopeChoices } from './components/ChoiceGroup.js';
 export { FeedActionsMenu } from './components/FeedActionsMenu.js';

@@ -1,16 +1,16 @@
-import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { ArticleReadingListRef, ReadingList, ReadingListInput, ReadingListRule, ReadingListUnreadCount } from '../../../common/api.js';
 import { api } from '../../lib/api.js';
-import { emit, type MembershipChange } from '../../lib/events.js';
-import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/index.js';
+import { announce, useAppMutation, useRefetchOn } from '../../lib/mutations.js';
+import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS } from '../feeds/index.js';
 
 /**
- * The reading-list calls of dashboard.md §7 "Reading lists" (and GET /api/articles/{id}/reading-lists) with the
- * app-wide events that follow them (§7 "Browser events"):
- * - reading-lists-updated: the set of lists changed (created, renamed, rules edited, deleted, reordered);
- * - reading-list-updated: the members of a list changed (detail: which list and article, see MembershipChange in lib/events);
- * - unread-counts-updated: an article joined or left a list, so a list's unread badge may change.
+ * The reading-list calls of dashboard.md §7 "Reading lists" (and GET /api/articles/{id}/reading-lists) and their
+ * mutations, which name what they change (lib/mutations raises the events of §7 "Browser events"):
+ * - 'reading-lists' (reading-lists-updated): the set of lists changed (created, renamed, rules edited, deleted, reordered);
+ * - membership (reading-list-updated): the members of a list changed (which list and article, MembershipChange);
+ * - 'counts-soon' (unread-counts-updated): an article joined or left a list, so a list's unread badge may change.
  */
 
 /** §9 and §5: the limits the dialog enforces (the server checks them again). */
@@ -71,25 +71,16 @@ export function getReadingListUnreadCounts(): Promise<ReadingListUnreadCount[]> 
 
 export async function createReadingList(input: ReadingListInput): Promise<ReadingList> {
   const res = await api<{ reading_list: ReadingList }>('/api/reading-lists', { method: 'POST', body: input });
-  emit('reading-lists-updated');
-  emit('force-unread-update');
   return res.reading_list;
 }
 
 export async function updateReadingList(id: number, input: ReadingListInput): Promise<ReadingList> {
   const res = await api<{ reading_list: ReadingList }>(`/api/reading-lists/${id}`, { method: 'PUT', body: input });
-  emit('reading-lists-updated');
-  // New rules mean new members: the list on screen and the unread badges follow.
-  emit<MembershipChange>('reading-list-updated', { list_id: id });
-  emit('force-unread-update');
   return res.reading_list;
 }
 
 export async function deleteReadingList(id: number): Promise<void> {
   await api(`/api/reading-lists/${id}`, { method: 'DELETE' });
-  emit('reading-lists-updated');
-  // Cards in other views may have been in this list only.
-  emit('force-article-update');
 }
 
 /** POST /api/reading-lists/sort with every list id in the new order. */
@@ -108,6 +99,54 @@ export async function addToReadingList(listId: number, articleId: number): Promi
 
 export async function removeFromReadingList(listId: number, articleId: number): Promise<void> {
   await api(`/api/reading-lists/${listId}/articles/${articleId}`, { method: 'DELETE' });
+}
+
+/* ───────────── Mutations ───────────── */
+
+export function useCreateReadingList() {
+  return useAppMutation({ mutationFn: createReadingList, changes: ['reading-lists', 'counts'] });
+}
+
+export function useUpdateReadingList() {
+  return useAppMutation({
+    mutationFn: ({ id, input }: { id: number; input: ReadingListInput }) => updateReadingList(id, input),
+    // New rules mean new members: the list on screen and the unread badges follow.
+    changes: (_list, { id }) => ['reading-lists', { membership: { list_id: id } }, 'counts'],
+  });
+}
+
+export function useDeleteReadingList() {
+  // Cards in other views may have been in this list only.
+  return useAppMutation({ mutationFn: deleteReadingList, changes: ['reading-lists', 'articles'] });
+}
+
+export interface MembershipEdit {
+  listId: number;
+  articleId: number;
+  action: 'add' | 'remove';
+}
+
+/**
+ * Adds an article to a simple list or removes it. Whether the call succeeded or not (a 409 means it was there),
+ * the article's lists are asked for again and the change announced with its new flag (the card's filled button,
+ * §2), so the lists and their badges follow the server.
+ */
+export function useEditMembership() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ listId, articleId, action }: MembershipEdit) =>
+      action === 'add' ? addToReadingList(listId, articleId) : removeFromReadingList(listId, articleId),
+    onSettled: async (_data, _error, { listId, articleId }) => {
+      let inAny: boolean | undefined;
+      try {
+        const refs = await client.fetchQuery({ queryKey: articleListsKey(articleId), queryFn: () => articleReadingLists(articleId), staleTime: 0 });
+        inAny = refs.length > 0;
+      } catch {
+        inAny = undefined;
+      }
+      announce([{ membership: { list_id: listId, article_id: articleId, in_reading_list: inAny } }, 'counts-soon']);
+    },
+  });
 }
 
 /* ───────────── Hooks ───────────── */

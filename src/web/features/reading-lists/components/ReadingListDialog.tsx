@@ -10,7 +10,7 @@ import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { ChoiceGroup, FeedIcon, feedTitle, filterScopeChoices, useFeeds } from '../../feeds/index.js';
-import { createReadingList, DESCRIPTION_MAX, NAME_MAX, toInput, unescapeAngles, updateReadingList } from '../api.js';
+import { DESCRIPTION_MAX, NAME_MAX, toInput, unescapeAngles, useCreateReadingList, useUpdateReadingList } from '../api.js';
 
 /** §9: the hint shown when the disabled smart-rules tab is clicked stays 3 s. */
 export const SMART_TAB_HINT_MS = 3000;
@@ -84,6 +84,8 @@ function ruleErrors(e: Errors) {
 
 function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'open'>) {
   const { t, i18n } = useTranslation();
+  const createReadingList = useCreateReadingList();
+  const updateReadingList = useUpdateReadingList();
   const id = useId();
   const [name, setName] = useState(() => unescapeAngles(list?.name ?? ''));
   const [description, setDescription] = useState(() => unescapeAngles(list?.description ?? ''));
@@ -155,7 +157,7 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
     setBusy(true);
     try {
       const input = toInput({ name, description, is_smart: isSmart, rules });
-      const saved = list ? await updateReadingList(list.id, input) : await createReadingList(input);
+      const saved = list ? await updateReadingList.mutateAsync({ id: list.id, input }) : await createReadingList.mutateAsync(input);
       onSaved?.(saved, !list);
       onClose();
     } catch (err) {
