@@ -13,7 +13,7 @@ import { feedDndId, folderDndId, parse, ROOT } from './treeDrag.js';
 /** The rows of the sidebar's folder tree: a feed, a folder with its feeds, and the root area, each draggable. */
 
 /**
- * The keyboard's way to drag (design.md §6): a button with the item's name that shows when focused; Space or Enter
+ * The keyboard's way to drag (docs/decisions.md "Look and feel (web)"): a button with the item's name that shows when focused; Space or Enter
  * picks the item up, the arrow keys move it, Space or Enter drops it, Escape puts it back.
  */
 function DragHandle({

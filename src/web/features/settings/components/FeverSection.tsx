@@ -257,7 +257,7 @@ export function FeverSection() {
   );
 }
 
-/** A square icon button inside a field's right edge, 40 px for touch (design.md §6), named for screen readers. */
+/** A square icon button inside a field's right edge, 40 px for touch (docs/decisions.md "Look and feel (web)"), named for screen readers. */
 function IconButton({ label, onClick, children, disabled }: { label: string; onClick(): void; children: ReactNode; disabled?: boolean }) {
   return (
     <button
