@@ -1,6 +1,7 @@
 /**
  * App-wide events (dashboard.md §7 "Browser events", plus logout from public-area-and-api.md §4).
- * A thin typed layer over window CustomEvents so that unrelated parts of the app stay in step.
+ * A thin typed layer over window CustomEvents so that unrelated parts of the app stay in step. Changes to data are
+ * announced through lib/mutations (a mutation names what it changed); only the session (logout) and toasts emit here.
  */
 export type AppEvent =
   | 'logout'
