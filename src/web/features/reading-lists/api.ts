@@ -193,6 +193,9 @@ export function useArticleReadingLists(articleId: number): UseQueryResult<Articl
  */
 export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
   const client = useQueryClient();
+  // The new order is in the cache before the call (set here, not in onMutate, which runs a tick later and would
+  // let the dropped list show its old order for a frame); the order is not announced, the cache already has it.
+  const { mutateAsync } = useAppMutation({ mutationFn: sortReadingLists, changes: [] });
   return useCallback(
     async (ids: number[]) => {
       // A fetch of the lists already under way would land after the optimistic order and show the old one again.
@@ -206,7 +209,7 @@ export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
         );
       }
       try {
-        await sortReadingLists(ids);
+        await mutateAsync(ids);
         return true;
       } catch (err) {
         console.error('Reordering reading lists failed', err);
@@ -216,7 +219,7 @@ export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
         void client.invalidateQueries({ queryKey: readingListsKey });
       }
     },
-    [client],
+    [client, mutateAsync],
   );
 }
 
