@@ -1,9 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AuthProvider } from './app/auth.js';
+import { AuthProvider } from './lib/auth.js';
 import { AppRouter } from './app/router.js';
-import { ThemeProvider } from './app/theme.js';
+import { ThemeProvider } from './lib/theme.js';
 import './i18n/index.js';
 import './styles.css';
 

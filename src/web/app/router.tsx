@@ -2,9 +2,13 @@ import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { CookieBanner } from '../components/CookieBanner.js';
+import { ApiDocsPage } from '../features/api-docs/index.js';
+import { ForgotPasswordPage, LoginPage, RegisterPage, ResendVerificationPage, ResetPasswordPage, VerifyEmailPage } from '../features/auth/index.js';
+import { LandingPage } from '../features/landing/index.js';
+import { ImprintPage, PrivacyPage, TermsPage } from '../features/legal/index.js';
+import { useAuth } from '../lib/auth.js';
 import { on } from '../lib/events.js';
 import { storage } from '../lib/storage.js';
-import { useAuth } from './auth.js';
 
 /**
  * Routes and the global rules of public-area-and-api.md §2:
@@ -12,18 +16,8 @@ import { useAuth } from './auth.js';
  * /login and /dashboard; the global logout event sends the user to /; unknown paths go to /login when the query
  * has an error parameter or a login error is stored, else to /.
  */
-const LandingPage = lazy(() => import('../features/landing/LandingPage.js'));
-const LoginPage = lazy(() => import('../features/auth/LoginPage.js'));
-const RegisterPage = lazy(() => import('../features/auth/RegisterPage.js'));
-const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage.js'));
-const ResendVerificationPage = lazy(() => import('../features/auth/ResendVerificationPage.js'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage.js'));
-const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage.js'));
-const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage.js'));
-const ImprintPage = lazy(() => import('../features/legal/ImprintPage.js'));
-const TermsPage = lazy(() => import('../features/legal/TermsPage.js'));
-const ApiDocsPage = lazy(() => import('../features/api-docs/ApiDocsPage.js'));
-const DashboardRoutes = lazy(() => import('../features/dashboard/DashboardRoutes.js'));
+// The dashboard's entry is its own chunk, loaded after sign-in; the public pages are lazy in their features' entries.
+const DashboardRoutes = lazy(() => import('../features/dashboard/index.js').then((m) => ({ default: m.DashboardRoutes })));
 
 function LoadingScreen() {
   const { t } = useTranslation();

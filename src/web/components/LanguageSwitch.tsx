@@ -1,7 +1,7 @@
 import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '../../common/constants.js';
-import { useAuth } from '../app/auth.js';
+import { useAuth } from '../lib/auth.js';
 import { isLanguage } from '../i18n/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Moon, Sun } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { useTheme } from '../app/theme.js';
+import { useTheme } from '../lib/theme.js';
 
 /** Switches light/dark (persisted by ThemeProvider). The icon shows the theme you switch to. */
 export function ThemeToggle({ className = '' }: { className?: string }) {

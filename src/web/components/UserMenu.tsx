@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Language } from '../../common/constants.js';
-import { useAuth } from '../app/auth.js';
+import { useAuth } from '../lib/auth.js';
 import { isLanguage } from '../i18n/index.js';
 import { menuItemClass, useMenuButton } from './ui/useMenuButton.js';
 

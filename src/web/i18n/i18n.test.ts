@@ -10,7 +10,7 @@ function leaves(obj: object, prefix = ''): string[] {
   return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === 'object' ? leaves(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
 }
 
-describe('readableKey (design.md §4 rule 7: a missing key shows its last segment in readable form)', () => {
+describe('readableKey (a missing key shows its last segment in readable form)', () => {
   it('turns camelCase and snake_case into a sentence', () => {
     expect(readableKey('auth.passwordTooShort')).toBe('Password too short');
     expect(readableKey('auth.errorCodes.SOME_NEW_CODE')).toBe('Some new code');

@@ -6,8 +6,9 @@ import de from './de.json';
 import en from './en.json';
 
 /**
- * Translations (design.md §4 rule 7). Language: the stored choice, else the browser's (German when it
- * begins with "de"), else English; a signed-in user's language_preference wins (auth.tsx applies it).
+ * Translations: every UI text goes through t(), with its key in de.json and en.json. Language: the stored
+ * choice, else the browser's (German when it begins with "de"), else English; a signed-in user's
+ * language_preference wins (lib/auth.tsx applies it).
  * A missing key shows its last segment in readable form: "auth.passwordTooShort" → "Password too short".
  */
 export function readableKey(key: string): string {

@@ -1,6 +1,7 @@
 /**
  * App-wide events (dashboard.md §7 "Browser events", plus logout from public-area-and-api.md §4).
- * A thin typed layer over window CustomEvents so that unrelated parts of the app stay in step.
+ * A thin typed layer over window CustomEvents so that unrelated parts of the app stay in step. Changes to data are
+ * announced through lib/mutations (a mutation names what it changed); only the session (logout) and toasts emit here.
  */
 export type AppEvent =
   | 'logout'
@@ -14,6 +15,23 @@ export type AppEvent =
   | 'article-read-status-changed'
   | 'filters-updated'
   | 'toast';
+
+/** What reading-list-updated carries: the list whose members changed and, for a single article, its new flag. */
+export interface MembershipChange {
+  list_id?: number;
+  article_id?: number;
+  /** Whether the article is in any reading list after the change (the card's filled button, §2). */
+  in_reading_list?: boolean;
+}
+
+/** What the app-wide article-read-status-changed event carries (§7). `source` lets a list skip its own events. */
+export interface ReadStatusChange {
+  is_read: boolean;
+  ids?: number[];
+  feed_id?: number;
+  all?: boolean;
+  source?: string;
+}
 
 export function emit<T = unknown>(name: AppEvent, detail?: T): void {
   window.dispatchEvent(new CustomEvent(name, { detail }));

@@ -3,8 +3,8 @@ import { act, cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { AuthProvider } from '../app/auth.js';
-import { ThemeProvider } from '../app/theme.js';
+import { AuthProvider } from '../lib/auth.js';
+import { ThemeProvider } from '../lib/theme.js';
 import i18n from '../i18n/index.js';
 
 /**

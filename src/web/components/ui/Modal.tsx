@@ -14,7 +14,7 @@ export interface ModalProps {
 
 /**
  * A modal on the native <dialog> (showModal): the page behind is inert, so focus stays inside; Escape,
- * a click on the backdrop and the close button all close it (design.md §6), and focus returns to the opener.
+ * a click on the backdrop and the close button all close it (docs/decisions.md "Look and feel (web)"), and focus returns to the opener.
  */
 export function Modal({ open, onClose, title, hideTitle, children, className = '' }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);

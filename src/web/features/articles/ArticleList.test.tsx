@@ -3,9 +3,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Article, Feed, UnreadCounts } from '../../../common/api.js';
 import { on } from '../../lib/events.js';
 import { renderAt, signedIn, useDashboardTestEnv } from '../../test/dashboardHarness.js';
-import DashboardRoutes from '../dashboard/DashboardRoutes.js';
-import { makeFeed } from '../feeds/testFeeds.js';
-import { makeArticle, page, stubApi, stubIntersectionObserver, type Request, type Route } from './testArticles.js';
+import { DashboardRoutes } from '../dashboard/index.js';
+import { makeFeed } from '../../test/testFeeds.js';
+import { makeArticle, page, stubApi, stubIntersectionObserver, type Request, type Route } from '../../test/testArticles.js';
 
 const feed1 = makeFeed({ id: 1, title: 'Feed 1' });
 const mutedForever = makeFeed({ id: 2, title: 'Quiet Feed', is_muted: true, muted_permanently: true });

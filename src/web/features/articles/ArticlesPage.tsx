@@ -5,13 +5,10 @@ import { useSearchParams } from 'react-router';
 import type { Feed } from '../../../common/api.js';
 import { Button } from '../../components/ui/Button.js';
 import { Skeleton } from '../../components/ui/Skeleton.js';
-import { NotFound } from '../dashboard/components/NotFound.js';
-import { WelcomeEmptyState } from '../dashboard/components/WelcomeEmptyState.js';
-import { usePageTitle } from '../dashboard/pageTitle.js';
-import { feedTitle, unmuteFeed, useFeeds } from '../feeds/api.js';
-import { FeedFiltersDialog } from '../feeds/components/FeedFiltersDialog.js';
-import { MuteDialog } from '../feeds/components/MuteDialog.js';
-import { formatDateTime } from '../feeds/format.js';
+import { NotFound } from '../../components/NotFound.js';
+import { WelcomeEmptyState } from './components/WelcomeEmptyState.js';
+import { usePageTitle } from '../../lib/pageTitle.js';
+import { FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, useFeeds, useUnmuteFeed } from '../feeds/index.js';
 import type { ArticleView } from './api.js';
 import { ArticleList } from './components/ArticleList.js';
 import { EmptyState } from './components/EmptyState.js';
@@ -93,6 +90,7 @@ function ListPlaceholder() {
 /** §2 "feed muted (permanently, or until a time)": the list is empty by design, and one click ends the mute. */
 function MutedFeed({ feed }: { feed: Feed }) {
   const { t, i18n } = useTranslation();
+  const unmute = useUnmuteFeed();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const text =
@@ -108,7 +106,7 @@ function MutedFeed({ feed }: { feed: Feed }) {
           setBusy(true);
           setFailed(false);
           try {
-            await unmuteFeed(feed.id);
+            await unmute.mutateAsync(feed.id);
           } catch {
             setFailed(true);
           } finally {

@@ -10,7 +10,7 @@ import type {
 import { DEFAULT_PER_PAGE } from '../../../common/limits.js';
 import { api, ApiError } from '../../lib/api.js';
 import { storage } from '../../lib/storage.js';
-import { unreadCountsKey } from '../feeds/api.js';
+import { unreadCountsKey } from '../feeds/index.js';
 
 /**
  * The article calls of dashboard.md §7 "Articles" and the optimistic unread-count bookkeeping that goes with them.
@@ -118,15 +118,6 @@ export function markAllRead(
 
 export function extractContent(article: Pick<Article, 'id' | 'url'>): Promise<ExtractContentResponse> {
   return api<ExtractContentResponse>('/api/extract-article-content', { method: 'POST', body: { url: article.url, articleId: article.id } });
-}
-
-/** What the app-wide article-read-status-changed event carries (§7). `source` lets a list skip its own events. */
-export interface ReadStatusChange {
-  is_read: boolean;
-  ids?: number[];
-  feed_id?: number;
-  all?: boolean;
-  source?: string;
 }
 
 /**

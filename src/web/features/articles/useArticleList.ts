@@ -1,20 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ActiveFilter, Article } from '../../../common/api.js';
-import { emit, on } from '../../lib/events.js';
-import type { MembershipChange } from '../reading-lists/api.js';
-import {
-  clearUnreadCounts,
-  fetchArticlePage,
-  markAllRead as markAllReadCall,
-  PER_PAGE,
-  setFavorite,
-  setRead,
-  shiftUnreadCounts,
-  viewKey,
-  type ArticleView,
-  type ReadStatusChange,
-} from './api.js';
+import type { Article } from '../../../common/api.js';
+import { on, type MembershipChange } from '../../lib/events.js';
+import { announce } from '../../lib/mutations.js';
+import { fetchArticlePage, PER_PAGE, viewKey, type ArticleView } from './api.js';
+import { before, insertSorted, type ArticleListState } from './articleListState.js';
+import { useReadMarks } from './useReadMarks.js';
 
 /** §9: the visible list is polled every 30 s and new articles are added silently. */
 export const POLL_MS = 30_000;
@@ -23,33 +13,8 @@ export const ERROR_DELAY_MS = 500;
 /** Events that ask for the list again arrive in bursts (feeds-updated + force-article-update): one reload. */
 const RELOAD_COALESCE_MS = 50;
 
-export type ListStatus = 'loading' | 'ready' | 'error';
-
-export interface ArticleListState {
-  articles: Article[];
-  total: number;
-  activeFilters: ActiveFilter[];
-  status: ListStatus;
-  loadingMore: boolean;
-  /** A failed load (first page or next page), once it persisted for 500 ms; null otherwise. */
-  error: unknown;
-  hasMore: boolean;
-}
-
-/** Newest first: published_at descending, then id descending (the server's order). */
-function before(a: Article, b: Article): boolean {
-  if (a.published_at !== b.published_at) return a.published_at > b.published_at;
-  return a.id > b.id;
-}
-
-function insertSorted(list: Article[], article: Article): Article[] {
-  const i = list.findIndex((x) => before(article, x));
-  return i === -1 ? [...list, article] : [...list.slice(0, i), article, ...list.slice(i)];
-}
-
 /** The loaded list of one view, with paging, polling and optimistic read/favourite changes (dashboard.md §4). */
 export function useArticleList(view: ArticleView, showRead: boolean, options: { onError?(message: unknown): void; poll?: boolean } = {}) {
-  const client = useQueryClient();
   const source = useId();
   const key = viewKey(view);
   const [state, setState] = useState<ArticleListState>({
@@ -165,7 +130,7 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
       // fetched again too (otherwise they lag behind the list until their own staleness runs out).
       const known = new Set(stateRef.current.articles.map((a) => a.id));
       if (page.total !== stateRef.current.total || page.articles.some((a) => !known.has(a.id) && !removed.current.has(a.id))) {
-        emit('unread-counts-updated');
+        announce(['counts-soon']);
       }
       setState((x) => {
         const ids = new Set(x.articles.map((a) => a.id));
@@ -229,137 +194,7 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
     [loadFirst],
   );
 
-  /** Applies a read change to the loaded list: flags, removal when read ones are hidden, return when unread. */
-  const applyRead = useCallback(
-    (matches: (a: Article) => boolean, isRead: boolean, ids?: number[]) => {
-      setState((x) => {
-        let articles = x.articles.map((a) => (matches(a) ? { ...a, is_read: isRead } : a));
-        let total = x.total;
-        if (isRead && hidesRead()) {
-          const kept = articles.filter((a) => !matches(a));
-          for (const a of articles) if (matches(a)) removed.current.set(a.id, a);
-          total -= articles.length - kept.length;
-          articles = kept;
-        } else if (!isRead && ids) {
-          for (const id of ids) {
-            const back = removed.current.get(id);
-            if (!back || articles.some((a) => a.id === id)) continue;
-            removed.current.delete(id);
-            articles = insertSorted(articles, { ...back, is_read: false });
-            total += 1;
-          }
-        }
-        return { ...x, articles, total: Math.max(0, total) };
-      });
-    },
-    [hidesRead],
-  );
-
-  // Read marks made elsewhere (another list, the reading list, a shortcut in another tab of the app).
-  useEffect(
-    () =>
-      on<ReadStatusChange>('article-read-status-changed', (change) => {
-        if (!change || change.source === source) return;
-        const ids = change.ids ? new Set(change.ids) : null;
-        const matches = (a: Article) => (ids ? ids.has(a.id) : change.all || a.feed_id === change.feed_id);
-        applyRead(matches, change.is_read, change.ids);
-      }),
-    [applyRead, source],
-  );
-
-  const toggleRead = useCallback(
-    async (article: Article, read: boolean = !article.is_read) => {
-      if (article.is_read === read) return;
-      const only = (a: Article) => a.id === article.id;
-      applyRead(only, read, [article.id]);
-      shiftUnreadCounts(client, new Map([[article.feed_id, read ? -1 : 1]]));
-      try {
-        await setRead(article.id, read);
-        emit<ReadStatusChange>('article-read-status-changed', { ids: [article.id], is_read: read, source });
-      } catch (err) {
-        applyRead(only, !read, [article.id]);
-        shiftUnreadCounts(client, new Map([[article.feed_id, read ? 1 : -1]]));
-        onErrorRef.current?.(err);
-      } finally {
-        emit('unread-counts-updated');
-      }
-    },
-    [applyRead, client, source],
-  );
-
-  const toggleFavorite = useCallback(
-    async (article: Article) => {
-      const favorite = !article.is_favorite;
-      const removeFromFavorites = !favorite && viewRef.current.kind === 'favorites';
-      const snapshot = stateRef.current;
-      setState((x) =>
-        removeFromFavorites
-          ? { ...x, articles: x.articles.filter((a) => a.id !== article.id), total: Math.max(0, x.total - 1) }
-          : { ...x, articles: x.articles.map((a) => (a.id === article.id ? { ...a, is_favorite: favorite } : a)) },
-      );
-      try {
-        await setFavorite(article.id, favorite);
-      } catch (err) {
-        setState((x) =>
-          removeFromFavorites
-            ? { ...x, articles: insertSorted(x.articles, article), total: snapshot.total }
-            : { ...x, articles: x.articles.map((a) => (a.id === article.id ? { ...a, is_favorite: !favorite } : a)) },
-        );
-        onErrorRef.current?.(err);
-      }
-    },
-    [],
-  );
-
-  /**
-   * §2 "mark all read" on the current view: a feed by its id, all feeds with an empty body, a search (and the
-   * favourites) by the ids of the loaded articles.
-   */
-  const markAllRead = useCallback(async () => {
-    const v = viewRef.current;
-    const loaded = stateRef.current.articles;
-    const unread = loaded.filter((a) => !a.is_read);
-    try {
-      if (v.kind === 'feed') {
-        await markAllReadCall({ feed_id: v.feedId });
-        clearUnreadCounts(client, v.feedId);
-        applyRead((a) => a.feed_id === v.feedId, true);
-        emit<ReadStatusChange>('article-read-status-changed', { feed_id: v.feedId, is_read: true, source });
-      } else if (v.kind === 'all') {
-        await markAllReadCall({});
-        clearUnreadCounts(client);
-        applyRead(() => true, true);
-        emit<ReadStatusChange>('article-read-status-changed', { all: true, is_read: true, source });
-      } else if (v.kind === 'reading-list') {
-        // The whole list, not only the loaded pages (the server marks its visible unread members in one go).
-        await markAllReadCall({ reading_list_id: v.listId });
-        const deltas = new Map<number, number>();
-        for (const a of unread) deltas.set(a.feed_id, (deltas.get(a.feed_id) ?? 0) - 1);
-        shiftUnreadCounts(client, deltas);
-        const idSet = new Set(loaded.map((a) => a.id));
-        applyRead((a) => idSet.has(a.id), true);
-        emit<ReadStatusChange>('article-read-status-changed', { ids: [...idSet], is_read: true, source });
-        // Members beyond the loaded pages changed too: every count is asked for again.
-        emit('force-unread-update');
-      } else {
-        const ids = loaded.map((a) => a.id);
-        if (!ids.length) return;
-        await markAllReadCall({ article_ids: ids });
-        const deltas = new Map<number, number>();
-        for (const a of unread) deltas.set(a.feed_id, (deltas.get(a.feed_id) ?? 0) - 1);
-        shiftUnreadCounts(client, deltas);
-        const idSet = new Set(ids);
-        applyRead((a) => idSet.has(a.id), true);
-        emit<ReadStatusChange>('article-read-status-changed', { ids, is_read: true, source });
-      }
-      // With read ones hidden everything left the screen; more pages may hold unread ones of this view.
-      if (hidesRead() && v.kind !== 'search') void loadFirst({ keepList: true });
-    } catch (err) {
-      onErrorRef.current?.(err);
-    } finally {
-      emit('unread-counts-updated');
-    }
-  }, [applyRead, client, hidesRead, loadFirst, source]);
+  const { toggleRead, toggleFavorite, markAllRead } = useReadMarks({ source, setState, stateRef, viewRef, hidesRead, removed, loadFirst, onErrorRef });
 
   const reload = useCallback(() => loadFirst({ keepList: true }), [loadFirst]);
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { LoginResponse } from '../../../common/api.js';
 import { REDIRECT_AFTER_LOGIN_MS } from '../../../common/constants.js';
-import { useAuth } from '../../app/auth.js';
+import { useAuth } from '../../lib/auth.js';
 import { Alert } from '../../components/ui/Alert.js';
 import { api } from '../../lib/api.js';
 import { storage } from '../../lib/storage.js';

@@ -1,11 +1,10 @@
 import { Route, Routes } from 'react-router';
-import { ArticlesPage } from '../articles/ArticlesPage.js';
-import FeedsPage from '../feeds/FeedsPage.js';
-import { ReadingListPage } from '../reading-lists/components/ReadingListPage.js';
-import SettingsPage from '../settings/SettingsPage.js';
+import { ArticlesPage, ReadingListPage } from '../articles/index.js';
+import { FeedsPage } from '../feeds/index.js';
+import { SettingsPage } from '../settings/index.js';
 import { DashboardHome } from './components/DashboardHome.js';
 import { DashboardShell } from './components/DashboardShell.js';
-import { NotFound } from './components/NotFound.js';
+import { NotFound } from '../../components/NotFound.js';
 
 /**
  * Everything under /dashboard (mounted by app/router.tsx behind RequireAuth), dashboard.md §2.

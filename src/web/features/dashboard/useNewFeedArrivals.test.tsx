@@ -6,8 +6,8 @@ import type { Feed } from '../../../common/api.js';
 import { emit, on, type AppEvent } from '../../lib/events.js';
 import { storage } from '../../lib/storage.js';
 import { fakeServer } from '../../test/fakeServer.js';
-import { useFeeds } from '../feeds/api.js';
-import { makeFeed } from '../feeds/testFeeds.js';
+import { useFeeds } from '../feeds/index.js';
+import { makeFeed } from '../../test/testFeeds.js';
 import { useNewFeedArrivals } from './useNewFeedArrivals.js';
 
 /** A just-added feed's first fetch refreshes the article list and the counts, however the timing falls. */

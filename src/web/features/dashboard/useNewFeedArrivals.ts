@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { emit } from '../../lib/events.js';
-import { feedsKey, useFeeds } from '../feeds/api.js';
+import { announce } from '../../lib/mutations.js';
+import { feedsKey, useFeeds } from '../feeds/index.js';
 
 /** How often the feed list is asked again while a new feed waits for its first fetch. */
 export const FIRST_FETCH_POLL_MS = 2000;
@@ -35,8 +35,7 @@ export function useNewFeedArrivals(): void {
       [...before].some((id) => !now.has(id) && list.some((f) => f.id === id)) || (known !== null && fetched.some((id) => !known.has(id)));
     previous.current = { waiting: now, known: new Set(list.map((f) => f.id)) };
     if (arrived) {
-      emit('force-article-update');
-      emit('force-unread-update');
+      announce(['articles', 'counts']);
     }
     if (!now.size) return;
     const started = Date.now();

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Feed } from '../../../common/api.js';
 import { fakeServer, renderAt, useDashboardTestEnv } from '../../test/dashboardHarness.js';
 import FeedsPage from './FeedsPage.js';
-import { makeFeed } from './testFeeds.js';
+import { makeFeed } from '../../test/testFeeds.js';
 
 let feeds: Feed[];
 

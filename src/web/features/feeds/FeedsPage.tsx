@@ -8,9 +8,9 @@ import { Alert } from '../../components/ui/Alert.js';
 import { Button } from '../../components/ui/Button.js';
 import { Card } from '../../components/ui/Card.js';
 import { Skeleton } from '../../components/ui/Skeleton.js';
-import { usePageTitle } from '../dashboard/pageTitle.js';
+import { usePageTitle } from '../../lib/pageTitle.js';
 import { useTimedMessage } from '../../lib/useTimedMessage.js';
-import { feedsKey, feedTitle, sortFeeds, useFeeds } from './api.js';
+import { feedsKey, feedTitle, useFeeds, useSortFeeds } from './api.js';
 import { AddFeedDialog } from './components/AddFeedDialog.js';
 import { DeleteFeedDialog } from './components/DeleteFeedDialog.js';
 import { FeedFiltersDialog } from './components/FeedFiltersDialog.js';
@@ -30,6 +30,7 @@ export default function FeedsPage() {
   usePageTitle(t('feeds.page.title'));
   const client = useQueryClient();
   const feeds = useFeeds();
+  const sortFeeds = useSortFeeds();
   const [dialog, setDialog] = useState<Dialog>({ kind: 'add' });
   const [dialogOpen, setDialogOpen] = useState(false);
   const [notice, showNotice] = useTimedMessage(SUCCESS_BANNER_MS);
@@ -60,7 +61,7 @@ export default function FeedsPage() {
     const ids = next.map((f) => f.id);
     sortQueue.current = sortQueue.current.then(async () => {
       try {
-        await sortFeeds(ids);
+        await sortFeeds.mutateAsync(ids);
       } catch (err) {
         console.error('Saving the feed order failed', err);
         client.setQueryData<Feed[]>(feedsKey, list);

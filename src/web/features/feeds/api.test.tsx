@@ -7,19 +7,19 @@ import { on, type AppEvent } from '../../lib/events.js';
 import { storage } from '../../lib/storage.js';
 import { fakeServer } from '../../test/fakeServer.js';
 import {
-  addFeed,
-  deleteFeed,
   feedTitle,
-  muteFeed,
-  refreshFeed,
   REFRESH_SETTLE_MS,
-  setCustomTitle,
-  sortFeeds,
-  unmuteFeed,
+  useAddFeed,
+  useDeleteFeed,
   useFeeds,
+  useMuteFeed,
+  useRefreshFeed,
+  useSetCustomTitle,
+  useSortFeeds,
+  useUnmuteFeed,
   useUnreadCounts,
 } from './api.js';
-import { makeFeed } from './testFeeds.js';
+import { makeFeed } from '../../test/testFeeds.js';
 
 function wrapper() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -34,6 +34,12 @@ function recordEvents(): AppEvent[] {
   return seen;
 }
 const offs: Array<() => void> = [];
+
+/** A mutation hook's mutateAsync, as a component gets it. */
+function mutation<TData, TVariables>(hook: () => { mutateAsync(variables: TVariables): Promise<TData> }) {
+  const { result } = renderHook(hook, { wrapper: wrapper() });
+  return (variables: TVariables) => result.current.mutateAsync(variables);
+}
 
 beforeEach(async () => {
   localStorage.clear();
@@ -112,11 +118,11 @@ describe('useUnreadCounts (dashboard.md §9: 60 s cache, 300 ms debounce)', () =
   });
 });
 
-describe('feed calls and their events (dashboard.md §4, §7)', () => {
-  it('addFeed posts the trimmed URL and announces feeds, counts and articles', async () => {
+describe('feed mutations and their events (dashboard.md §4, §7)', () => {
+  it('useAddFeed posts the trimmed URL and announces feeds, counts and articles', async () => {
     const calls = fakeServer({ 'POST /api/feeds': () => [201, { ...makeFeed({ id: 5 }), is_new: true }] });
     const events = recordEvents();
-    const feed = await addFeed('  https://example.org/feed.xml ');
+    const feed = await mutation(useAddFeed)('  https://example.org/feed.xml ');
     expect(feed.is_new).toBe(true);
     expect(calls.at(-1)).toMatchObject({ key: 'POST /api/feeds', body: { url: 'https://example.org/feed.xml' }, auth: 'Bearer access-1' });
     expect(events).toEqual(['feeds-updated', 'force-unread-update', 'force-article-update']);
@@ -128,9 +134,10 @@ describe('feed calls and their events (dashboard.md §4, §7)', () => {
       'POST /api/feeds/3/unmute': () => [200, makeFeed({ id: 3 })],
     });
     const events = recordEvents();
-    await muteFeed(3, { duration: 24, permanently: false });
-    await muteFeed(3, { duration: null, permanently: true });
-    await unmuteFeed(3);
+    const muteFeed = mutation(useMuteFeed);
+    await muteFeed({ id: 3, duration: 24, permanently: false });
+    await muteFeed({ id: 3, duration: null, permanently: true });
+    await mutation(useUnmuteFeed)(3);
     expect(calls.map((c) => [c.key, c.body])).toEqual([
       ['POST /api/feeds/3/mute', { duration: 24, permanently: false }],
       ['POST /api/feeds/3/mute', { duration: null, permanently: true }],
@@ -148,8 +155,9 @@ describe('feed calls and their events (dashboard.md §4, §7)', () => {
       'DELETE /api/feeds/4': () => [404, { message: 'Feed not found.', code: 'FEED_NOT_FOUND' }],
     });
     const events = recordEvents();
-    await setCustomTitle(3, '  Mein Feed ');
-    await sortFeeds([3, 1, 2]);
+    const deleteFeed = mutation(useDeleteFeed);
+    await mutation(useSetCustomTitle)({ id: 3, title: '  Mein Feed ' });
+    await mutation(useSortFeeds)([3, 1, 2]);
     await deleteFeed(3);
     await expect(deleteFeed(4)).rejects.toMatchObject({ status: 404 });
     expect(calls.map((c) => [c.key, c.body])).toEqual([
@@ -168,11 +176,11 @@ describe('feed calls and their events (dashboard.md §4, §7)', () => {
     ]);
   });
 
-  it('refreshFeed queues the fetch and asks for the lists again once it has had time to finish', async () => {
+  it('useRefreshFeed queues the fetch and asks for the lists again once it has had time to finish', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fakeServer({ 'POST /api/feeds/3/refresh': () => [202, { queued: true }] });
     const events = recordEvents();
-    await refreshFeed(3);
+    await mutation(useRefreshFeed)(3);
     expect(events).toEqual([]);
     await vi.advanceTimersByTimeAsync(REFRESH_SETTLE_MS);
     expect(events).toEqual(['feeds-updated', 'force-unread-update', 'force-article-update']);

@@ -1,6 +1,5 @@
-import { useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useEffect } from 'react';
 import { MUTE_HOURS } from '../../../common/limits.js';
 import type {
   AddFeedResponse,
@@ -18,16 +17,17 @@ import type {
   UnreadCounts,
 } from '../../../common/api.js';
 import { api } from '../../lib/api.js';
-import { emit, on, type AppEvent } from '../../lib/events.js';
+import { useAppMutation, useRefetchOn, type Change } from '../../lib/mutations.js';
 
 /**
- * The feed and filter calls of dashboard.md §7 ("Feeds", "Filters") and the app-wide events that follow them
- * (§4, §7 "Browser events"). Every mutation announces itself, so the sidebar, the article lists and the counts
- * refresh without knowing who changed what:
- * - feeds-updated: the feed list changed (added, removed, renamed, reordered, muted, refreshed);
- * - force-unread-update: the unread counts must be fetched now (mute hides a feed's articles from the counts);
- * - force-article-update: the visible article list must be fetched again (a new, deleted or muted feed);
- * - filters-updated: sent by the filters dialog when it closes (§4 "Filters dialog"), not per call.
+ * The feed and filter calls of dashboard.md §7 ("Feeds", "Filters"), and their mutations: each names what it
+ * changes (§4, §7 "Browser events"), and lib/mutations raises the events, so the sidebar, the article lists and
+ * the counts refresh without knowing who changed what:
+ * - 'feeds' (feeds-updated): the feed list changed (added, removed, renamed, reordered, muted, refreshed);
+ * - 'counts' (force-unread-update): the unread counts must be fetched now (mute hides a feed's articles from them);
+ * - 'articles' (force-article-update): the visible article list must be fetched again (a new, deleted or muted feed);
+ * - filters (filters-updated): announced by the filters dialog when it closes (§4 "Filters dialog"), not per call.
+ * The plain calls raise nothing; components use the hooks.
  */
 
 /** §9: unread counts are cached for 60 s; a count refresh request is debounced by 300 ms. */
@@ -53,9 +53,6 @@ export function getUnreadCounts(): Promise<UnreadCounts> {
 /** POST /api/feeds: subscribes (discovering the feed when the URL is a page). 400 invalid URL, 409 already subscribed. */
 export async function addFeed(url: string): Promise<AddFeedResponse> {
   const feed = await api<AddFeedResponse>('/api/feeds', { method: 'POST', body: { url: url.trim() } });
-  emit('feeds-updated');
-  emit('force-unread-update');
-  emit('force-article-update');
   return feed;
 }
 
@@ -67,51 +64,34 @@ export function searchFeeds(url: string): Promise<SearchFeedResult[]> {
 /** PUT /api/feeds/{id}: updates the subscription's editable fields (the spec uses it to set the default title). */
 export async function updateFeed(id: number, changes: Partial<Pick<Feed, 'custom_title'>>): Promise<void> {
   await api(`/api/feeds/${id}`, { method: 'PUT', body: changes });
-  emit('feeds-updated');
 }
 
 /** POST /api/feeds/{id}/mute: for `duration` hours (one of MUTE_DURATIONS_HOURS), or permanently (duration null). */
 export async function muteFeed(id: number, options: { duration: number | null; permanently: boolean }): Promise<void> {
   await api(`/api/feeds/${id}/mute`, { method: 'POST', body: { duration: options.duration, permanently: options.permanently } });
-  emit('feeds-updated');
-  emit('force-unread-update');
-  emit('force-article-update');
 }
 
 export async function unmuteFeed(id: number): Promise<void> {
   await api(`/api/feeds/${id}/unmute`, { method: 'POST' });
-  emit('feeds-updated');
-  emit('force-unread-update');
-  emit('force-article-update');
 }
 
 /** POST /api/feeds/set_custom_title: an empty title removes the custom one (the feed's own title shows again). */
 export async function setCustomTitle(id: number, title: string): Promise<void> {
   await api('/api/feeds/set_custom_title', { method: 'POST', body: { feed_id: id, custom_title: title.trim() } });
-  emit('feeds-updated');
-  // Article cards show the feed's title.
-  emit('force-article-update');
 }
 
 export async function deleteFeed(id: number): Promise<void> {
   await api(`/api/feeds/${id}`, { method: 'DELETE' });
-  emit('feeds-updated');
-  emit('force-unread-update');
-  emit('force-article-update');
 }
 
 /** DELETE /api/feeds/all (account settings, "delete all feeds"). */
 export async function deleteAllFeeds(): Promise<void> {
   await api('/api/feeds/all', { method: 'DELETE' });
-  emit('feeds-updated');
-  emit('force-unread-update');
-  emit('force-article-update');
 }
 
 /** POST /api/feeds/sort with the user's feed ids in their new order. */
 export async function sortFeeds(ids: number[]): Promise<void> {
   await api('/api/feeds/sort', { method: 'POST', body: { feed_order: ids } });
-  emit('feeds-updated');
 }
 
 /** How long after "refresh now" the lists look again: the server queues the fetch (202) and answers at once. */
@@ -119,15 +99,10 @@ export const REFRESH_SETTLE_MS = 4000;
 
 /**
  * POST /api/feeds/{id}/refresh: queues a fetch of the feed now (202 {queued}). The fetch runs in the background,
- * so the feed list, counts and articles are asked for again once it has had time to finish.
+ * so the feed list, counts and articles are asked for again once it has had time to finish (useRefreshFeed).
  */
 export async function refreshFeed(id: number): Promise<void> {
   await api<QueuedResponse>(`/api/feeds/${id}/refresh`, { method: 'POST' });
-  setTimeout(() => {
-    emit('feeds-updated');
-    emit('force-unread-update');
-    emit('force-article-update');
-  }, REFRESH_SETTLE_MS);
 }
 
 /** POST /api/feeds/import/opml (multipart, field opml_file): subscriptions and folders from an OPML file. */
@@ -135,10 +110,6 @@ export async function importOpml(file: File): Promise<OpmlImportResult> {
   const form = new FormData();
   form.append('opml_file', file);
   const result = await api<OpmlImportResult>('/api/feeds/import/opml', { method: 'POST', body: form });
-  emit('feeds-updated');
-  emit('folders-updated');
-  emit('force-unread-update');
-  emit('force-article-update');
   return result;
 }
 
@@ -214,44 +185,6 @@ export async function deleteFilter(filterId: number): Promise<void> {
 
 /* ───────────── Hooks ───────────── */
 
-/**
- * Refetches a query when an app event arrives. However many components use the hook, each query client listens
- * once per event and key (a shared, counted subscription), so one event means one request.
- */
-const listeners = new WeakMap<QueryClient, Map<string, { count: number; off: () => void }>>();
-
-export function useRefetchOn(event: AppEvent, queryKey: readonly unknown[], debounceMs = 0): void {
-  const client = useQueryClient();
-  const keyText = JSON.stringify(queryKey);
-  useEffect(() => {
-    let byKey = listeners.get(client);
-    if (!byKey) listeners.set(client, (byKey = new Map()));
-    const id = `${event}|${debounceMs}|${keyText}`;
-    let entry = byKey.get(id);
-    if (!entry) {
-      const key = JSON.parse(keyText) as unknown[];
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const refetch = () => void client.invalidateQueries({ queryKey: key });
-      const stop = on(event, () => {
-        if (debounceMs <= 0) return refetch();
-        clearTimeout(timer);
-        timer = setTimeout(refetch, debounceMs);
-      });
-      entry = { count: 0, off: () => (clearTimeout(timer), stop()) };
-      byKey.set(id, entry);
-    }
-    entry.count++;
-    return () => {
-      const current = byKey.get(id);
-      if (!current) return;
-      if (--current.count === 0) {
-        current.off();
-        byKey.delete(id);
-      }
-    };
-  }, [client, event, keyText, debounceMs]);
-}
-
 /** The user's feeds in their order (GET /api/feeds), refetched on feeds-updated. Muted feeds are included. */
 export function useFeeds(): UseQueryResult<Feed[]> {
   useRefetchOn('feeds-updated', feedsKey);
@@ -272,6 +205,71 @@ export function useUnreadCounts(): UseQueryResult<UnreadCounts> {
 export function useFeedFilters(feedId: number, enabled = true): UseQueryResult<FeedFilter[]> {
   useRefetchOn('filters-updated', ['feed-filters']);
   return useQuery({ queryKey: filtersKey(feedId), queryFn: () => listFilters(feedId), enabled });
+}
+
+/* ───────────── Mutations ───────────── */
+
+/** A feed came, went, or was muted or unmuted: the feed list, the counts and the visible articles all change. */
+const FEED_SET_CHANGED: readonly Change[] = ['feeds', 'counts', 'articles'];
+
+export function useAddFeed() {
+  return useAppMutation({ mutationFn: addFeed, changes: FEED_SET_CHANGED });
+}
+
+export function useUpdateFeed() {
+  return useAppMutation({
+    mutationFn: ({ id, ...changes }: { id: number } & Partial<Pick<Feed, 'custom_title'>>) => updateFeed(id, changes),
+    changes: ['feeds'],
+  });
+}
+
+export function useMuteFeed() {
+  return useAppMutation({
+    mutationFn: ({ id, ...options }: { id: number; duration: number | null; permanently: boolean }) => muteFeed(id, options),
+    changes: FEED_SET_CHANGED,
+  });
+}
+
+export function useUnmuteFeed() {
+  return useAppMutation({ mutationFn: unmuteFeed, changes: FEED_SET_CHANGED });
+}
+
+export function useSetCustomTitle() {
+  return useAppMutation({
+    mutationFn: ({ id, title }: { id: number; title: string }) => setCustomTitle(id, title),
+    // Article cards show the feed's title.
+    changes: ['feeds', 'articles'],
+  });
+}
+
+export function useDeleteFeed() {
+  return useAppMutation({ mutationFn: deleteFeed, changes: FEED_SET_CHANGED });
+}
+
+export function useDeleteAllFeeds() {
+  return useAppMutation({ mutationFn: deleteAllFeeds, changes: FEED_SET_CHANGED });
+}
+
+export function useSortFeeds() {
+  return useAppMutation({ mutationFn: sortFeeds, changes: ['feeds'] });
+}
+
+/** The server answers at once and fetches in the background: the lists are asked for again after REFRESH_SETTLE_MS. */
+export function useRefreshFeed() {
+  return useAppMutation({ mutationFn: refreshFeed, changes: FEED_SET_CHANGED, announceAfterMs: REFRESH_SETTLE_MS });
+}
+
+export function useImportOpml() {
+  return useAppMutation({ mutationFn: importOpml, changes: ['feeds', 'folders', 'counts', 'articles'] });
+}
+
+/** Filter calls change nothing on their own: the dialog announces the filters once, when it closes (§4). */
+export function useAddFilter() {
+  return useAppMutation({ mutationFn: ({ feedId, filter }: { feedId: number; filter: NewFilter }) => addFilter(feedId, filter), changes: [] });
+}
+
+export function useDeleteFilter() {
+  return useAppMutation({ mutationFn: deleteFilter, changes: [] });
 }
 
 /* ───────────── Presentation helpers ───────────── */

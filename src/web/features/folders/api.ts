@@ -3,14 +3,15 @@ import type { TFunction } from 'i18next';
 import type { Folder, FolderFeedResponse, FolderListResponse, FolderResponse } from '../../../common/api.js';
 import { MAX_FOLDER_NAME_LENGTH } from '../../../common/limits.js';
 import { api, ApiError } from '../../lib/api.js';
-import { emit } from '../../lib/events.js';
+import { useAppMutation, useRefetchOn, type Change } from '../../lib/mutations.js';
 import { storage } from '../../lib/storage.js';
-import { useRefetchOn } from '../feeds/api.js';
 
 /**
- * The folder calls of dashboard.md §7 "Folders" and the app-wide events that follow them (§7 "Browser events"):
- * - folders-updated: the folder list changed (created, renamed, deleted, reordered, a feed moved in or out);
- * - feeds-updated: a feed's folder changed (Feed.folder_id), or a deleted folder sent its feeds back to the root.
+ * The folder calls of dashboard.md §7 "Folders" and their mutations, which name what they change (lib/mutations
+ * raises the events of §7 "Browser events"):
+ * - 'folders' (folders-updated): the folder list changed (created, renamed, deleted, reordered, a feed moved in or out);
+ * - 'feeds' (feeds-updated): a feed's folder changed (Feed.folder_id), or a deleted folder sent its feeds back to the root.
+ * The drag-and-drop calls are chained by useLayoutCommit, which announces once at the end.
  * The server's rules (docs/decisions.md "Folders"): names trimmed, required, at most 100 characters, unique per user
  * ignoring case (409 FOLDER_EXISTS); a foreign id is a 404.
  */
@@ -25,62 +26,60 @@ export function listFolders(): Promise<Folder[]> {
 
 export async function createFolder(name: string): Promise<Folder> {
   const { folder } = await api<FolderResponse>('/api/folders', { method: 'POST', body: { name: name.trim() } });
-  emit('folders-updated');
   return folder;
 }
 
 export async function renameFolder(id: number, name: string): Promise<Folder> {
   const { folder } = await api<FolderResponse>(`/api/folders/${id}`, { method: 'PUT', body: { name: name.trim() } });
-  emit('folders-updated');
   return folder;
 }
 
 /** The folder goes; its feeds go back to the root (none is unsubscribed). */
 export async function deleteFolder(id: number): Promise<void> {
   await api(`/api/folders/${id}`, { method: 'DELETE' });
-  emit('folders-updated');
-  emit('feeds-updated');
-}
-
-/** Options of the calls drag and drop chains: `notify: false` leaves the events to the caller, sent once at the end. */
-export interface CallOptions {
-  notify?: boolean;
-}
-
-function notifyMoved(options: CallOptions): void {
-  if (options.notify === false) return;
-  emit('folders-updated');
-  emit('feeds-updated');
 }
 
 /** POST /api/folders/{id}/feeds: moves the feed into the folder (out of any other). Answers FEED_ALREADY_IN_FOLDER when it is there. */
-export async function moveFeedToFolder(folderId: number, feedId: number, options: CallOptions = {}): Promise<FolderFeedResponse> {
+export async function moveFeedToFolder(folderId: number, feedId: number): Promise<FolderFeedResponse> {
   const result = await api<FolderFeedResponse>(`/api/folders/${folderId}/feeds`, { method: 'POST', body: { feed_id: feedId } });
-  notifyMoved(options);
   return result;
 }
 
 /** DELETE /api/folders/{id}/feeds/{feedId}: the feed goes back to the root. */
-export async function removeFeedFromFolder(folderId: number, feedId: number, options: CallOptions = {}): Promise<FolderFeedResponse> {
+export async function removeFeedFromFolder(folderId: number, feedId: number): Promise<FolderFeedResponse> {
   const result = await api<FolderFeedResponse>(`/api/folders/${folderId}/feeds/${feedId}`, { method: 'DELETE' });
-  notifyMoved(options);
   return result;
 }
 
 /** POST /api/folders/sort: the folders in their new order. */
-export async function sortFolders(ids: number[], options: CallOptions = {}): Promise<void> {
+export async function sortFolders(ids: number[]): Promise<void> {
   await api('/api/folders/sort', { method: 'POST', body: { folder_order: ids } });
-  if (options.notify !== false) emit('folders-updated');
 }
 
 /**
  * POST /api/feeds/sort with one group's feeds (the root's, or one folder's) in their new order: the server puts
  * the named feeds first and keeps every other feed's relative order, so no other group changes
- * (docs/decisions.md "Folders"). The feed management screen's sortFeeds sends all feeds and always notifies.
+ * (docs/decisions.md "Folders"). The feed management screen's sortFeeds sends all feeds.
  */
-export async function sortFeedGroup(ids: number[], options: CallOptions = {}): Promise<void> {
+export async function sortFeedGroup(ids: number[]): Promise<void> {
   await api('/api/feeds/sort', { method: 'POST', body: { feed_order: ids } });
-  notifyMoved(options);
+}
+
+/* ───────────── Mutations ───────────── */
+
+export function useCreateFolder() {
+  return useAppMutation({ mutationFn: createFolder, changes: ['folders'] });
+}
+
+export function useRenameFolder() {
+  return useAppMutation({ mutationFn: ({ id, name }: { id: number; name: string }) => renameFolder(id, name), changes: ['folders'] });
+}
+
+/** A feed's folder changed: both lists follow. */
+export const FEED_FOLDER_CHANGED: readonly Change[] = ['feeds', 'folders'];
+
+export function useDeleteFolder() {
+  return useAppMutation({ mutationFn: deleteFolder, changes: ['folders', 'feeds'] });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder } from '../../../common/api.js';
-import { makeFeed } from '../feeds/testFeeds.js';
+import { makeFeed } from '../../test/testFeeds.js';
 import { applyFeedOrder, buildLayout, diffLayouts, feedsForLayout, foldersForLayout, moveFeed, moveFolder } from './tree.js';
 
 const folder = (id: number, sort_order: number, name = `Folder ${id}`): Folder => ({ id, name, feeds: [], sort_order, created_at: '2026-11-22T07:00:00.000Z' });

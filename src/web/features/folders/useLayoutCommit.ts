@@ -3,9 +3,9 @@ import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Feed, Folder } from '../../../common/api.js';
 import { toast } from '../../components/ui/Toast.js';
-import { emit } from '../../lib/events.js';
-import { feedsKey, feedTitle } from '../feeds/api.js';
-import { foldersKey, moveErrorMessage, moveFeedToFolder, removeFeedFromFolder, sortFeedGroup, sortFolders } from './api.js';
+import { announce } from '../../lib/mutations.js';
+import { feedsKey, feedTitle } from '../feeds/index.js';
+import { FEED_FOLDER_CHANGED, foldersKey, moveErrorMessage, moveFeedToFolder, removeFeedFromFolder, sortFeedGroup, sortFolders } from './api.js';
 import { diffLayouts, feedsForLayout, foldersForLayout, type Layout } from './tree.js';
 
 export interface CommitOptions {
@@ -58,35 +58,34 @@ export function useLayoutCommit(): (before: Layout, after: Layout, options?: Com
       const run = async () => {
         if (change.kind === 'folders') {
           try {
-            await sortFolders(change.order, { notify: false });
+            await sortFolders(change.order);
             toast(t('folders.toasts.folderOrderUpdated'));
           } catch (err) {
             console.error('Sorting the folders failed', err);
             rollBack();
             toast(t('folders.toasts.folderOrderError'), 'error');
           }
-          emit('folders-updated');
+          announce(['folders']);
           return;
         }
 
         if (change.kind === 'order') {
           try {
-            await sortFeedGroup(change.order, { notify: false });
+            await sortFeedGroup(change.order);
             toast(t('folders.toasts.feedOrderUpdated'));
           } catch (err) {
             console.error('Sorting the feeds failed', err);
             rollBack();
             toast(t('folders.toasts.feedOrderError'), 'error');
           }
-          emit('feeds-updated');
-          emit('folders-updated');
+          announce(FEED_FOLDER_CHANGED);
           return;
         }
 
         // A move into a folder or out of one; the feed then takes the place it was dropped at (a sort of its group).
         try {
           const result =
-            change.to === 'root' ? await removeFeedFromFolder(change.from as number, change.feedId, { notify: false }) : await moveFeedToFolder(change.to, change.feedId, { notify: false });
+            change.to === 'root' ? await removeFeedFromFolder(change.from as number, change.feedId) : await moveFeedToFolder(change.to, change.feedId);
           if (result?.code === 'FEED_ALREADY_IN_FOLDER') toast(t('folders.toasts.alreadyInFolder', { title, folder: folderName(change.to) }), 'info');
           else if (change.to === 'root') toast(t('folders.toasts.movedOut', { title, folder: folderName(change.from) }));
           else toast(t('folders.toasts.movedInto', { title, folder: folderName(change.to) }));
@@ -94,13 +93,12 @@ export function useLayoutCommit(): (before: Layout, after: Layout, options?: Com
           console.error('Moving the feed failed', err);
           rollBack();
           toast(moveErrorMessage(err, t), 'error');
-          emit('feeds-updated');
-          emit('folders-updated');
+          announce(FEED_FOLDER_CHANGED);
           return;
         }
         if (change.order.length > 1) {
           try {
-            await sortFeedGroup(change.order, { notify: false });
+            await sortFeedGroup(change.order);
           } catch (err) {
             // The move stands; only its place in the group is lost: show the server's order.
             console.error('Sorting the feeds after a move failed', err);
@@ -108,8 +106,7 @@ export function useLayoutCommit(): (before: Layout, after: Layout, options?: Com
             toast(t('folders.toasts.feedOrderError'), 'error');
           }
         }
-        emit('feeds-updated');
-        emit('folders-updated');
+        announce(FEED_FOLDER_CHANGED);
       };
 
       const next = queue.current.then(run);

@@ -1,4 +1,4 @@
-import { PublicLayout } from '../../app/layouts/PublicLayout.js';
+import { PublicLayout } from '../../components/layouts/PublicLayout.js';
 import { AppsSection } from './components/AppsSection.js';
 import { ClosingCta } from './components/ClosingCta.js';
 import { Features } from './components/Features.js';

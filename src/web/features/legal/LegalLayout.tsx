@@ -2,14 +2,14 @@ import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PublicLayout } from '../../app/layouts/PublicLayout.js';
-import { useDocumentTitle } from '../../app/layouts/useDocumentTitle.js';
+import { PublicLayout } from '../../components/layouts/PublicLayout.js';
+import { useDocumentTitle } from '../../components/layouts/useDocumentTitle.js';
 import { LEGAL_UPDATED } from './operator.js';
 
 /**
  * The frame of the legal pages (public-area-and-api.md §2: static, in German, with a back-to-start link).
  * The text is German whatever the interface language, so the article carries lang="de"; an English interface
- * gets a one-line note saying so. Typography: a ~70-character measure and generous leading (design.md §6).
+ * gets a one-line note saying so. Typography: a ~70-character measure and generous leading (docs/decisions.md "Look and feel (web)").
  */
 const prose = [
   'text-[1.0625rem] leading-[1.75] text-text',

@@ -1,17 +1,17 @@
-import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { ArticleReadingListRef, ArticleReadingListsResponse, ReadingList, ReadingListInput, ReadingListResponse, ReadingListRule, ReadingListsResponse, ReadingListUnreadCount, ReadingListUnreadCountsResponse } from '../../../common/api.js';
 import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH } from '../../../common/limits.js';
 import { api } from '../../lib/api.js';
-import { emit } from '../../lib/events.js';
-import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, useRefetchOn } from '../feeds/api.js';
+import { announce, useAppMutation, useRefetchOn } from '../../lib/mutations.js';
+import { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS } from '../feeds/index.js';
 
 /**
- * The reading-list calls of dashboard.md §7 "Reading lists" (and GET /api/articles/{id}/reading-lists) with the
- * app-wide events that follow them (§7 "Browser events"):
- * - reading-lists-updated: the set of lists changed (created, renamed, rules edited, deleted, reordered);
- * - reading-list-updated: the members of a list changed (detail: which list and article, see MembershipChange);
- * - unread-counts-updated: an article joined or left a list, so a list's unread badge may change.
+ * The reading-list calls of dashboard.md §7 "Reading lists" (and GET /api/articles/{id}/reading-lists) and their
+ * mutations, which name what they change (lib/mutations raises the events of §7 "Browser events"):
+ * - 'reading-lists' (reading-lists-updated): the set of lists changed (created, renamed, rules edited, deleted, reordered);
+ * - membership (reading-list-updated): the members of a list changed (which list and article, MembershipChange);
+ * - 'counts-soon' (unread-counts-updated): an article joined or left a list, so a list's unread badge may change.
  */
 
 /** §9 and §5: the limits the dialog enforces (the server checks the same ones again, src/common/limits.ts). */
@@ -22,14 +22,6 @@ export const readingListsKey = ['reading-lists'] as const;
 export const readingListUnreadKey = ['reading-list-unread-counts'] as const;
 export const readingListKey = (id: number) => ['reading-list', id] as const;
 export const articleListsKey = (articleId: number) => ['article-reading-lists', articleId] as const;
-
-/** What reading-list-updated carries: the list whose members changed and, for a single article, its new flag. */
-export interface MembershipChange {
-  list_id?: number;
-  article_id?: number;
-  /** Whether the article is in any reading list after the change (the card's filled button, §2). */
-  in_reading_list?: boolean;
-}
 
 /**
  * §5: angle brackets in names, descriptions and rule values are escaped before sending. What comes back is
@@ -80,25 +72,16 @@ export function getReadingListUnreadCounts(): Promise<ReadingListUnreadCount[]> 
 
 export async function createReadingList(input: ReadingListInput): Promise<ReadingList> {
   const res = await api<ReadingListResponse>('/api/reading-lists', { method: 'POST', body: input });
-  emit('reading-lists-updated');
-  emit('force-unread-update');
   return res.reading_list;
 }
 
 export async function updateReadingList(id: number, input: ReadingListInput): Promise<ReadingList> {
   const res = await api<ReadingListResponse>(`/api/reading-lists/${id}`, { method: 'PUT', body: input });
-  emit('reading-lists-updated');
-  // New rules mean new members: the list on screen and the unread badges follow.
-  emit<MembershipChange>('reading-list-updated', { list_id: id });
-  emit('force-unread-update');
   return res.reading_list;
 }
 
 export async function deleteReadingList(id: number): Promise<void> {
   await api(`/api/reading-lists/${id}`, { method: 'DELETE' });
-  emit('reading-lists-updated');
-  // Cards in other views may have been in this list only.
-  emit('force-article-update');
 }
 
 /** POST /api/reading-lists/sort with every list id in the new order. */
@@ -117,6 +100,54 @@ export async function addToReadingList(listId: number, articleId: number): Promi
 
 export async function removeFromReadingList(listId: number, articleId: number): Promise<void> {
   await api(`/api/reading-lists/${listId}/articles/${articleId}`, { method: 'DELETE' });
+}
+
+/* ───────────── Mutations ───────────── */
+
+export function useCreateReadingList() {
+  return useAppMutation({ mutationFn: createReadingList, changes: ['reading-lists', 'counts'] });
+}
+
+export function useUpdateReadingList() {
+  return useAppMutation({
+    mutationFn: ({ id, input }: { id: number; input: ReadingListInput }) => updateReadingList(id, input),
+    // New rules mean new members: the list on screen and the unread badges follow.
+    changes: (_list, { id }) => ['reading-lists', { membership: { list_id: id } }, 'counts'],
+  });
+}
+
+export function useDeleteReadingList() {
+  // Cards in other views may have been in this list only.
+  return useAppMutation({ mutationFn: deleteReadingList, changes: ['reading-lists', 'articles'] });
+}
+
+export interface MembershipEdit {
+  listId: number;
+  articleId: number;
+  action: 'add' | 'remove';
+}
+
+/**
+ * Adds an article to a simple list or removes it. Whether the call succeeded or not (a 409 means it was there),
+ * the article's lists are asked for again and the change announced with its new flag (the card's filled button,
+ * §2), so the lists and their badges follow the server.
+ */
+export function useEditMembership() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ listId, articleId, action }: MembershipEdit) =>
+      action === 'add' ? addToReadingList(listId, articleId) : removeFromReadingList(listId, articleId),
+    onSettled: async (_data, _error, { listId, articleId }) => {
+      let inAny: boolean | undefined;
+      try {
+        const refs = await client.fetchQuery({ queryKey: articleListsKey(articleId), queryFn: () => articleReadingLists(articleId), staleTime: 0 });
+        inAny = refs.length > 0;
+      } catch {
+        inAny = undefined;
+      }
+      announce([{ membership: { list_id: listId, article_id: articleId, in_reading_list: inAny } }, 'counts-soon']);
+    },
+  });
 }
 
 /* ───────────── Hooks ───────────── */
@@ -163,6 +194,9 @@ export function useArticleReadingLists(articleId: number): UseQueryResult<Articl
  */
 export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
   const client = useQueryClient();
+  // The new order is in the cache before the call (set here, not in onMutate, which runs a tick later and would
+  // let the dropped list show its old order for a frame); the order is not announced, the cache already has it.
+  const { mutateAsync } = useAppMutation({ mutationFn: sortReadingLists, changes: [] });
   return useCallback(
     async (ids: number[]) => {
       // A fetch of the lists already under way would land after the optimistic order and show the old one again.
@@ -176,7 +210,7 @@ export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
         );
       }
       try {
-        await sortReadingLists(ids);
+        await mutateAsync(ids);
         return true;
       } catch (err) {
         console.error('Reordering reading lists failed', err);
@@ -186,7 +220,7 @@ export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
         void client.invalidateQueries({ queryKey: readingListsKey });
       }
     },
-    [client],
+    [client, mutateAsync],
   );
 }
 

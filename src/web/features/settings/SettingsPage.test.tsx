@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../lib/storage.js';
 import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../test/dashboardHarness.js';
-import DashboardRoutes from '../dashboard/DashboardRoutes.js';
+import { DashboardRoutes } from '../dashboard/index.js';
 
 function renderSettings() {
   return renderAt('/dashboard/settings', <DashboardRoutes />);

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '../dashboard/pageTitle.js';
+import { usePageTitle } from '../../lib/pageTitle.js';
 import { AccountSection } from './components/AccountSection.js';
 import { AppearanceSection } from './components/AppearanceSection.js';
 import { FeedManagementSection } from './components/FeedManagementSection.js';

@@ -2,7 +2,7 @@ import { Bookmark, BookOpen, Check, CircleDot, ListCollapse, Star } from 'lucide
 import { forwardRef, memo, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Article } from '../../../../common/api.js';
-import { FeedIcon } from '../../feeds/components/FeedIcon.js';
+import { FeedIcon } from '../../feeds/index.js';
 import { firstSentences, formatPublished } from '../text.js';
 import { ArticleContent } from './ArticleContent.js';
 

@@ -14,7 +14,7 @@ import { ArticleCard, ArticleSkeleton } from './ArticleCard.js';
 import { EmptyState } from './EmptyState.js';
 import { ListHeader } from './ListHeader.js';
 import { ShortcutsDialog } from './ShortcutsDialog.js';
-import { AddToReadingListModal } from '../../reading-lists/components/AddToReadingListModal.js';
+import { AddToReadingListModal } from '../../reading-lists/index.js';
 
 /** §9: the next page loads when the end of the list comes within 300 px of the viewport. */
 export const SCROLL_ROOT_MARGIN = '300px';

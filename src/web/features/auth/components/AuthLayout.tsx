@@ -2,8 +2,8 @@ import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PublicLayout } from '../../../app/layouts/PublicLayout.js';
-import { useDocumentTitle } from '../../../app/layouts/useDocumentTitle.js';
+import { PublicLayout } from '../../../components/layouts/PublicLayout.js';
+import { useDocumentTitle } from '../../../components/layouts/useDocumentTitle.js';
 import { Card } from '../../../components/ui/Card.js';
 
 export const textLinkClass = 'rounded font-medium text-accent underline-offset-4 hover:underline';

@@ -1,4 +1,4 @@
-import { ArticlesPage } from '../../articles/ArticlesPage.js';
+import { ArticlesPage } from '../../articles/index.js';
 
 /**
  * /dashboard: the article list of the active view (all feeds, ?feed=<id>, or a search with ?q=); a user without

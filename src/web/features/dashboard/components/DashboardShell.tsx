@@ -2,9 +2,8 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { Toaster } from '../../../components/ui/Toast.js';
-import { ArticleTools } from '../../articles/components/ArticleTools.js';
-import { ReadingStateProvider } from '../../articles/readingState.js';
-import { PageTitleContext, type PageTitle } from '../pageTitle.js';
+import { ArticleTools, ReadingStateProvider } from '../../articles/index.js';
+import { PageTitleContext, type PageTitle } from '../../../lib/pageTitle.js';
 import { useNewFeedArrivals } from '../useNewFeedArrivals.js';
 import { Sidebar } from './Sidebar.js';
 import { TopBar } from './TopBar.js';

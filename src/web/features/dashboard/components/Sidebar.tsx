@@ -3,16 +3,12 @@ import { forwardRef, useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import type { UnreadCounts } from '../../../../common/api.js';
-import { useAuth } from '../../../app/auth.js';
+import { useAuth } from '../../../lib/auth.js';
 import { Logo } from '../../../components/ui/Logo.js';
-import { useFeeds, useUnreadCounts } from '../../feeds/api.js';
-import { AddFeedDialog } from '../../feeds/components/AddFeedDialog.js';
-import { useFolders } from '../../folders/api.js';
-import { AddMenu } from '../../folders/components/AddMenu.js';
-import { FolderDialog } from '../../folders/components/FolderDialog.js';
-import { SidebarFeedTree } from '../../folders/components/SidebarFeedTree.js';
-import { ReadingListsSection } from '../../reading-lists/components/ReadingListsSection.js';
-import { Badge, itemClass } from './SidebarItems.js';
+import { AddFeedDialog, useFeeds, useUnreadCounts } from '../../feeds/index.js';
+import { AddMenu, FolderDialog, SidebarFeedTree, useFolders } from '../../folders/index.js';
+import { ReadingListsSection } from '../../reading-lists/index.js';
+import { Badge, itemClass } from '../../../components/sidebar/SidebarItems.js';
 
 /** §9: the sidebar's badges follow the unread counts 400 ms after they settle (a burst of marks is one change). */
 export const BADGE_DEBOUNCE_MS = 400;

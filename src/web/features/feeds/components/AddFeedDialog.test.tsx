@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { on } from '../../../lib/events.js';
 import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeFeed } from '../testFeeds.js';
+import { makeFeed } from '../../../test/testFeeds.js';
 import { AddFeedDialog } from './AddFeedDialog.js';
 
 function Harness({ onSubscribed }: { onSubscribed?: () => void }) {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Feed } from '../../../../common/api.js';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.js';
-import { deleteFeed, feedTitle } from '../api.js';
+import { feedTitle, useDeleteFeed } from '../api.js';
 
 export interface DeleteFeedDialogProps {
   feed: Pick<Feed, 'id' | 'title' | 'custom_title' | 'original_title'>;
@@ -14,6 +14,7 @@ export interface DeleteFeedDialogProps {
 export function DeleteFeedDialog({ feed, open, onClose, onDeleted }: DeleteFeedDialogProps) {
   const { t } = useTranslation();
   const title = feedTitle(feed, t);
+  const deleteFeed = useDeleteFeed();
   return (
     <ConfirmDialog
       open={open}
@@ -23,7 +24,7 @@ export function DeleteFeedDialog({ feed, open, onClose, onDeleted }: DeleteFeedD
       confirmLabel={t('feeds.delete.confirm')}
       pendingLabel={t('feeds.delete.deleting')}
       onConfirm={async () => {
-        await deleteFeed(feed.id);
+        await deleteFeed.mutateAsync(feed.id);
         onDeleted?.(title);
       }}
       errorMessage={() => t('feeds.delete.error')}

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedFilter } from '../../../../common/api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
 import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeFeed, makeFilter } from '../testFeeds.js';
+import { makeFeed, makeFilter } from '../../../test/testFeeds.js';
 import { FeedFiltersDialog } from './FeedFiltersDialog.js';
 
 function Harness() {

@@ -10,8 +10,8 @@ import { Modal } from '../../../components/ui/Modal.js';
 import { Skeleton } from '../../../components/ui/Skeleton.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
-import { emit } from '../../../lib/events.js';
-import { addFilter, deleteFilter, feedTitle, filtersKey, useFeedFilters, useFeeds } from '../api.js';
+import { announce } from '../../../lib/mutations.js';
+import { feedTitle, filtersKey, useAddFilter, useDeleteFilter, useFeedFilters, useFeeds } from '../api.js';
 import { ChoiceGroup, filterScopeChoices } from './ChoiceGroup.js';
 
 export interface FeedFiltersDialogProps {
@@ -34,9 +34,7 @@ export function FeedFiltersDialog({ feedId, open, onClose }: FeedFiltersDialogPr
   const title = feed ? t('feeds.filters.titleFor', { title: feedTitle(feed, t) }) : t('feeds.filters.title');
 
   const close = () => {
-    emit('filters-updated', { feedId });
-    emit('force-unread-update');
-    emit('force-article-update');
+    announce([{ filters: { feedId } }, 'counts', 'articles']);
     onClose();
   };
 
@@ -51,6 +49,8 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const filters = useFeedFilters(feedId);
+  const addFilter = useAddFilter();
+  const deleteFilter = useDeleteFilter();
   const [type, setType] = useState<FilterTypeName>('include');
   const [scope, setScope] = useState<FilterScopeName>('both');
   const [text, setText] = useState('');
@@ -77,7 +77,7 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
     }
     setAdding(true);
     try {
-      const created = await addFilter(feedId, { filter_type: type, filter_scope: scope, filter_text: text });
+      const created = await addFilter.mutateAsync({ feedId, filter: { filter_type: type, filter_scope: scope, filter_text: text } });
       setList((list) => [...list.filter((f) => f.id !== created.id), created]);
       setText('');
       textRef.current?.focus();
@@ -93,7 +93,7 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
     setError(null);
     setDeleting(filter.id);
     try {
-      await deleteFilter(filter.id);
+      await deleteFilter.mutateAsync(filter.id);
       setList((list) => list.filter((f) => f.id !== filter.id));
     } catch (err) {
       // Already gone on the server: the list just catches up.

@@ -8,7 +8,7 @@ import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { feedTitle, refreshFeed, setCustomTitle, unmuteFeed } from '../api.js';
+import { feedTitle, useRefreshFeed, useSetCustomTitle, useUnmuteFeed } from '../api.js';
 import { feedErrorText, mutedNotice } from '../format.js';
 import { FeedActionsMenu } from './FeedActionsMenu.js';
 import { FeedIcon } from './FeedIcon.js';
@@ -35,6 +35,8 @@ const iconButton =
  */
 export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDelete }: FeedRowProps) {
   const { t, i18n } = useTranslation();
+  const unmute = useUnmuteFeed();
+  const refresh = useRefreshFeed();
   const title = feedTitle(feed, t);
   const [editing, setEditing] = useState(false);
   const [notice, showNotice] = useTimedMessage(SUCCESS_BANNER_MS);
@@ -58,7 +60,7 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
 
   const actions = [
     feed.is_muted
-      ? { label: t('feeds.page.unmute'), icon: BellRing, onSelect: () => void run(() => unmuteFeed(feed.id), null, t('feeds.page.unmuteError')) }
+      ? { label: t('feeds.page.unmute'), icon: BellRing, onSelect: () => void run(() => unmute.mutateAsync(feed.id), null, t('feeds.page.unmuteError')) }
       : { label: t('feeds.page.mute'), icon: BellOff, onSelect: onMute },
     { label: t('feeds.page.manageFilters'), icon: Filter, onSelect: onFilters },
     {
@@ -73,7 +75,7 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
     {
       label: t('feeds.page.refresh'),
       icon: RefreshCw,
-      onSelect: () => void run(() => refreshFeed(feed.id), t('feeds.page.refreshing', { title }), t('feeds.page.refreshError', { title })),
+      onSelect: () => void run(() => refresh.mutateAsync(feed.id), t('feeds.page.refreshing', { title }), t('feeds.page.refreshError', { title })),
     },
     { label: t('feeds.page.delete'), icon: Trash2, onSelect: onDelete, danger: true },
   ];
@@ -159,7 +161,7 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
               type="button"
               className={`${iconButton} lg:size-10`}
               disabled={busy}
-              onClick={() => void run(() => unmuteFeed(feed.id), null, t('feeds.page.unmuteError'))}
+              onClick={() => void run(() => unmute.mutateAsync(feed.id), null, t('feeds.page.unmuteError'))}
               aria-label={t('feeds.page.unmuteFeed', { title })}
               title={t('feeds.page.unmute')}
             >
@@ -186,6 +188,7 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
 /** The inline custom-title form: the original title is shown; an empty title falls back to it (or "Unbenannter Feed"). */
 function EditTitleForm({ feed, onCancel, onSaved }: { feed: Feed; onCancel(): void; onSaved(): void }) {
   const { t } = useTranslation();
+  const setCustomTitle = useSetCustomTitle();
   const [value, setValue] = useState(feed.custom_title ?? '');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -197,7 +200,7 @@ function EditTitleForm({ feed, onCancel, onSaved }: { feed: Feed; onCancel(): vo
     setSaving(true);
     setError(null);
     try {
-      await setCustomTitle(feed.id, value);
+      await setCustomTitle.mutateAsync({ id: feed.id, title: value });
       onSaved();
     } catch (err) {
       console.error('Renaming the feed failed', err);

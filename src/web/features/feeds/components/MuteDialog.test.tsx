@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Feed } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
 import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeFeed } from '../testFeeds.js';
+import { makeFeed } from '../../../test/testFeeds.js';
 import { MuteDialog } from './MuteDialog.js';
 
 function Harness({ feed }: { feed: Feed }) {

@@ -5,7 +5,7 @@ import type { Feed } from '../../../../common/api.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
-import { feedTitle, MUTE_DURATIONS_HOURS, muteFeed, unmuteFeed } from '../api.js';
+import { feedTitle, MUTE_DURATIONS_HOURS, useMuteFeed, useUnmuteFeed } from '../api.js';
 import { formatDateTime } from '../format.js';
 import { ChoiceGroup, type Choice } from './ChoiceGroup.js';
 
@@ -40,6 +40,8 @@ function durationLabel(hours: number, t: ReturnType<typeof useTranslation>['t'])
 
 function MuteDialogBody({ feed, onClose }: Omit<MuteDialogProps, 'open'>) {
   const { t, i18n } = useTranslation();
+  const mute = useMuteFeed();
+  const unmute = useUnmuteFeed();
   const [choice, setChoice] = useState<DurationChoice>('8');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -74,7 +76,7 @@ function MuteDialogBody({ feed, onClose }: Omit<MuteDialogProps, 'open'>) {
           <Button variant="secondary" onClick={onClose} disabled={busy}>
             {t('feeds.mute.cancel')}
           </Button>
-          <Button onClick={() => void run(() => unmuteFeed(feed.id))} disabled={busy}>
+          <Button onClick={() => void run(() => unmute.mutateAsync(feed.id))} disabled={busy}>
             <BellRing aria-hidden className="size-4" />
             {busy ? t('feeds.mute.unmuting') : t('feeds.mute.unmute')}
           </Button>
@@ -91,7 +93,7 @@ function MuteDialogBody({ feed, onClose }: Omit<MuteDialogProps, 'open'>) {
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const permanently = choice === 'permanent';
-    void run(() => muteFeed(feed.id, { duration: permanently ? null : Number(choice), permanently }));
+    void run(() => mute.mutateAsync({ id: feed.id, duration: permanently ? null : Number(choice), permanently }));
   };
 
   return (

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { Folder } from '../../../../common/api.js';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.js';
 import { toast } from '../../../components/ui/Toast.js';
-import { deleteFolder, folderErrorMessage } from '../api.js';
+import { folderErrorMessage, useDeleteFolder } from '../api.js';
 
 export interface DeleteFolderDialogProps {
   folder: Pick<Folder, 'id' | 'name'>;
@@ -18,6 +18,7 @@ export interface DeleteFolderDialogProps {
  */
 export function DeleteFolderDialog({ folder, feedCount, open, onClose }: DeleteFolderDialogProps) {
   const { t } = useTranslation();
+  const deleteFolder = useDeleteFolder();
   return (
     <ConfirmDialog
       open={open}
@@ -27,7 +28,7 @@ export function DeleteFolderDialog({ folder, feedCount, open, onClose }: DeleteF
       confirmLabel={t('folders.delete.confirm')}
       pendingLabel={t('folders.delete.deleting')}
       onConfirm={async () => {
-        await deleteFolder(folder.id);
+        await deleteFolder.mutateAsync(folder.id);
         toast(t('folders.toasts.deleted', { name: folder.name }));
       }}
       errorMessage={(err) => folderErrorMessage(err, 'delete', t)}

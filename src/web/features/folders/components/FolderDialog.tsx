@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { toast } from '../../../components/ui/Toast.js';
-import { createFolder, folderErrorMessage, MAX_FOLDER_NAME_LENGTH, renameFolder } from '../api.js';
+import { folderErrorMessage, MAX_FOLDER_NAME_LENGTH, useCreateFolder, useRenameFolder } from '../api.js';
 
 export interface FolderDialogProps {
   open: boolean;
@@ -42,6 +42,8 @@ function FolderForm({ folder, onClose, onSaved }: Omit<FolderDialogProps, 'open'
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const createFolder = useCreateFolder();
+  const renameFolder = useRenameFolder();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -52,7 +54,7 @@ function FolderForm({ folder, onClose, onSaved }: Omit<FolderDialogProps, 'open'
     setBusy(true);
     setError(null);
     try {
-      const saved = folder ? await renameFolder(folder.id, trimmed) : await createFolder(trimmed);
+      const saved = folder ? await renameFolder.mutateAsync({ id: folder.id, name: trimmed }) : await createFolder.mutateAsync(trimmed);
       toast(folder ? t('folders.toasts.renamed', { name: saved.name }) : t('folders.toasts.created', { name: saved.name }));
       onSaved?.(saved);
       onClose();

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArticleReadingListRef, ReadingList } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
 import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeList } from '../testLists.js';
+import { makeList } from '../../../test/testLists.js';
 import { AddToReadingListModal, MESSAGE_MS } from './AddToReadingListModal.js';
 
 let lists: ReadingList[];

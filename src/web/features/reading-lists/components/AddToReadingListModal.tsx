@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { BookmarkCheck, Check, Minus, Plus, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,18 +6,8 @@ import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
 import { ApiError } from '../../../lib/api.js';
-import { emit } from '../../../lib/events.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import {
-  addToReadingList,
-  articleListsKey,
-  articleReadingLists,
-  removeFromReadingList,
-  unescapeAngles,
-  useArticleReadingLists,
-  useReadingLists,
-  type MembershipChange,
-} from '../api.js';
+import { unescapeAngles, useArticleReadingLists, useEditMembership, useReadingLists } from '../api.js';
 import { ReadingListDialog } from './ReadingListDialog.js';
 
 /** §8 "Reading list add" / §9: the modal's messages clear after 3 s. */
@@ -49,7 +38,6 @@ type Message = { tone: 'success' | 'error' | 'info'; text: string };
 
 function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'>) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const lists = useReadingLists();
   const memberships = useArticleReadingLists(article.id);
   const [shown, show] = useTimedMessage<Message>(MESSAGE_MS);
@@ -57,23 +45,13 @@ function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'
   const [creating, setCreating] = useState(false);
   const member = new Set((memberships.data ?? []).map((m) => m.id));
 
-  /** After a change: the memberships again, then tell the card (its filled button), the lists and the badges. */
-  const settle = async (listId: number) => {
-    let inAny: boolean | undefined;
-    try {
-      const refs = await client.fetchQuery({ queryKey: articleListsKey(article.id), queryFn: () => articleReadingLists(article.id), staleTime: 0 });
-      inAny = refs.length > 0;
-    } catch {
-      inAny = undefined;
-    }
-    emit<MembershipChange>('reading-list-updated', { list_id: listId, article_id: article.id, in_reading_list: inAny });
-    emit('unread-counts-updated');
-  };
+  // After each change, success or not, the mutation asks for the memberships again and announces them.
+  const membership = useEditMembership();
 
   const add = async (list: Pick<ReadingList, 'id' | 'name'>) => {
     setBusy(list.id);
     try {
-      await addToReadingList(list.id, article.id);
+      await membership.mutateAsync({ listId: list.id, articleId: article.id, action: 'add' });
       show({ tone: 'success', text: t('readingLists.add.added', { name: unescapeAngles(list.name) }) });
     } catch (err) {
       // §8: 409 "already in list"; anything else "error adding".
@@ -83,7 +61,6 @@ function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'
         show({ tone: 'error', text: t('readingLists.add.errorAdding') });
       }
     } finally {
-      await settle(list.id);
       setBusy(null);
     }
   };
@@ -91,13 +68,12 @@ function ModalBody({ article, onClose }: Omit<AddToReadingListModalProps, 'open'
   const remove = async (list: ReadingList) => {
     setBusy(list.id);
     try {
-      await removeFromReadingList(list.id, article.id);
+      await membership.mutateAsync({ listId: list.id, articleId: article.id, action: 'remove' });
       show({ tone: 'success', text: t('readingLists.add.removed', { name: unescapeAngles(list.name) }) });
     } catch (err) {
       console.error('Removing from the reading list failed', err);
       show({ tone: 'error', text: t('readingLists.add.errorRemoving') });
     } finally {
-      await settle(list.id);
       setBusy(null);
     }
   };

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ReadingList } from '../../../../common/api.js';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.js';
-import { deleteReadingList, unescapeAngles } from '../api.js';
+import { unescapeAngles, useDeleteReadingList } from '../api.js';
 
 export interface DeleteReadingListDialogProps {
   list: Pick<ReadingList, 'id' | 'name'>;
@@ -16,6 +16,7 @@ export interface DeleteReadingListDialogProps {
  */
 export function DeleteReadingListDialog({ list, open, onClose, onDeleted }: DeleteReadingListDialogProps) {
   const { t } = useTranslation();
+  const deleteReadingList = useDeleteReadingList();
   return (
     <ConfirmDialog
       open={open}
@@ -25,7 +26,7 @@ export function DeleteReadingListDialog({ list, open, onClose, onDeleted }: Dele
       confirmLabel={t('readingLists.delete.confirm')}
       pendingLabel={t('readingLists.delete.deleting')}
       onConfirm={async () => {
-        await deleteReadingList(list.id);
+        await deleteReadingList.mutateAsync(list.id);
         onDeleted?.();
       }}
       errorMessage={() => t('readingLists.errors.delete')}

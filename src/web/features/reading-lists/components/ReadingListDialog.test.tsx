@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
 import { fakeServer, OpenDialog, renderAt, signedIn, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeFeed } from '../../feeds/testFeeds.js';
-import { makeList } from '../testLists.js';
+import { makeFeed } from '../../../test/testFeeds.js';
+import { makeList } from '../../../test/testLists.js';
 import { ReadingListDialog, SMART_TAB_HINT_MS } from './ReadingListDialog.js';
 
 function Harness({ list, onSaved }: { list?: ReadingList; onSaved?(l: ReadingList): void }) {

@@ -1,7 +1,7 @@
-import { Info, Plus, Sparkles, Trash2 } from 'lucide-react';
+import { Info, Plus, Sparkles } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FilterScopeName, ReadingList, ReadingListRule, RuleTypeName } from '../../../../common/api.js';
+import type { ReadingList, ReadingListRule } from '../../../../common/api.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
@@ -9,10 +9,10 @@ import { Switch } from '../../../components/ui/Switch.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { feedTitle, useFeeds } from '../../feeds/api.js';
-import { ChoiceGroup, filterScopeChoices } from '../../feeds/components/ChoiceGroup.js';
-import { FeedIcon } from '../../feeds/components/FeedIcon.js';
-import { createReadingList, DESCRIPTION_MAX, NAME_MAX, toInput, unescapeAngles, updateReadingList } from '../api.js';
+import { NAME_MAX, toInput, unescapeAngles, useCreateReadingList, useUpdateReadingList } from '../api.js';
+import { basicErrors, newRule, nextRuleKey, ruleErrors, validate, type RuleDraft } from './readingListForm.js';
+import { Counter, DescriptionField } from './ReadingListFields.js';
+import { RuleEditor } from './RuleEditor.js';
 
 /** §9: the hint shown when the disabled smart-rules tab is clicked stays 3 s. */
 export const SMART_TAB_HINT_MS = 3000;
@@ -39,59 +39,18 @@ export function ReadingListDialog({ open, onClose, list, onSaved }: ReadingListD
   );
 }
 
-interface RuleDraft extends ReadingListRule {
-  key: number;
-}
-
 type Tab = 0 | 1;
-
-interface Errors {
-  name?: string;
-  description?: string;
-  rules?: string;
-  /** Per rule (by key): the value and the feed selection. */
-  ruleValue: Record<number, string>;
-  ruleFeeds: Record<number, string>;
-}
-
-let nextKey = 1;
-/** §3 "Rule": keyword, both, all feeds by default. */
-function newRule(): RuleDraft {
-  return { key: nextKey++, rule_type: 'keyword', rule_scope: 'both', rule_value: '', include_all_feeds: true, selected_feeds: [] };
-}
-
-/** §5, with the spec's German texts (readingLists.validation.*). Lengths count what the user typed. */
-function validate(form: { name: string; description: string; is_smart: boolean; rules: RuleDraft[] }): Errors {
-  const errors: Errors = { ruleValue: {}, ruleFeeds: {} };
-  const name = form.name.trim();
-  if (!name) errors.name = 'readingLists.validation.nameRequired';
-  else if (name.length > NAME_MAX) errors.name = 'readingLists.validation.nameTooLong';
-  if (form.description.trim().length > DESCRIPTION_MAX) errors.description = 'readingLists.validation.descriptionTooLong';
-  if (form.is_smart) {
-    if (form.rules.length === 0) errors.rules = 'readingLists.validation.rulesRequired';
-    for (const rule of form.rules) {
-      if (!rule.rule_value.trim()) errors.ruleValue[rule.key] = 'readingLists.validation.ruleValueRequired';
-      if (!rule.include_all_feeds && rule.selected_feeds.length === 0) errors.ruleFeeds[rule.key] = 'readingLists.validation.feedsRequired';
-    }
-  }
-  return errors;
-}
-
-function basicErrors(e: Errors) {
-  return Boolean(e.name || e.description);
-}
-function ruleErrors(e: Errors) {
-  return Boolean(e.rules || Object.keys(e.ruleValue).length || Object.keys(e.ruleFeeds).length);
-}
 
 function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'open'>) {
   const { t, i18n } = useTranslation();
+  const createReadingList = useCreateReadingList();
+  const updateReadingList = useUpdateReadingList();
   const id = useId();
   const [name, setName] = useState(() => unescapeAngles(list?.name ?? ''));
   const [description, setDescription] = useState(() => unescapeAngles(list?.description ?? ''));
   const [isSmart, setIsSmart] = useState(list?.is_smart ?? false);
   const [rules, setRules] = useState<RuleDraft[]>(() =>
-    (list?.rules ?? []).map((r) => ({ ...r, rule_value: unescapeAngles(r.rule_value), selected_feeds: [...(r.selected_feeds ?? [])], key: nextKey++ })),
+    (list?.rules ?? []).map((r) => ({ ...r, rule_value: unescapeAngles(r.rule_value), selected_feeds: [...(r.selected_feeds ?? [])], key: nextRuleKey() })),
   );
   // §2: tab 1 when editing a smart list, tab 0 otherwise.
   const [tab, setTab] = useState<Tab>(list?.is_smart ? 1 : 0);
@@ -157,7 +116,7 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
     setBusy(true);
     try {
       const input = toInput({ name, description, is_smart: isSmart, rules });
-      const saved = list ? await updateReadingList(list.id, input) : await createReadingList(input);
+      const saved = list ? await updateReadingList.mutateAsync({ id: list.id, input }) : await createReadingList.mutateAsync(input);
       onSaved?.(saved, !list);
       onClose();
     } catch (err) {
@@ -302,163 +261,5 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
         </div>
       </div>
     </form>
-  );
-}
-
-function Counter({ count, max }: { count: number; max: number }) {
-  const { t } = useTranslation();
-  return (
-    <span className={`tabular-nums ${count > max ? 'text-danger' : ''}`}>
-      <span aria-hidden>
-        {count}/{max}
-      </span>
-      <span className="sr-only">{t('readingLists.dialog.counter', { count, max })}</span>
-    </span>
-  );
-}
-
-function DescriptionField({ value, onChange, error }: { value: string; onChange(v: string): void; error: string | null }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const count = value.trim().length;
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-text">
-        {t('readingLists.dialog.description')}
-      </label>
-      <textarea
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        rows={3}
-        placeholder={t('readingLists.dialog.descriptionPlaceholder')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-counter${error ? ` ${id}-error` : ''}`}
-        className={`w-full resize-y rounded-lg border bg-surface px-3 py-2 text-base text-text placeholder:text-muted/70 focus:border-accent focus:outline-none focus-visible:ring-2 focus-visible:ring-accent/40 ${
-          error ? 'border-danger' : 'border-border-strong'
-        }`}
-      />
-      <p id={`${id}-counter`} className="text-xs text-muted">
-        <Counter count={count} max={DESCRIPTION_MAX} />
-      </p>
-      {error && (
-        <p id={`${id}-error`} role="alert" className="text-sm text-danger">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-function RuleEditor({
-  n,
-  rule,
-  onChange,
-  onRemove,
-  valueError,
-  feedsError,
-}: {
-  n: number;
-  rule: RuleDraft;
-  onChange(change: Partial<ReadingListRule>): void;
-  onRemove(): void;
-  valueError: string | null;
-  feedsError: string | null;
-}) {
-  const { t } = useTranslation();
-  const headingId = useId();
-  return (
-    <li aria-labelledby={headingId} className="flex flex-col gap-4 rounded-xl border border-border bg-bg/40 p-4" data-testid="rule">
-      <div className="-my-1 flex items-center justify-between gap-2">
-        <h3 id={headingId} className="text-sm font-semibold">
-          {t('readingLists.dialog.rule', { n })}
-        </h3>
-        <button
-          type="button"
-          onClick={onRemove}
-          aria-label={t('readingLists.dialog.removeRule', { n })}
-          title={t('readingLists.dialog.removeRule', { n })}
-          className="-mr-2 inline-flex size-10 items-center justify-center rounded-lg text-muted hover:bg-surface-2 hover:text-danger"
-        >
-          <Trash2 aria-hidden className="size-4" />
-        </button>
-      </div>
-      <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap">
-        <ChoiceGroup<RuleTypeName>
-          legend={t('readingLists.dialog.ruleType')}
-          value={rule.rule_type}
-          onChange={(rule_type) => onChange({ rule_type })}
-          options={[
-            { value: 'keyword', label: t('readingLists.dialog.keyword') },
-            { value: 'regex', label: t('readingLists.dialog.regex') },
-          ]}
-        />
-        <ChoiceGroup<FilterScopeName>
-          legend={t('readingLists.dialog.ruleScope')}
-          value={rule.rule_scope}
-          onChange={(rule_scope) => onChange({ rule_scope })}
-          options={filterScopeChoices(t)}
-        />
-      </div>
-      <TextField
-        label={t('readingLists.dialog.ruleValue')}
-        value={rule.rule_value}
-        onChange={(e) => onChange({ rule_value: e.target.value })}
-        placeholder={rule.rule_type === 'regex' ? t('readingLists.dialog.regexPlaceholder') : t('readingLists.dialog.keywordPlaceholder')}
-        hint={rule.rule_type === 'regex' ? t('readingLists.dialog.regexHint') : t('readingLists.dialog.keywordHint')}
-        error={valueError}
-        autoComplete="off"
-        spellCheck={rule.rule_type !== 'regex'}
-        className={rule.rule_type === 'regex' ? '[&_input]:font-mono' : ''}
-      />
-      <Switch
-        checked={rule.include_all_feeds}
-        onChange={(include_all_feeds) => onChange({ include_all_feeds })}
-        label={t('readingLists.dialog.allFeeds')}
-        description={rule.include_all_feeds ? t('readingLists.dialog.allFeedsDescription') : t('readingLists.dialog.someFeedsDescription')}
-      />
-      {!rule.include_all_feeds && <FeedPicker selected={rule.selected_feeds} onChange={(selected_feeds) => onChange({ selected_feeds })} error={feedsError} />}
-    </li>
-  );
-}
-
-/** The rule's feeds (§3: a loaded feed list for rule selection): a checkbox per feed, in the user's order. */
-function FeedPicker({ selected, onChange, error }: { selected: number[]; onChange(ids: number[]): void; error: string | null }) {
-  const { t } = useTranslation();
-  const feeds = useFeeds();
-  const errorId = useId();
-  const chosen = new Set(selected);
-  return (
-    <fieldset aria-describedby={error ? errorId : undefined} aria-invalid={error ? true : undefined} className="min-w-0">
-      <legend className="mb-1.5 flex w-full items-baseline justify-between gap-2 text-sm font-medium text-text">
-        {t('readingLists.dialog.feeds')}
-        <span className="text-xs font-normal text-muted">{t('readingLists.dialog.feedsSelected', { count: chosen.size })}</span>
-      </legend>
-      {feeds.data && feeds.data.length === 0 ? (
-        <p className="text-sm text-muted">{t('readingLists.dialog.noFeeds')}</p>
-      ) : (
-        <ul className={`max-h-48 overflow-y-auto rounded-lg border bg-surface p-1 ${error ? 'border-danger' : 'border-border-strong'}`}>
-          {(feeds.data ?? []).map((feed) => (
-            <li key={feed.id}>
-              <label className="flex min-h-10 cursor-pointer items-center gap-3 rounded-md px-2 text-sm hover:bg-surface-2 has-focus-visible:outline-2 has-focus-visible:outline-[var(--focus)]">
-                <input
-                  type="checkbox"
-                  checked={chosen.has(feed.id)}
-                  onChange={(e) => onChange(e.target.checked ? [...selected, feed.id] : selected.filter((x) => x !== feed.id))}
-                  className="size-4 shrink-0 accent-[var(--accent)]"
-                />
-                <FeedIcon feed={feed} size="sm" />
-                <span className="min-w-0 truncate">{feedTitle(feed, t)}</span>
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
-      {error && (
-        <p id={errorId} role="alert" className="mt-1.5 text-sm text-danger">
-          {error}
-        </p>
-      )}
-    </fieldset>
   );
 }

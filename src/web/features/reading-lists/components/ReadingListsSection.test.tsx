@@ -6,7 +6,7 @@ import type { ReadingList } from '../../../../common/api.js';
 import { emit } from '../../../lib/events.js';
 import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { readingListsKey, useSortReadingLists } from '../api.js';
-import { makeList } from '../testLists.js';
+import { makeList } from '../../../test/testLists.js';
 import { activeListId, ReadingListsSection } from './ReadingListsSection.js';
 
 let lists: ReadingList[];

@@ -3,7 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
 import { MAX_NAME_LENGTH } from '../../../../common/limits.js';
-import { useAuth } from '../../../app/auth.js';
+import { useAuth } from '../../../lib/auth.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { TextField } from '../../../components/ui/TextField.js';

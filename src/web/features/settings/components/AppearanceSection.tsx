@@ -2,8 +2,8 @@ import { Palette } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '../../../../common/constants.js';
-import { useAuth } from '../../../app/auth.js';
-import { useTheme } from '../../../app/theme.js';
+import { useAuth } from '../../../lib/auth.js';
+import { useTheme } from '../../../lib/theme.js';
 import { Switch } from '../../../components/ui/Switch.js';
 import { SettingsSection } from './SettingsSection.js';
 

@@ -7,7 +7,7 @@ import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { deleteAllFeeds, downloadOpmlExport, importOpml } from '../../feeds/api.js';
+import { downloadOpmlExport, useDeleteAllFeeds, useImportOpml } from '../../feeds/index.js';
 import { SettingsSection } from './SettingsSection.js';
 
 /** dashboard.md §5: an OPML file is a .opml or .xml file. */
@@ -20,7 +20,7 @@ type Status = { tone: 'success' | 'error'; text: string } | null;
  * Settings section 3, Feed management (dashboard.md §2 "Account settings", §5, §7 "Feeds", §8 "Account", §9):
  * - OPML import: a chosen .opml/.xml file is required ("please choose an OPML file"); afterwards the counts of the
  *   result are shown; a failure shows the server's reason (translated by its code where known) or a generic text.
- *   The feed list, folders and counts refresh through the app-wide events (features/feeds/api.ts importOpml).
+ *   The feed list, folders and counts refresh through the app-wide events (the feeds feature's useImportOpml).
  * - OPML export: downloads feeder-feeds-YYYY-MM-DD.opml; a failure shows a generic text.
  * - Delete all feeds: after the browser's confirm(); "all feeds deleted" or "error deleting all feeds".
  */
@@ -64,6 +64,7 @@ function importErrorText(t: ReturnType<typeof useTranslation>['t'], i18n: Return
 
 function ImportBlock() {
   const { t, i18n } = useTranslation();
+  const importOpml = useImportOpml();
   const inputId = useId();
   const fileRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -82,7 +83,7 @@ function ImportBlock() {
     setError(null);
     setBusy(true);
     try {
-      setResult(await importOpml(file));
+      setResult(await importOpml.mutateAsync(file));
       setFile(null);
       if (fileRef.current) fileRef.current.value = '';
     } catch (err) {
@@ -194,6 +195,7 @@ function ExportBlock() {
 
 function DeleteAllBlock() {
   const { t } = useTranslation();
+  const deleteAllFeeds = useDeleteAllFeeds();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<Status>(null);
 
@@ -203,7 +205,7 @@ function DeleteAllBlock() {
     if (!window.confirm(t('settings.feedManagement.deleteAllConfirm'))) return;
     setBusy(true);
     try {
-      await deleteAllFeeds();
+      await deleteAllFeeds.mutateAsync();
       setStatus({ tone: 'success', text: t('settings.feedManagement.allDeleted') });
     } catch {
       setStatus({ tone: 'error', text: t('settings.feedManagement.deleteAllError') });

@@ -1,7 +1,7 @@
 import { Check, Copy, Eye, EyeOff, RefreshCw, Smartphone } from 'lucide-react';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../../app/auth.js';
+import { useAuth } from '../../../lib/auth.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
 import { Switch } from '../../../components/ui/Switch.js';
@@ -257,7 +257,7 @@ export function FeverSection() {
   );
 }
 
-/** A square icon button inside a field's right edge, 40 px for touch (design.md §6), named for screen readers. */
+/** A square icon button inside a field's right edge, 40 px for touch (docs/decisions.md "Look and feel (web)"), named for screen readers. */
 function IconButton({ label, onClick, children, disabled }: { label: string; onClick(): void; children: ReactNode; disabled?: boolean }) {
   return (
     <button

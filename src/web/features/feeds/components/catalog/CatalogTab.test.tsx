@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogCategory } from '../../../../../common/api.js';
 import { on } from '../../../../lib/events.js';
 import { fakeServer, OpenDialog, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../../test/dashboardHarness.js';
-import { makeFeed } from '../../testFeeds.js';
+import { makeFeed } from '../../../../test/testFeeds.js';
 import { AddFeedDialog } from '../AddFeedDialog.js';
 
 /** The add-feed dialog's catalog tab (dashboard.md §2 "Feed catalog", §4, §5, §8 "Subscribe"). */

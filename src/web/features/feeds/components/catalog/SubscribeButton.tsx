@@ -5,7 +5,7 @@ import type { AddFeedResponse } from '../../../../../common/api.js';
 import type { AlertTone } from '../../../../components/ui/Alert.js';
 import { Button } from '../../../../components/ui/Button.js';
 import { ApiError } from '../../../../lib/api.js';
-import { addFeed } from '../../api.js';
+import { useAddFeed } from '../../api.js';
 
 export type SubscribeState = 'subscribing' | 'subscribed';
 
@@ -23,6 +23,7 @@ export interface SubscribeMessage {
  */
 export function useSubscribe() {
   const { t } = useTranslation();
+  const addFeed = useAddFeed();
   const [states, setStates] = useState<Record<string, SubscribeState>>({});
   const [message, setMessage] = useState<SubscribeMessage | null>(null);
 
@@ -30,7 +31,7 @@ export function useSubscribe() {
     setMessage(null);
     setStates((s) => ({ ...s, [url]: 'subscribing' }));
     try {
-      const added = await addFeed(url);
+      const added = await addFeed.mutateAsync(url);
       setStates((s) => ({ ...s, [url]: 'subscribed' }));
       return added;
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { ReadingList } from '../../../common/api.js';
+import type { ReadingList } from '../../common/api.js';
 
 /** A reading list as the server answers it, for the web tests. */
 export function makeList(overrides: Partial<ReadingList> & Pick<ReadingList, 'id'>): ReadingList {

@@ -1,9 +1,9 @@
 import { Plus, Rss } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../../app/auth.js';
+import { useAuth } from '../../../lib/auth.js';
 import { Button } from '../../../components/ui/Button.js';
-import { AddFeedDialog } from '../../feeds/components/AddFeedDialog.js';
+import { AddFeedDialog } from '../../feeds/index.js';
 
 /**
  * What /dashboard shows a user without feeds (dashboard.md §2 "Empty states": welcome with an "add feed" button,

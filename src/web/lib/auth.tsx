@@ -2,9 +2,9 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import type { LoginResponse, MeResponse, UpdateMeResponse, User } from '../../common/api.js';
 import type { Language } from '../../common/constants.js';
 import i18n, { isLanguage, setLanguage } from '../i18n/index.js';
-import { api, ApiError, endSession, refreshAccessToken } from '../lib/api.js';
-import { on } from '../lib/events.js';
-import { storage } from '../lib/storage.js';
+import { api, ApiError, endSession, refreshAccessToken } from './api.js';
+import { on } from './events.js';
+import { storage } from './storage.js';
 
 /**
  * Session state (public-area-and-api.md §4 "Session start", "Login", "Logout", "Language changes").

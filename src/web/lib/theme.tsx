@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { STORAGE_KEYS } from '../../common/constants.js';
-import { storage } from '../lib/storage.js';
+import { storage } from './storage.js';
 
 /** Light or dark theme, persisted under "theme" (public-area-and-api.md §4); the system preference is the default. */
 export type Theme = 'light' | 'dark';

@@ -1,7 +1,7 @@
 import { Compass } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { ButtonLink } from '../../../components/ui/Button.js';
-import { usePageTitle } from '../pageTitle.js';
+import { ButtonLink } from './ui/Button.js';
+import { usePageTitle } from '../lib/pageTitle.js';
 
 /** Any unknown /dashboard path (dashboard.md §2): "not found", "page does not exist", a link to /dashboard. */
 export function NotFound() {

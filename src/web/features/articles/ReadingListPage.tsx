@@ -2,20 +2,18 @@ import { BookmarkPlus, CheckCircle2, Pencil, SearchCheck, Sparkles, Trash2 } fro
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import type { ReadingList } from '../../../../common/api.js';
-import { Alert } from '../../../components/ui/Alert.js';
-import { Button } from '../../../components/ui/Button.js';
-import { Skeleton } from '../../../components/ui/Skeleton.js';
-import { ApiError } from '../../../lib/api.js';
-import type { ArticleView } from '../../articles/api.js';
-import { ArticleList } from '../../articles/components/ArticleList.js';
-import { EmptyState } from '../../articles/components/EmptyState.js';
-import { ReadingStateProvider, useReadingState } from '../../articles/readingState.js';
-import { NotFound } from '../../dashboard/components/NotFound.js';
-import { usePageTitle } from '../../dashboard/pageTitle.js';
-import { unescapeAngles, useReadingList } from '../api.js';
-import { DeleteReadingListDialog } from './DeleteReadingListDialog.js';
-import { ReadingListDialog } from './ReadingListDialog.js';
+import type { ReadingList } from '../../../common/api.js';
+import { Alert } from '../../components/ui/Alert.js';
+import { Button } from '../../components/ui/Button.js';
+import { Skeleton } from '../../components/ui/Skeleton.js';
+import { ApiError } from '../../lib/api.js';
+import type { ArticleView } from './api.js';
+import { ArticleList } from './components/ArticleList.js';
+import { EmptyState } from './components/EmptyState.js';
+import { ReadingStateProvider, useReadingState } from './readingState.js';
+import { NotFound } from '../../components/NotFound.js';
+import { usePageTitle } from '../../lib/pageTitle.js';
+import { DeleteReadingListDialog, ReadingListDialog, unescapeAngles, useReadingList } from '../reading-lists/index.js';
 
 /**
  * /dashboard/reading-list/{id} (dashboard.md §2): the list's articles in the shared article list (count, the

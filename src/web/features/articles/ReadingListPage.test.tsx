@@ -1,12 +1,12 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Article, ReadingList } from '../../../../common/api.js';
-import { emit } from '../../../lib/events.js';
-import { renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeArticle, page, stubApi, stubIntersectionObserver, type Request } from '../../articles/testArticles.js';
-import DashboardRoutes from '../../dashboard/DashboardRoutes.js';
-import { makeFeed } from '../../feeds/testFeeds.js';
-import { makeList } from '../testLists.js';
+import type { Article, ReadingList } from '../../../common/api.js';
+import { emit } from '../../lib/events.js';
+import { renderAt, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { makeArticle, page, stubApi, stubIntersectionObserver, type Request } from '../../test/testArticles.js';
+import { DashboardRoutes } from '../dashboard/index.js';
+import { makeFeed } from '../../test/testFeeds.js';
+import { makeList } from '../../test/testLists.js';
 
 let lists: ReadingList[];
 let members: Article[];

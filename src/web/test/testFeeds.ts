@@ -1,4 +1,4 @@
-import type { Feed, FeedFilter } from '../../../common/api.js';
+import type { Feed, FeedFilter } from '../../common/api.js';
 
 /** A feed as GET /api/feeds answers it, for the web tests. */
 export function makeFeed(overrides: Partial<Feed> & Pick<Feed, 'id'>): Feed {

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { Article, ArticlePage } from '../../../common/api.js';
+import type { Article, ArticlePage } from '../../common/api.js';
 
 /** An article as the list endpoints answer it, for the web tests. Newer ids are newer articles. */
 export function makeArticle(overrides: Partial<Article> & Pick<Article, 'id'>): Article {

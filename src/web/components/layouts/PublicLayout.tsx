@@ -2,11 +2,11 @@ import type { MouseEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HEADER_SOLID_SCROLL_PX } from '../../../common/constants.js';
-import { LanguageSwitch } from '../../components/LanguageSwitch.js';
-import { ThemeToggle } from '../../components/ThemeToggle.js';
-import { ButtonLink } from '../../components/ui/Button.js';
-import { Logo } from '../../components/ui/Logo.js';
-import { useAuth } from '../auth.js';
+import { LanguageSwitch } from '../LanguageSwitch.js';
+import { ThemeToggle } from '../ThemeToggle.js';
+import { ButtonLink } from '../ui/Button.js';
+import { Logo } from '../ui/Logo.js';
+import { useAuth } from '../../lib/auth.js';
 import { useScrolledPast } from './useScrolledPast.js';
 
 export interface PublicLayoutProps {

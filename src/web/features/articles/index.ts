@@ -1,0 +1,4 @@
+export { ArticlesPage } from './ArticlesPage.js';
+export { ArticleTools } from './components/ArticleTools.js';
+export { ReadingListPage } from './ReadingListPage.js';
+export { ReadingStateProvider } from './readingState.js';

@@ -1,0 +1,2 @@
+export { Sidebar } from './components/Sidebar.js';
+export { default as DashboardRoutes } from './DashboardRoutes.js';

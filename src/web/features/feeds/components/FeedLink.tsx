@@ -1,0 +1,34 @@
+import { BellOff } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Feed } from '../../../../common/api.js';
+import { Badge, itemClass, mutedItemClass } from '../../../components/sidebar/SidebarItems.js';
+import { feedTitle } from '../api.js';
+import { FeedIcon } from './FeedIcon.js';
+
+/** A feed in the sidebar: icon or letter tile, title, unread badge; muted: greyed, a mute icon, no badge. */
+export function FeedLink({ feed, active, count }: { feed: Feed; active: boolean; count?: number }) {
+  const { t } = useTranslation();
+  const title = feedTitle(feed, t);
+  return (
+    <Link
+      to={`/dashboard?feed=${feed.id}`}
+      aria-current={active ? 'page' : undefined}
+      className={feed.is_muted ? mutedItemClass : itemClass(active)}
+      data-muted={feed.is_muted || undefined}
+      // The row is dragged by dnd-kit (folders/components/SidebarFeedTree), not as a native link drag.
+      draggable={false}
+    >
+      <FeedIcon feed={feed} size="sm" className={feed.is_muted ? 'grayscale' : ''} />
+      <span className="min-w-0 flex-1 truncate">{title}</span>
+      {feed.is_muted ? (
+        <>
+          <BellOff aria-hidden className="size-3.5 shrink-0 text-muted" />
+          <span className="sr-only">{t('dashboard.sidebar.muted')}</span>
+        </>
+      ) : (
+        <Badge count={count} />
+      )}
+    </Link>
+  );
+}

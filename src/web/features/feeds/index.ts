@@ -1,0 +1,10 @@
+export { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, downloadOpmlExport, feedTitle, feedsKey, unreadCountsKey, useDeleteAllFeeds, useFeeds, useImportOpml, useUnmuteFeed, useUnreadCounts } from './api.js';
+export { AddFeedDialog } from './components/AddFeedDialog.js';
+export { ChoiceGroup, filterScopeChoices } from './components/ChoiceGroup.js';
+export { FeedActionsMenu } from './components/FeedActionsMenu.js';
+export { FeedFiltersDialog } from './components/FeedFiltersDialog.js';
+export { FeedIcon } from './components/FeedIcon.js';
+export { FeedLink } from './components/FeedLink.js';
+export { MuteDialog } from './components/MuteDialog.js';
+export { default as FeedsPage } from './FeedsPage.js';
+export { formatDateTime } from './format.js';
