@@ -1,6 +1,7 @@
 /**
  * The parse stage of the reader pipeline (design.md §1: fetch → parse → normalise → sanitise): bytes in,
- * ParsedFeed out. Pure and synchronous; feedsmith (on fast-xml-parser) reads the formats, normalize.ts maps them.
+ * ParsedFeed out. Pure and synchronous; feedsmith (on fast-xml-parser) reads the formats, normalize.ts maps them
+ * (one file per format: rss.ts, rdf.ts, atom.ts, json.ts).
  *
  * Flow: decode (encoding.ts) → look at the first character / the prolog (sniff.ts: refuses entity declarations)
  * → feedsmith's parser for the format the root element names → normalise. Errors are always ReaderError:
@@ -23,7 +24,7 @@ import {
 } from 'feedsmith';
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
 import { decodeBody } from './encoding.js';
-import { type NormalizeContext, normalizeAtom, normalizeJson, normalizeRdf, normalizeRss } from './normalize.js';
+import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
 import { type Prolog, scanProlog } from './sniff.js';
 
 export interface ParseOptions {
@@ -153,17 +154,9 @@ function parseXmlDocument(text: string, ctx: NormalizeContext): ParsedFeed {
     }
   }
 
-  switch (format) {
-    case 'rss':
-      return normalizeRss(raw as Parameters<typeof normalizeRss>[0], ctx);
-    case 'atom': {
-      // Atom 0.3 declares http://purl.org/atom/ns# on its root element (Atom 1.0: http://www.w3.org/2005/Atom).
-      const rootTag = xml.slice(0, xml.indexOf('>') + 1 || 2048);
-      return normalizeAtom(raw as Parameters<typeof normalizeAtom>[0], ctx, rootTag.includes('purl.org/atom/ns#'));
-    }
-    case 'rdf':
-      return normalizeRdf(raw as Parameters<typeof normalizeRdf>[0], ctx);
-  }
+  // Atom 0.3 declares http://purl.org/atom/ns# on its root element (Atom 1.0: http://www.w3.org/2005/Atom).
+  const atom03 = format === 'atom' && xml.slice(0, xml.indexOf('>') + 1 || 2048).includes('purl.org/atom/ns#');
+  return normalize({ format, feed: raw, atom03 } as RawFeed, ctx);
 }
 
 function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
@@ -184,7 +177,7 @@ function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
     if (error instanceof ParseError) return emptyFeed('json');
     throw error;
   }
-  return normalizeJson(feed, ctx);
+  return normalize({ format: 'json', feed }, ctx);
 }
 
 /**

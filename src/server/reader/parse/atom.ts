@@ -1,0 +1,113 @@
+/**
+ * Atom 0.3 / 1.0 (RFC 4287), including YouTube channel feeds → ParsedFeed (the decisions are listed in
+ * normalize.ts).
+ */
+import type { AtomFeed } from 'feedsmith';
+import type { ParsedFeed } from '../types.js';
+import { type ItemDraft, feedOf } from './identity.js';
+import {
+  type NormalizeContext,
+  MediaCollector,
+  atomAlternate,
+  atomEnclosures,
+  atomNames,
+  first,
+  firstAuthor,
+  firstDate,
+  firstUrl,
+  joinNames,
+  mediaDescription,
+  mediaTitle,
+  ttlMinutes,
+} from './shared.js';
+import { collapseWhitespace, nonEmpty, textToHtml, textWithMarkupToText } from './text.js';
+import { resolveBase } from './urls.js';
+
+/**
+ * The type of an Atom text construct or content without a type attribute. Atom 1.0 says "text" (RFC 4287
+ * §3.1.1). Atom 0.3 said text/plain too, but its feeds used mode="escaped" to carry HTML almost without exception
+ * (and feedsmith does not report `mode`), so for 0.3 an untyped value is read as HTML.
+ */
+function defaultAtomType(atom03: boolean): string {
+  return atom03 ? 'html' : 'text';
+}
+
+/** Atom text construct (RFC 4287 §3.1) → plain text. */
+function atomText(t: AtomFeed.Text | undefined, atom03: boolean): string {
+  if (!t) return '';
+  const type = (t.type ?? defaultAtomType(atom03)).toLowerCase();
+  return type === 'text' || type === 'text/plain' ? collapseWhitespace(t.value) : textWithMarkupToText(t.value);
+}
+
+/**
+ * Atom content or summary (RFC 4287 §4.1.3; Atom 0.3 used MIME types) → HTML, or null for out-of-line (src) and
+ * non-text media types, which cannot be shown inline.
+ */
+function atomHtml(c: AtomFeed.Content | AtomFeed.Text | undefined, atom03: boolean): string | null {
+  const value = nonEmpty(c?.value);
+  if (!c || !value) return null;
+  const type = (c.type ?? defaultAtomType(atom03)).toLowerCase();
+  if (type === 'html' || type === 'xhtml' || type === 'text/html' || type === 'application/xhtml+xml') return value;
+  if (type === 'text' || type.startsWith('text/')) return textToHtml(value);
+  return null;
+}
+
+
+export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext, atom03 = false): ParsedFeed {
+  const feedBase = resolveBase(feed.xml?.base, ctx.url);
+  const feedAuthor = firstAuthor(
+    atomNames(feed.authors),
+    joinNames(feed.dc?.creators ?? [], textWithMarkupToText),
+    joinNames([feed.itunes?.author], textWithMarkupToText),
+  );
+
+  const drafts = (feed.entries ?? []).map((entry): ItemDraft => {
+    const base = resolveBase(entry.xml?.base, feedBase);
+    const media = new MediaCollector(base);
+    atomEnclosures(entry.links, media);
+    media.media(entry.media);
+    media.duration(entry.itunes?.duration);
+
+    const videoId = nonEmpty(entry.yt?.videoId);
+    // YouTube feeds carry the description only in media:group (https://www.youtube.com/feeds/videos.xml).
+    const summary = atomHtml(entry.summary, atom03) ?? mediaDescription(entry.media);
+    const content = atomHtml(entry.content, atom03) ?? summary;
+    const rawLink = atomAlternate(entry.links);
+    return {
+      id: nonEmpty(entry.id),
+      url: firstUrl(
+        base,
+        rawLink,
+        videoId ? `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}` : undefined,
+      ),
+      rawLink: nonEmpty(rawLink),
+      title: entry.title ? atomText(entry.title, atom03) : textWithMarkupToText(mediaTitle(entry.media) ?? entry.itunes?.title),
+      author: firstAuthor(
+        atomNames(entry.authors),
+        joinNames(entry.dc?.creators ?? [], textWithMarkupToText),
+        joinNames([entry.itunes?.author], textWithMarkupToText),
+        atomNames(entry.source?.authors),
+        feedAuthor,
+      ),
+      content,
+      summary,
+      publishedAt: firstDate(ctx, entry.published, entry.updated, first(entry.dc?.dates)),
+      updatedAt: firstDate(ctx, entry.updated),
+      imageUrl: media.imageUrl(entry.itunes?.image),
+      enclosures: media.enclosures(),
+    };
+  });
+
+  return feedOf(
+    'atom',
+    {
+      title: atomText(feed.title, atom03),
+      siteUrl: firstUrl(feedBase, atomAlternate(feed.links)),
+      description: nonEmpty(atomText(feed.subtitle, atom03)),
+      imageUrl: firstUrl(feedBase, feed.logo, feed.icon, feed.itunes?.image),
+      language: nonEmpty(feed.xml?.lang ?? first(feed.dc?.languages)),
+      ttlMinutes: ttlMinutes(undefined, feed.sy),
+    },
+    drafts,
+  );
+}
