@@ -32,6 +32,8 @@ export interface ParseOptions {
   url: string;
   /** The Content-Type header, for its charset. */
   contentType?: string | null;
+  /** The fetch time (ms since the epoch): dates more than a day after it are clamped to it. Default: now. */
+  now?: number;
 }
 
 /** How much of a body looksLikeFeed inspects. */
@@ -187,7 +189,7 @@ function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
 export function parseFeed(body: Buffer | Uint8Array | string, options: ParseOptions): ParsedFeed {
   try {
     const text = toText(body, options.contentType);
-    const ctx: NormalizeContext = { url: options.url, now: Date.now() };
+    const ctx: NormalizeContext = { url: options.url, now: options.now ?? Date.now() };
     const start = firstNonSpace(text);
     if (start === -1) throw notAFeed('The document is empty.');
     const c = text[start];
