@@ -26,18 +26,43 @@ function sha256(s: string): string {
   return createHash('sha256').update(s).digest('hex');
 }
 
+/** The key of an item without its own id: its link, else its first enclosure, else null. */
+function linkKey(d: ItemDraft): string | null {
+  return d.url ?? d.rawLink ?? d.enclosures[0]?.url ?? null;
+}
+
+/**
+ * The identity of each draft (docs/decisions.md "Feeds read right: dates, identity, fallbacks"): its own id;
+ * else its link (or first enclosure) when no other id-less item of the document shares it; else, for id-less
+ * items sharing a link, a hash of link, title and content, so that two articles behind one link stay two; else a
+ * hash of title and content. A link that is unique in its document keeps the key it always had, so stored
+ * articles keep theirs.
+ */
+function identities(drafts: ItemDraft[]): string[] {
+  const linkCounts = new Map<string, number>();
+  for (const d of drafts) {
+    const key = d.id ? null : linkKey(d);
+    if (key) linkCounts.set(key, (linkCounts.get(key) ?? 0) + 1);
+  }
+  return drafts.map((d) => {
+    const body = d.content ?? d.summary ?? '';
+    const key = d.id ? null : linkKey(d);
+    let guid: string;
+    if (d.id) guid = d.id;
+    else if (key && linkCounts.get(key) === 1) guid = key;
+    else if (key) guid = `sha256:${sha256(`${key}\n${d.title}\n${body}`)}`;
+    else guid = `sha256:${sha256(`${d.title}\n${body}`)}`;
+    return guid.length > MAX_GUID_LENGTH ? `sha256:${sha256(guid)}` : guid;
+  });
+}
+
 function finishItems(drafts: ItemDraft[]): ParsedItem[] {
   const seen = new Set<string>();
   const items: ParsedItem[] = [];
-  for (const d of drafts) {
-    let guid =
-      d.id ??
-      d.url ??
-      d.rawLink ??
-      d.enclosures[0]?.url ??
-      `sha256:${sha256(`${d.title}\n${d.content ?? d.summary ?? ''}`)}`;
-    if (guid.length > MAX_GUID_LENGTH) guid = `sha256:${sha256(guid)}`;
-    if (seen.has(guid)) continue;
+  const guids = identities(drafts);
+  drafts.forEach((d, i) => {
+    const guid = guids[i];
+    if (seen.has(guid)) return;
     seen.add(guid);
     items.push({
       guid,
@@ -51,7 +76,7 @@ function finishItems(drafts: ItemDraft[]): ParsedItem[] {
       imageUrl: d.imageUrl,
       enclosures: d.enclosures,
     });
-  }
+  });
   return items;
 }
 
