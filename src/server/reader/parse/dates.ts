@@ -62,18 +62,24 @@ const ZONES: Record<string, number> = {
   nzst: 720, nzdt: 780,
 };
 
+/** A formatter that reports the UTC offset in force in `timeZone`; throws RangeError for an unknown zone. */
+function offsetFormat(timeZone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+}
+
 /**
  * Zone names that name a region rather than an offset: US "ET", "PT", … without S/D (standard or daylight time,
- * whichever is in force on the date) → the IANA zone whose rules give the offset.
+ * whichever is in force on the date) → a formatter for the IANA zone whose rules give the offset. Built once:
+ * a formatter is immutable, and building one costs a fraction of a millisecond.
  */
-const REGION_ZONES: Record<string, string> = {
-  et: 'America/New_York',
-  ct: 'America/Chicago',
-  mt: 'America/Denver',
-  pt: 'America/Los_Angeles',
-  at: 'America/Halifax',
-  akt: 'America/Anchorage',
-  ht: 'Pacific/Honolulu',
+const REGION_ZONES: Record<string, Intl.DateTimeFormat> = {
+  et: offsetFormat('America/New_York'),
+  ct: offsetFormat('America/Chicago'),
+  mt: offsetFormat('America/Denver'),
+  pt: offsetFormat('America/Los_Angeles'),
+  at: offsetFormat('America/Halifax'),
+  akt: offsetFormat('America/Anchorage'),
+  ht: offsetFormat('Pacific/Honolulu'),
 };
 
 const WEEKDAYS = new Set([
@@ -114,30 +120,30 @@ const TRAILING_COMMENT = /\s*\([^)]*\)\s*$/;
 const IANA_ZONE = /^[a-z]{2,14}(?:\/[a-z0-9_+-]{1,30}){1,2}$/i;
 const LONG_OFFSET = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/;
 
-/**
- * The offset (minutes) in force in an IANA zone at `utcMs`, or null for a name Intl does not know. A formatter
- * is built per call: these zones are rare in feeds, and nothing is kept between calls.
- */
-function ianaOffsetAt(timeZone: string, utcMs: number): number | null {
-  let name: string | undefined;
-  try {
-    const format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    name = format.formatToParts(utcMs).find((p) => p.type === 'timeZoneName')?.value;
-  } catch {
-    return null;
-  }
+/** The offset (minutes) in force at `utcMs` in the zone of `format` (see offsetFormat), or null. */
+function offsetAt(format: Intl.DateTimeFormat, utcMs: number): number | null {
+  const name = format.formatToParts(utcMs).find((p) => p.type === 'timeZoneName')?.value;
   const m = name ? LONG_OFFSET.exec(name) : null;
   if (!m) return null;
   return m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
 }
 
-/** Wall-clock time in an IANA zone (given as if it were UTC) → UTC, with the offset in force at that moment. */
-function fromZoneWallTime(timeZone: string, wallMs: number): number | null {
-  const guess = ianaOffsetAt(timeZone, wallMs);
+/** Wall-clock time in the zone of `format` (given as if it were UTC) → UTC, with the offset in force then. */
+function fromZoneWallTime(format: Intl.DateTimeFormat, wallMs: number): number | null {
+  const guess = offsetAt(format, wallMs);
   if (guess === null) return null;
   // A second look at the corrected instant settles dates near a daylight-saving switch.
-  const offset = ianaOffsetAt(timeZone, wallMs - guess * 60_000) ?? guess;
+  const offset = offsetAt(format, wallMs - guess * 60_000) ?? guess;
   return wallMs - offset * 60_000;
+}
+
+/** An IANA zone name's formatter, or null for a name Intl does not know. Built per date: nothing is kept. */
+function ianaFormat(name: string): Intl.DateTimeFormat | null {
+  try {
+    return offsetFormat(name);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -163,7 +169,10 @@ function toUtc(wallMs: number, zone: string): number | null {
     return region ? fromZoneWallTime(region, wallMs) : wallMs;
   }
   // An IANA name Intl does not know: UTC, like an unknown abbreviation.
-  if (IANA_ZONE.test(z)) return fromZoneWallTime(z, wallMs) ?? wallMs;
+  if (IANA_ZONE.test(z)) {
+    const format = ianaFormat(z);
+    return (format && fromZoneWallTime(format, wallMs)) ?? wallMs;
+  }
   return null;
 }
 
