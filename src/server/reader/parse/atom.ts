@@ -10,48 +10,21 @@ import {
   MediaCollector,
   atomAlternate,
   atomEnclosures,
+  atomHtml,
   atomNames,
+  atomText,
   first,
   firstAuthor,
   firstDate,
+  firstText,
   firstUrl,
   joinNames,
   mediaDescription,
   mediaTitle,
   ttlMinutes,
 } from './shared.js';
-import { collapseWhitespace, nonEmpty, textToHtml, textWithMarkupToText } from './text.js';
+import { nonEmpty, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
-
-/**
- * The type of an Atom text construct or content without a type attribute. Atom 1.0 says "text" (RFC 4287
- * §3.1.1). Atom 0.3 said text/plain too, but its feeds used mode="escaped" to carry HTML almost without exception
- * (and feedsmith does not report `mode`), so for 0.3 an untyped value is read as HTML.
- */
-function defaultAtomType(atom03: boolean): string {
-  return atom03 ? 'html' : 'text';
-}
-
-/** Atom text construct (RFC 4287 §3.1) → plain text. */
-function atomText(t: AtomFeed.Text | undefined, atom03: boolean): string {
-  if (!t) return '';
-  const type = (t.type ?? defaultAtomType(atom03)).toLowerCase();
-  return type === 'text' || type === 'text/plain' ? collapseWhitespace(t.value) : textWithMarkupToText(t.value);
-}
-
-/**
- * Atom content or summary (RFC 4287 §4.1.3; Atom 0.3 used MIME types) → HTML, or null for out-of-line (src) and
- * non-text media types, which cannot be shown inline.
- */
-function atomHtml(c: AtomFeed.Content | AtomFeed.Text | undefined, atom03: boolean): string | null {
-  const value = nonEmpty(c?.value);
-  if (!c || !value) return null;
-  const type = (c.type ?? defaultAtomType(atom03)).toLowerCase();
-  if (type === 'html' || type === 'xhtml' || type === 'text/html' || type === 'application/xhtml+xml') return value;
-  if (type === 'text' || type.startsWith('text/')) return textToHtml(value);
-  return null;
-}
-
 
 export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext, atom03 = false): ParsedFeed {
   const feedBase = resolveBase(feed.xml?.base, ctx.url);
@@ -81,7 +54,9 @@ export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext
         videoId ? `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}` : undefined,
       ),
       rawLink: nonEmpty(rawLink),
-      title: entry.title ? atomText(entry.title, atom03) : textWithMarkupToText(mediaTitle(entry.media) ?? entry.itunes?.title),
+      title:
+        atomText(entry.title, atom03, titleToText) ||
+        titleToText(firstText(mediaTitle(entry.media), entry.itunes?.title)),
       author: firstAuthor(
         atomNames(entry.authors),
         joinNames(entry.dc?.creators ?? [], textWithMarkupToText),
@@ -101,7 +76,7 @@ export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext
   return feedOf(
     'atom',
     {
-      title: atomText(feed.title, atom03),
+      title: atomText(feed.title, atom03, titleToText),
       siteUrl: firstUrl(feedBase, atomAlternate(feed.links)),
       description: nonEmpty(atomText(feed.subtitle, atom03)),
       imageUrl: firstUrl(feedBase, feed.logo, feed.icon, feed.itunes?.image),

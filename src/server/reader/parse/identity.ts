@@ -1,9 +1,10 @@
 /**
  * Item identity within one document (the rule is described in normalize.ts, "Identity"), and the assembly of a
- * ParsedFeed from the per-format drafts.
+ * ParsedFeed from the per-format drafts, including the display title of an untitled item.
  */
 import { createHash } from 'node:crypto';
 import type { Enclosure, FeedFormat, ParsedFeed, ParsedItem } from '../types.js';
+import { htmlToText } from './text.js';
 
 /** An item before identity is assigned. */
 export interface ItemDraft {
@@ -56,6 +57,26 @@ function identities(drafts: ItemDraft[]): string[] {
   });
 }
 
+/** Characters of the text an untitled item's display title is cut from. */
+const DISPLAY_TITLE_LENGTH = 100;
+
+/**
+ * The title shown for an item that has none (as Miniflux does): the start of its text, cut at a word boundary
+ * within DISPLAY_TITLE_LENGTH characters, else its URL, else "". Applied after identity, which keeps weighing
+ * the empty title, so stored articles keep their keys.
+ */
+function displayTitle(d: ItemDraft): string {
+  const text = htmlToText(d.content ?? d.summary);
+  if (text !== '') {
+    const chars = [...text];
+    if (chars.length <= DISPLAY_TITLE_LENGTH) return text;
+    const cut = chars.slice(0, DISPLAY_TITLE_LENGTH).join('');
+    const space = cut.lastIndexOf(' ');
+    return `${(space > DISPLAY_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  }
+  return d.url ?? d.rawLink ?? '';
+}
+
 function finishItems(drafts: ItemDraft[]): ParsedItem[] {
   const seen = new Set<string>();
   const items: ParsedItem[] = [];
@@ -67,7 +88,7 @@ function finishItems(drafts: ItemDraft[]): ParsedItem[] {
     items.push({
       guid,
       url: d.url,
-      title: d.title,
+      title: d.title || displayTitle(d),
       author: d.author,
       content: d.content,
       summary: d.summary,

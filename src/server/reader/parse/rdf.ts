@@ -10,12 +10,13 @@ import {
   first,
   firstAuthor,
   firstDate,
+  firstText,
   firstUrl,
   joinNames,
   mediaDescription,
   ttlMinutes,
 } from './shared.js';
-import { nonEmpty, textWithMarkupToText } from './text.js';
+import { nonEmpty, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
 
 
@@ -30,13 +31,14 @@ export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext):
     const base = resolveBase(item.xml?.base, itemParentBase);
     const media = new MediaCollector(base);
     media.media(item.media);
-    const summary = nonEmpty(item.description) ?? mediaDescription(item.media);
+    const summary =
+      nonEmpty(item.description) ?? nonEmpty(first(item.dc?.descriptions)) ?? mediaDescription(item.media);
     return {
       // rdf:about is the item's URI, its identity in RDF (RSS 1.0 §5.5).
       id: nonEmpty(item.rdf?.about),
       url: firstUrl(base, item.link, item.rdf?.about),
       rawLink: nonEmpty(item.link),
-      title: textWithMarkupToText(item.title ?? first(item.dc?.titles)),
+      title: titleToText(firstText(item.title, first(item.dc?.titles))),
       author: firstAuthor(joinNames(item.dc?.creators ?? [], textWithMarkupToText), feedAuthor),
       content: nonEmpty(item.content?.encoded) ?? summary,
       summary,
@@ -51,7 +53,7 @@ export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext):
   return feedOf(
     'rdf',
     {
-      title: textWithMarkupToText(feed.title ?? first(feed.dc?.titles)),
+      title: titleToText(firstText(feed.title, first(feed.dc?.titles))),
       siteUrl,
       description: nonEmpty(textWithMarkupToText(feed.description)),
       imageUrl: firstUrl(itemParentBase, feed.image?.url),

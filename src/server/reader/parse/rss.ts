@@ -9,17 +9,20 @@ import {
   MediaCollector,
   atomAlternate,
   atomEnclosures,
+  atomHtml,
   atomNames,
+  atomText,
   first,
   firstAuthor,
   firstDate,
+  firstText,
   firstUrl,
   joinNames,
   mediaDescription,
   mediaTitle,
   ttlMinutes,
 } from './shared.js';
-import { nonEmpty, textToHtml, textWithMarkupToText } from './text.js';
+import { nonEmpty, textToHtml, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
 
 
@@ -51,10 +54,14 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
     const permalink = guid && item.guid?.isPermaLink !== false && /^https?:\/\//i.test(guid) ? guid : undefined;
     const summary =
       nonEmpty(item.description) ??
+      nonEmpty(first(item.dc?.descriptions)) ??
       (item.itunes?.summary ? textToHtml(item.itunes.summary) : null) ??
-      mediaDescription(item.media);
-    const content = nonEmpty(item.content?.encoded) ?? summary;
-    const title = textWithMarkupToText(item.title ?? item.itunes?.title ?? mediaTitle(item.media) ?? item.atom?.title?.value);
+      mediaDescription(item.media) ??
+      atomHtml(item.atom?.summary, false);
+    const content = nonEmpty(item.content?.encoded) ?? atomHtml(item.atom?.content, false) ?? summary;
+    const title =
+      titleToText(firstText(item.title, first(item.dc?.titles), item.itunes?.title, mediaTitle(item.media))) ||
+      atomText(item.atom?.title, false, titleToText);
 
     return {
       id: guid ?? atomId,
@@ -89,7 +96,7 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
   return feedOf(
     'rss',
     {
-      title: textWithMarkupToText(feed.title ?? feed.itunes?.title ?? first(feed.dc?.titles)),
+      title: titleToText(firstText(feed.title, feed.itunes?.title, first(feed.dc?.titles))),
       siteUrl,
       description: nonEmpty(textWithMarkupToText(feed.description ?? feed.itunes?.summary ?? feed.itunes?.subtitle)),
       imageUrl: firstUrl(itemParentBase, feed.image?.url, feed.itunes?.image, first(feed.media?.thumbnails)?.url),

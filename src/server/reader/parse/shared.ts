@@ -6,7 +6,7 @@
 import type { AtomFeed, MediaNs, SyNs } from 'feedsmith';
 import type { Enclosure } from '../types.js';
 import { parseDate } from './dates.js';
-import { nonEmpty, textToHtml, collapseWhitespace } from './text.js';
+import { collapseWhitespace, nonEmpty, textToHtml, textWithMarkupToText } from './text.js';
 import { resolveHttpUrl } from './urls.js';
 
 export interface NormalizeContext {
@@ -27,6 +27,12 @@ export function firstDate(ctx: NormalizeContext, ...candidates: (string | undefi
     if (d) return d;
   }
   return null;
+}
+
+/** The first candidate that is not blank (an empty <title/> does not hide a <dc:title>). */
+export function firstText(...candidates: (string | undefined)[]): string | undefined {
+  for (const c of candidates) if (c && c.trim() !== '') return c;
+  return undefined;
 }
 
 /** The first candidate that resolves to an absolute http(s) URL. */
@@ -187,4 +193,37 @@ export function atomEnclosures(links: AtomFeed.Link<string>[] | undefined, media
 
 export function atomNames(people: AtomFeed.Person[] | undefined): string | null {
   return joinNames((people ?? []).map((p) => p.name), collapseWhitespace);
+}
+
+/**
+ * The type of an Atom text construct or content without a type attribute. Atom 1.0 says "text" (RFC 4287
+ * §3.1.1). Atom 0.3 said text/plain too, but its feeds used mode="escaped" to carry HTML almost without exception
+ * (and feedsmith does not report `mode`), so for 0.3 an untyped value is read as HTML.
+ */
+function defaultAtomType(atom03: boolean): string {
+  return atom03 ? 'html' : 'text';
+}
+
+/** Atom text construct (RFC 4287 §3.1) → plain text; `markupToText` reads the html and xhtml types. */
+export function atomText(
+  t: AtomFeed.Text | undefined,
+  atom03: boolean,
+  markupToText: (s: string) => string = textWithMarkupToText,
+): string {
+  if (!t) return '';
+  const type = (t.type ?? defaultAtomType(atom03)).toLowerCase();
+  return type === 'text' || type === 'text/plain' ? collapseWhitespace(t.value) : markupToText(t.value);
+}
+
+/**
+ * Atom content or summary (RFC 4287 §4.1.3; Atom 0.3 used MIME types) → HTML, or null for out-of-line (src) and
+ * non-text media types, which cannot be shown inline.
+ */
+export function atomHtml(c: AtomFeed.Content | AtomFeed.Text | undefined, atom03: boolean): string | null {
+  const value = nonEmpty(c?.value);
+  if (!c || !value) return null;
+  const type = (c.type ?? defaultAtomType(atom03)).toLowerCase();
+  if (type === 'html' || type === 'xhtml' || type === 'text/html' || type === 'application/xhtml+xml') return value;
+  if (type === 'text' || type.startsWith('text/')) return textToHtml(value);
+  return null;
 }
