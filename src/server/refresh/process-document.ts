@@ -52,7 +52,8 @@ export function fingerprint(item: ParsedItem): string {
 }
 
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
-  const baseUrl = item.url;
+  // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
+  const baseUrl = item.contentBase ?? item.url;
   const content = item.content ? sanitizeContent(item.content, { baseUrl }) : null;
   // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
   const summary = item.summary && item.summary !== item.content ? sanitizeContent(item.summary, { baseUrl }) : null;

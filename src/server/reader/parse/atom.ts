@@ -44,7 +44,15 @@ export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext
     const videoId = nonEmpty(entry.yt?.videoId);
     // YouTube feeds carry the description only in media:group (https://www.youtube.com/feeds/videos.xml).
     const summary = atomHtml(entry.summary, atom03) ?? mediaDescription(entry.media);
-    const content = atomHtml(entry.content, atom03) ?? summary;
+    const ownContent = atomHtml(entry.content, atom03);
+    const content = ownContent ?? summary;
+    // Relative URLs in content resolve against the xml:base in scope for the element that supplied it (RFC 4287
+    // §2); without any xml:base the store uses the entry's link.
+    const contentElement = ownContent ? entry.content : entry.summary;
+    const contentBase =
+      content && (feed.xml?.base || entry.xml?.base || contentElement?.xml?.base)
+        ? resolveBase(contentElement?.xml?.base, base)
+        : null;
     const rawLink = atomAlternate(entry.links);
     return {
       id: nonEmpty(entry.id),
@@ -66,6 +74,7 @@ export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext
       ),
       content,
       summary,
+      contentBase,
       publishedAt: firstDate(ctx, entry.published, entry.updated, first(entry.dc?.dates)),
       updatedAt: firstDate(ctx, entry.updated),
       imageUrl: media.imageUrl(entry.itunes?.image),

@@ -15,6 +15,8 @@ export interface ItemDraft {
   author: string | null;
   content: string | null;
   summary: string | null;
+  /** See ParsedItem.contentBase; only Atom sets it. */
+  contentBase?: string | null;
   publishedAt: string | null;
   updatedAt: string | null;
   imageUrl: string | null;
@@ -96,6 +98,7 @@ function finishItems(drafts: ItemDraft[]): ParsedItem[] {
       updatedAt: d.updatedAt,
       imageUrl: d.imageUrl,
       enclosures: d.enclosures,
+      ...(d.contentBase ? { contentBase: d.contentBase } : {}),
     });
   });
   return items;
