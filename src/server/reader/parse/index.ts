@@ -10,8 +10,9 @@
  *   PARSE_ENTITY_LIMIT a DOCTYPE declaring entities (billion laughs, XXE).
  *
  * Leniency: fast-xml-parser does not validate, so unescaped "&", unknown HTML entities and unclosed elements at
- * the end of the document are read as written. When a feed is cut off inside an element (a truncated download),
- * it is parsed again up to its last complete item/entry, so what did arrive is not lost.
+ * the end of the document are read as written. When a feed is cut off inside a tag (`</rss` without `>`), it is
+ * read without that tag; when it is cut off inside an element (a truncated download), it is parsed again up to
+ * its last complete item/entry, so what did arrive is not lost.
  */
 import {
   DetectError,
@@ -124,6 +125,35 @@ function runXmlParser(format: Exclude<FeedFormat, 'json'>, xml: string): unknown
   }
 }
 
+/** The document without an unfinished tag at its very end (`</rss` without `>`), or null when there is none. */
+function withoutCutTag(xml: string): string | null {
+  const lt = xml.lastIndexOf('<');
+  return lt > 0 && xml.indexOf('>', lt) === -1 ? xml.slice(0, lt) : null;
+}
+
+/**
+ * A document the parser refused, read as far as it is well-formed (as newsboat and feedparser do): first without
+ * a tag cut off at the very end (fast-xml-parser closes the elements left open at the end), else up to its last
+ * complete item or entry.
+ */
+function parseTruncated(format: Exclude<FeedFormat, 'json'>, xml: string): unknown {
+  const uncut = withoutCutTag(xml);
+  if (uncut !== null) {
+    try {
+      return runXmlParser(format, uncut);
+    } catch {
+      // Not the only damage: try the last complete item.
+    }
+  }
+  const end = lastCompleteItemEnd(xml, format);
+  if (end <= 0 || end >= xml.length) throw invalid('The feed is not well-formed XML and could not be read.');
+  try {
+    return runXmlParser(format, xml.slice(0, end));
+  } catch {
+    throw invalid('The feed is not well-formed XML and could not be read.');
+  }
+}
+
 function parseXmlDocument(text: string, ctx: NormalizeContext): ParsedFeed {
   const prolog = scanProlog(text);
   if (!prolog) throw notAFeed('The document has no XML root element; it is not a feed.');
@@ -147,13 +177,7 @@ function parseXmlDocument(text: string, ctx: NormalizeContext): ParsedFeed {
     // feedsmith's ParseError: the root element is right but holds nothing it could read (an empty <channel>).
     if (error instanceof ParseError) return emptyFeed(format);
     if (!(error instanceof MalformedError)) throw error;
-    const end = lastCompleteItemEnd(xml, format);
-    if (end <= 0 || end >= xml.length) throw invalid('The feed is not well-formed XML and could not be read.');
-    try {
-      raw = runXmlParser(format, xml.slice(0, end));
-    } catch {
-      throw invalid('The feed is not well-formed XML and could not be read.');
-    }
+    raw = parseTruncated(format, xml);
   }
 
   // Atom 0.3 declares http://purl.org/atom/ns# on its root element (Atom 1.0: http://www.w3.org/2005/Atom).
