@@ -7,6 +7,7 @@
  * against the OWASP XSS Filter Evasion Cheat Sheet (sanitize.test.ts).
  */
 import sanitizeHtml from 'sanitize-html';
+import { closeForeignContent } from './foreign.js';
 import { boundNesting } from './nesting.js';
 import { imageUrl, linkUrl, mediaUrl, sanitizeSrcset } from './urls.js';
 
@@ -285,5 +286,6 @@ export function sanitizeContent(html: string, options: SanitizeContentOptions): 
   // plain-text summaries are common enough to skip the parser for them.
   if (!/[<&]/.test(input)) return input;
   // Elements past the nesting bound are flattened first (nesting.ts): sanitize-html's parser is quadratic in depth.
-  return sanitizeHtml(boundNesting(input), optionsFor(options.baseUrl));
+  // An svg or math left open would take the rest of the article with it (foreign.ts).
+  return sanitizeHtml(boundNesting(closeForeignContent(input)), optionsFor(options.baseUrl));
 }

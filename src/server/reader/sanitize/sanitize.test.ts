@@ -384,6 +384,19 @@ describe('sanitizeContent: behaviour', () => {
     expect(clean('<p>a<noscript>no script</noscript><svg><text>svg</text></svg><math><mi>x</mi></math>b</p>')).toBe('<p>ab</p>');
   });
 
+  it('keeps the safe text after an svg or math that is never closed, as a browser ends it at a breakout tag', () => {
+    expect(clean('<p>Before</p><svg/onload=alert(1)><p>Closing safe text</p>')).toBe('<p>Before</p><p>Closing safe text</p>');
+    expect(clean('<svg onload=alert(1)>inside <circle/><div>After <b onclick=x>bold</b></div>')).toBe('<div>After <b>bold</b></div>');
+    expect(clean('<math><mi>x</mi><p>After math</p>')).toBe('<p>After math</p>');
+    expect(clean('<svg><svg onload=alert(1)><p>Twice</p>')).toBe('<p>Twice</p>');
+    // Closed foreign content still goes whole, breakout tags inside it included.
+    expect(clean('<svg><p>inside</p></svg><p>After</p>')).toBe('<p>After</p>');
+    // Never fails open: what follows is sanitised like any other HTML.
+    const out = expectSafe('<svg/onload=alert(1)><p>x<img src=x onerror=alert(1)><script>alert(2)</script></p>');
+    expect(out).not.toContain('alert');
+    expect(out).toContain('<p>x<img');
+  });
+
   it('keeps the text of unknown wrappers and maps obsolete elements', () => {
     expect(clean('<font color="red"><center>centred</center></font> <strike>old</strike> <tt>mono</tt>')).toBe('centred <s>old</s> <code>mono</code>');
   });
