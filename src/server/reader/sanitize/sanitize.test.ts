@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { sanitizeContent, sanitizeSvg, stripTracking } from './index.js';
+import { EMBED_FRAME_SOURCES, MEDIA_SOURCES, sanitizeContent, sanitizeSvg, stripTracking } from './index.js';
 import { MAX_DEPTH } from './nesting.js';
 
 /**
@@ -27,7 +27,8 @@ const ALLOWED_ATTRIBUTES = new Set([
   'sandbox', 'allow', 'start', 'reversed', 'value', 'colspan', 'rowspan', 'scope', 'span', 'datetime', 'open',
 ]);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'poster']);
-const IFRAME_HOSTS = new Set(['www.youtube.com', 'youtube.com', 'www.youtube-nocookie.com', 'youtube-nocookie.com', 'player.vimeo.com', 'www.dailymotion.com', 'geo.dailymotion.com']);
+/** The only hosts an output iframe may load from: what the page's CSP frame-src allows (http/app.ts). */
+const IFRAME_HOSTS = new Set(['www.youtube-nocookie.com', 'player.vimeo.com', 'www.dailymotion.com', 'geo.dailymotion.com']);
 const RASTER_DATA = /^data:image\/(png|jpeg|jpg|gif|webp)(;base64)?,/i;
 
 interface El {
@@ -310,6 +311,17 @@ describe('sanitizeContent: behaviour', () => {
     expect(out).toBe('<iframe src="https://www.youtube-nocookie.com/embed/abc?rel=0" width="560" height="315" sandbox="allow-scripts allow-same-origin allow-popups allow-presentation" allow="fullscreen" loading="lazy" referrerpolicy="strict-origin-when-cross-origin"></iframe>');
     expect(clean('<iframe src="https://player.vimeo.com/video/1"></iframe>')).toContain('src="https://player.vimeo.com/video/1"');
     expect(clean('<iframe src="https://www.dailymotion.com/embed/video/x1"></iframe>')).toContain('<iframe');
+  });
+
+  it('rewrites YouTube embeds to the no-cookie player, the host the page allows frames from', () => {
+    for (const host of ['www.youtube.com', 'youtube.com', 'youtube-nocookie.com']) {
+      expect(clean(`<iframe src="https://${host}/embed/abc?start=5"></iframe>`)).toContain('src="https://www.youtube-nocookie.com/embed/abc?start=5"');
+    }
+  });
+
+  it('lists exactly the frame and media sources its output can hold, for the Content-Security-Policy', () => {
+    expect([...EMBED_FRAME_SOURCES].sort()).toEqual([...IFRAME_HOSTS].map((h) => `https://${h}`).sort());
+    expect([...MEDIA_SOURCES].sort()).toEqual(['http:', 'https:']);
   });
 
   it('drops iframes from other hosts, over http, or outside the embed path, with their fallback content', () => {
