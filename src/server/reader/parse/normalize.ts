@@ -17,10 +17,18 @@
  *   are shown; an e-mail-only author is skipped in favour of the next fallback. Several names are joined with ", ".
  * - Dates: see dates.ts. publishedAt falls back to the item's updated date when no publication date is given
  *   (Atom makes only <updated> mandatory), so a first fetch of an archive sorts by the publisher's dates.
- * - Identity: guid (or atom:id in RSS) / Atom id / JSON id / RDF rdf:about, trimmed; else the resolved item URL; else the first
- *   enclosure URL (podcasts without guid); else "sha256:" + hash of title and content. Ids longer than 1,000
- *   characters are replaced by "sha256:" + their hash. Within one feed the first item with a given guid wins and
- *   later duplicates are dropped: a suffix would depend on item order and break identity across fetches.
+ * - Identity (identity.ts): guid (or atom:id in RSS) / Atom id / JSON id / RDF rdf:about, trimmed; else the
+ *   resolved item URL; else the first enclosure URL (podcasts without guid); else "sha256:" + hash of title and
+ *   content. Id-less items whose link (or enclosure) repeats in the document are keyed by "sha256:" + hash of
+ *   link, title and content instead, so two articles behind one link stay two. Ids longer than 1,000 characters
+ *   are replaced by "sha256:" + their hash. Within one feed the first item with a given guid wins and later
+ *   duplicates are dropped: a suffix would depend on item order and break identity across fetches.
+ * - Titles: RSS <title>, else <dc:title>, itunes:title, media:title, atom:title (blank ones skipped); a title that
+ *   is only tags keeps them as text (text.ts titleToText); an item without any gets a display title from the
+ *   start of its text or its URL, after identity (identity.ts). RSS content falls back to <atom:content>, the
+ *   summary to <dc:description> and <atom:summary>.
+ * - Atom content's relative URLs resolve against the xml:base in scope for the content element when the feed
+ *   declares one (ParsedItem.contentBase); else against the entry link.
  * - URLs: only absolute http(s) URLs survive (item url, siteUrl, images, enclosures); bases per urls.ts.
  * - Enclosures: RSS enclosure, media:content (also inside media:group), Atom link rel="enclosure", JSON
  *   attachments; merged by URL (the first source's values win, gaps are filled from later ones). Flash players
