@@ -228,7 +228,9 @@ export function parseDateMs(input: string, now: number = Date.now()): number | n
   if (UNIX.test(s)) return s.length <= 10 ? Number(s) * 1000 : Number(s);
 
   let m = ISO_HOUR.exec(s);
-  if (m) return build(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), 0, 0, undefined, undefined, m[5]);
+  if (m) {
+    return build(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), 0, 0, undefined, undefined, m[5]);
+  }
   m = ISO.exec(s) ?? ISO_BASIC.exec(s);
   if (m) {
     return build(
