@@ -62,9 +62,16 @@ const ZONES: Record<string, number> = {
   nzst: 720, nzdt: 780,
 };
 
-/** A formatter that reports the UTC offset in force in `timeZone`; throws RangeError for an unknown zone. */
-function offsetFormat(timeZone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+/**
+ * A formatter that reports the UTC offset in force in `timeZone`, or null for a zone Intl does not know (or an
+ * Intl without time zone data): the date is then read as UTC, like an unknown abbreviation.
+ */
+function offsetFormat(timeZone: string): Intl.DateTimeFormat | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -72,7 +79,7 @@ function offsetFormat(timeZone: string): Intl.DateTimeFormat {
  * whichever is in force on the date) → a formatter for the IANA zone whose rules give the offset. Built once:
  * a formatter is immutable, and building one costs a fraction of a millisecond.
  */
-const REGION_ZONES: Record<string, Intl.DateTimeFormat> = {
+const REGION_ZONES: Record<string, Intl.DateTimeFormat | null> = {
   et: offsetFormat('America/New_York'),
   ct: offsetFormat('America/Chicago'),
   mt: offsetFormat('America/Denver'),
@@ -137,15 +144,6 @@ function fromZoneWallTime(format: Intl.DateTimeFormat, wallMs: number): number |
   return wallMs - offset * 60_000;
 }
 
-/** An IANA zone name's formatter, or null for a name Intl does not know. Built per date: nothing is kept. */
-function ianaFormat(name: string): Intl.DateTimeFormat | null {
-  try {
-    return offsetFormat(name);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The UTC instant of a wall-clock time (`wallMs`, read as if it were UTC) in `zone`: numeric offsets, known
  * abbreviations, region names (ET, PT, …) and IANA names; empty, military letters (RFC 2822 §4.3) and unknown
@@ -166,11 +164,12 @@ function toUtc(wallMs: number, zone: string): number | null {
     const known = ZONES[name];
     if (known !== undefined) return wallMs - known * 60_000;
     const region = REGION_ZONES[name];
-    return region ? fromZoneWallTime(region, wallMs) : wallMs;
+    return (region && fromZoneWallTime(region, wallMs)) ?? wallMs;
   }
   // An IANA name Intl does not know: UTC, like an unknown abbreviation.
   if (IANA_ZONE.test(z)) {
-    const format = ianaFormat(z);
+    // Built per date: nothing is kept between calls.
+    const format = offsetFormat(z);
     return (format && fromZoneWallTime(format, wallMs)) ?? wallMs;
   }
   return null;
