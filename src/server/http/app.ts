@@ -20,6 +20,7 @@ import { createLogger, type Logger } from '../log.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { registerOpmlRoutes } from '../opml/opml.routes.js';
 import { createServices, type Services } from '../services.js';
+import { EMBED_FRAME_SOURCES, MEDIA_SOURCES } from '../reader/sanitize/index.js';
 import { registerAuth } from './auth.js';
 import { registerNoStore } from './cache-control.js';
 import { registerNulRefusal } from './nul.js';
@@ -91,7 +92,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', 'http:'],
         connectSrc: ["'self'"],
-        frameSrc: ['https://www.youtube-nocookie.com', 'https://player.vimeo.com'],
+        // Exactly what the sanitiser lets through (reader/sanitize: embeds are rewritten to these players).
+        frameSrc: [...EMBED_FRAME_SOURCES],
+        mediaSrc: ["'self'", ...MEDIA_SOURCES],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -33,6 +33,11 @@ export interface ParsedItem {
   content: string | null;
   /** HTML, not yet sanitised: description, atom summary, media:description, JSON summary. */
   summary: string | null;
+  /**
+   * The base for relative URLs inside content and summary when the feed declares one: the xml:base in scope for
+   * the Atom content (or summary) element (RFC 4287 §2, XML Base). Absent otherwise; the item URL is then the base.
+   */
+  contentBase?: string;
   /** ISO 8601 UTC with Z; null when the feed gives no usable date (the store then uses the first-seen time). */
   publishedAt: string | null;
   /** ISO 8601 UTC with Z; null when not given. */

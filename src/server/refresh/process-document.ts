@@ -18,7 +18,7 @@ export interface DocumentInput {
   contentType: string | null;
   /** guid hash → content hash of the items the feed's previous document had (what is stored for them). */
   known: Map<string, string>;
-  /** Milliseconds since the epoch: first-seen time of undated items. */
+  /** Milliseconds since the epoch: the fetch time (first-seen time of undated items; future dates clamp to it). */
   now: number;
 }
 
@@ -52,7 +52,8 @@ export function fingerprint(item: ParsedItem): string {
 }
 
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
-  const baseUrl = item.url;
+  // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
+  const baseUrl = item.contentBase ?? item.url;
   const content = item.content ? sanitizeContent(item.content, { baseUrl }) : null;
   // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
   const summary = item.summary && item.summary !== item.content ? sanitizeContent(item.summary, { baseUrl }) : null;
@@ -79,7 +80,7 @@ function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, p
 
 /** Throws ReaderError (PARSE_*) for documents that are not feeds. */
 export function processDocument(input: DocumentInput): ProcessedDocument {
-  const { items, ...feed } = parseFeed(input.body, { url: input.url, contentType: input.contentType });
+  const { items, ...feed } = parseFeed(input.body, { url: input.url, contentType: input.contentType, now: input.now });
   const result: ProcessedDocument = { feed, fresh: [], changed: [], seen: [], publishedTimes: [] };
   items.slice(0, MAX_ITEMS_PER_FETCH).forEach((item, index) => {
     const guidHash = sha256(item.guid);

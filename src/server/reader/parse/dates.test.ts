@@ -63,6 +63,48 @@ describe('parseDate', () => {
     ['Jan 8, 2024 12:05 AM', '2024-01-08T00:05:00.000Z'],
     ['Mon Jan 08 2024 10:20:30 GMT+0100 (Central European Standard Time)', '2024-01-08T09:20:30.000Z'],
     ['Mon Jan  8 10:20:30 2024', '2024-01-08T10:20:30.000Z'],
+    // US region names without S/D: the offset in force on that date
+    ['Mon, 08 Jan 2024 10:20:30 ET', '2024-01-08T15:20:30.000Z'],
+    ['Sat, 08 Jun 2024 10:20:30 ET', '2024-06-08T14:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 CT', '2024-01-08T16:20:30.000Z'],
+    ['Sat, 08 Jun 2024 10:20:30 CT', '2024-06-08T15:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 MT', '2024-01-08T17:20:30.000Z'],
+    ['Sat, 08 Jun 2024 10:20:30 PT', '2024-06-08T17:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 PT', '2024-01-08T18:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 AT', '2024-01-08T14:20:30.000Z'],
+    ['Sun, 10 Mar 2024 01:30:00 ET', '2024-03-10T06:30:00.000Z'], // just before the switch to daylight time
+    ['Sun, 10 Mar 2024 03:30:00 ET', '2024-03-10T07:30:00.000Z'], // just after it
+    ['January 8, 2024 10:20 AM ET', '2024-01-08T15:20:00.000Z'],
+    // IANA zone names
+    ['Mon, 08 Jan 2024 10:20:30 Etc/GMT', '2024-01-08T10:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 America/Los_Angeles', '2024-01-08T18:20:30.000Z'],
+    ['Sat, 08 Jun 2024 10:20:30 America/Los_Angeles', '2024-06-08T17:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 Europe/Berlin', '2024-01-08T09:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 Etc/GMT+5', '2024-01-08T15:20:30.000Z'], // POSIX sign: 5 hours behind
+    ['2024-01-08T10:20:30 Asia/Tokyo', '2024-01-08T01:20:30.000Z'],
+    ['Mon, 08 Jan 2024 10:20:30 Nowhere/Special', '2024-01-08T10:20:30.000Z'], // unknown name: UTC
+    // W3C-DTF reduced precision and truncated ISO 8601
+    ['2003-12', '2003-12-01T00:00:00.000Z'],
+    ['2003', '2003-01-01T00:00:00.000Z'],
+    ['2003-12-31T10', '2003-12-31T10:00:00.000Z'],
+    ['2003-12-31T10Z', '2003-12-31T10:00:00.000Z'],
+    ['2003-12-31T10+01:00', '2003-12-31T09:00:00.000Z'],
+    ['2003-12-31T', '2003-12-31T00:00:00.000Z'],
+    ['2003-335', '2003-12-01T00:00:00.000Z'], // ordinal date
+    ['2004-366', '2004-12-31T00:00:00.000Z'],
+    ['03-12-31', '2003-12-31T00:00:00.000Z'],
+    ['--01-31', '2024-01-31T00:00:00.000Z'], // year-less: the year of now
+    // asctime with a zone
+    ['Sun Jul 15 01:16:00 +0000 2012', '2012-07-15T01:16:00.000Z'],
+    ['Sun Jul 15 01:16:00 -0700 2012', '2012-07-15T08:16:00.000Z'],
+    ['Sun Jul 15 01:16:00 PDT 2012', '2012-07-15T08:16:00.000Z'],
+    // US numeric forms
+    ['09/15/2014 4:20 pm PST', '2014-09-16T00:20:00.000Z'],
+    ['09/15/2014 4:20 PM', '2014-09-15T16:20:00.000Z'],
+    ['9/5/2014', '2014-09-05T00:00:00.000Z'],
+    ['09/15/2014 16:20:10 +0200', '2014-09-15T14:20:10.000Z'],
+    ['15/09/2014 16:20', '2014-09-15T16:20:00.000Z'], // the first number cannot be a month: day first
+    ['09-15-2014', '2014-09-15T00:00:00.000Z'],
   ])('%s → %s', (input, expected) => {
     expect(iso(input)).toBe(expected);
   });
@@ -81,18 +123,23 @@ describe('parseDate', () => {
     'Mon, 08 Jan 2024 10:20:30 +1900',
     '2024-01-08T10:20:30 and then some',
     '12345',
+    '2003-13',
+    '2003-000',
+    '2003-366',
+    '13/13/2014',
+    'Mon, 08 Jan 2024 10:20:30 America/',
   ])('%j is not a date → null', (input) => {
     expect(iso(input)).toBeNull();
   });
 
-  it('refuses implausible dates: before 1990 and more than two days in the future', () => {
+  it('refuses dates before 1990 and clamps dates more than a day in the future to now', () => {
     expect(iso('Thu, 01 Jan 1970 00:00:00 GMT')).toBeNull();
     expect(iso('1989-12-31T23:59:59Z')).toBeNull();
     expect(iso('1990-01-01T00:00:00Z')).toBe('1990-01-01T00:00:00.000Z');
-    // now = 2024-06-15T12:00Z: up to two days ahead is accepted (clock skew, time zones), later is not.
-    expect(iso('2024-06-17T11:59:00Z')).toBe('2024-06-17T11:59:00.000Z');
-    expect(iso('2024-06-17T12:01:00Z')).toBeNull();
-    expect(iso('Sat, 01 Jan 2999 00:00:00 GMT')).toBeNull();
+    // now = 2024-06-15T12:00Z: up to a day ahead is kept (clock skew, time zones), later becomes now.
+    expect(iso('2024-06-16T11:59:00Z')).toBe('2024-06-16T11:59:00.000Z');
+    expect(iso('2024-06-16T12:01:00Z')).toBe('2024-06-15T12:00:00.000Z');
+    expect(iso('Sat, 01 Jan 2999 00:00:00 GMT')).toBe('2024-06-15T12:00:00.000Z');
   });
 
   it('handles non-strings and absurdly long input without work', () => {

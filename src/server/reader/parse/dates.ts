@@ -5,22 +5,31 @@
  *   - Unix timestamps: 9–10 digits are seconds, 12–13 digits milliseconds.
  *   - ISO 8601 / RFC 3339 (RFC 4287 §3.3, JSON Feed, dc:date): date only ("2024-01-05" = midnight UTC), with or
  *     without seconds, fractional seconds, "T" or a space between date and time, "/" as date separator, basic
- *     format ("20240105T102030Z"); missing zone = UTC.
+ *     format ("20240105T102030Z"); missing zone = UTC. W3C-DTF reduced precision ("2003-12", "2003": the first
+ *     day of the month or year) and the truncated ISO 8601 forms feedparser reads: hour only ("2003-12-31T10"),
+ *     a bare "T", ordinal dates ("2003-335"), two-digit years ("03-12-31"), and the year-less "--12-31" (the
+ *     year of `now`).
  *   - RFC 822 / RFC 2822 §3.3 (RSS 2.0 pubDate) and what publishers make of it: optional or wrong weekday (ignored),
  *     one-digit days, two-digit years (RFC 2822 §4.3: < 50 → 20xx), seconds optional, "AM/PM", month names in
  *     English, German, French, Spanish, Italian and Dutch, zones as "+0200", "+02:00", "GMT+2", "UTC-05:00",
  *     "Z", the RFC 822 names (UT, GMT, EST, EDT, CST, CDT, MST, MDT, PST, PDT), common others (CET, CEST, BST,
  *     JST, AEST, …), military letters (RFC 2822 §4.3: treated as UTC), a trailing "(comment)"; missing zone = UTC.
- *   - "January 5, 2024 10:20 AM" and JavaScript's Date.toString() form ("Mon Jan 05 2024 10:20:30 GMT+0100").
- * An unknown alphabetic zone is read as UTC: a date off by a few hours sorts better than the first-seen time.
+ *   - "January 5, 2024 10:20 AM" and JavaScript's Date.toString() form ("Mon Jan 05 2024 10:20:30 GMT+0100"),
+ *     asctime with or without a zone ("Sun Jul 15 01:16:00 +0000 2012", "Mon Jan  8 10:20:30 2024").
+ *   - US numeric dates "09/15/2014 4:20 pm PST" (month first; day first only when the first number exceeds 12).
+ * Zones, wherever a zone may stand: numeric offsets, the abbreviations above, the US region names without S/D
+ * (ET, CT, MT, PT, AT, AKT, HT: the offset in force in that region on that date, so "ET" in June is −4 and in
+ * January −5) and IANA names ("America/Los_Angeles", "Etc/GMT+5"), both through Intl. An unknown alphabetic zone
+ * is read as UTC: a date off by a few hours sorts better than the first-seen time.
  *
- * Plausibility (decision): a date before 1990-01-01 or more than 2 days after `now` yields null. Epoch-zero and
- * 1900 placeholders are common in broken feeds, and far-future dates would otherwise pin an item to the top of
- * the unread list for years; null makes the store fall back to the time the item was first seen (types.ts).
+ * Plausibility (docs/decisions.md "Feeds read right: dates, identity, fallbacks"): a date before 1990-01-01
+ * yields null (epoch-zero and 1900 placeholders are common in broken feeds; the store then uses the time the item
+ * was first seen, types.ts); a date more than a day after `now` (the fetch time) is clamped to `now`, so a
+ * far-future date cannot pin an item to the top of the unread list for years.
  */
 
 const MIN_TIME = Date.UTC(1990, 0, 1);
-const MAX_FUTURE_MS = 2 * 24 * 60 * 60 * 1000;
+const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
 
 /** Month names and abbreviations (lower case, without a trailing dot) → 0-based month. */
 const MONTHS: Record<string, number> = Object.create(null);
@@ -53,6 +62,33 @@ const ZONES: Record<string, number> = {
   nzst: 720, nzdt: 780,
 };
 
+/**
+ * A formatter that reports the UTC offset in force in `timeZone`, or null for a zone Intl does not know (or an
+ * Intl without time zone data): the date is then read as UTC, like an unknown abbreviation.
+ */
+function offsetFormat(timeZone: string): Intl.DateTimeFormat | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Zone names that name a region rather than an offset: US "ET", "PT", … without S/D (standard or daylight time,
+ * whichever is in force on the date) → a formatter for the IANA zone whose rules give the offset. Built once:
+ * a formatter is immutable, and building one costs a fraction of a millisecond.
+ */
+const REGION_ZONES: Record<string, Intl.DateTimeFormat | null> = {
+  et: offsetFormat('America/New_York'),
+  ct: offsetFormat('America/Chicago'),
+  mt: offsetFormat('America/Denver'),
+  pt: offsetFormat('America/Los_Angeles'),
+  at: offsetFormat('America/Halifax'),
+  akt: offsetFormat('America/Anchorage'),
+  ht: offsetFormat('Pacific/Honolulu'),
+};
+
 const WEEKDAYS = new Set([
   'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
@@ -65,33 +101,76 @@ const UNIX = /^\d{9,10}$|^\d{12,13}$/;
 const ISO =
   /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\s*|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(.*)$/i;
 const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(?:[.,](\d{1,9}))?)?\s*(.*)$/i;
+// Truncated ISO 8601 (hour only, or a "T" with nothing after it): "2003-12-31T10", "2003-12-31T10Z", "2003-12-31T".
+const ISO_HOUR = /^(\d{4})-(\d{1,2})-(\d{1,2})T(\d{1,2})?(?![\d:])\s*(.*)$/i;
+// W3C-DTF reduced precision: "2003-12", "2003".
+const YEAR_MONTH = /^(\d{4})(?:-(\d{1,2}))?$/;
+// ISO 8601 ordinal date "2003-335" (day of the year), optionally with a time.
+const ORDINAL = /^(\d{4})-(\d{3})(?:T(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*(.*)$/i;
+// Two-digit years ("03-12-31") and the year-less "--12-31" of ISO 8601:1988.
+const SHORT_YEAR = /^(\d{2}|-)-(\d{1,2})-(\d{1,2})$/;
+// US numeric "09/15/2014 4:20 pm PST" (also with "-" and without a time).
+const US_NUMERIC =
+  /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
 // "5 Jan 2024 10:20:30 +0000" after the weekday is removed.
 const DAY_MONTH_YEAR =
-  /^(\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*([^\s\d\-/.,]+)\.?,?[\s\-/]+(\d{4}|\d{2})(?:(?:,?\s+|T|\s*-\s*)(\d{1,2})[:.](\d{2})(?:[:.](\d{2})(?:[.,]\d{1,9})?)?\s*([ap]\.?m\.?)?)?\s*(.*)$/i;
+  /^(\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*([^\s\d\-/.,]+)\.?,?[\s\-/]+(\d{4}|\d{2})(?:(?:,?\s+|T|\s*-\s*)(\d{1,2})[:.](\d{2})(?:[:.](\d{2})(?:[.,]\d{1,9})?)?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
 // "January 5, 2024 10:20 AM" / "Jan 05 2024 10:20:30 GMT+0100" / asctime "Jan  5 10:20:30 2024".
 const MONTH_DAY_YEAR =
-  /^([^\s\d\-/.,]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?)?\s*(.*)$/i;
-const ASCTIME = /^([^\s\d\-/.,]+)\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:([a-z]{1,5})\s+)?(\d{4})$/i;
+  /^([^\s\d\-/.,]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
+const ASCTIME =
+  /^([^\s\d\-/.,]+)\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:([a-z]{1,5}|[+-]\d{2}:?\d{2})\s+)?(\d{4})$/i;
 const NUMERIC_ZONE = /^(?:(?:gmt|utc|ut)\s*)?([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i;
 const LEADING_WORD = /^([^\s\d,.]+)\.?(,?)\s*/;
 const DAY_THEN_WORD = /^\d{1,2}\.?[\s-]+[^\s\d]/;
 const TRAILING_COMMENT = /\s*\([^)]*\)\s*$/;
+const IANA_ZONE = /^[a-z]{2,14}(?:\/[a-z0-9_+-]{1,30}){1,2}$/i;
+const LONG_OFFSET = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/;
 
-/** Offset in minutes for a zone string; 0 for an empty or unknown alphabetic zone; null when malformed. */
-function zoneOffset(zone: string): number | null {
+/** The offset (minutes) in force at `utcMs` in the zone of `format` (see offsetFormat), or null. */
+function offsetAt(format: Intl.DateTimeFormat, utcMs: number): number | null {
+  const name = format.formatToParts(utcMs).find((p) => p.type === 'timeZoneName')?.value;
+  const m = name ? LONG_OFFSET.exec(name) : null;
+  if (!m) return null;
+  return m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}
+
+/** Wall-clock time in the zone of `format` (given as if it were UTC) → UTC, with the offset in force then. */
+function fromZoneWallTime(format: Intl.DateTimeFormat, wallMs: number): number | null {
+  const guess = offsetAt(format, wallMs);
+  if (guess === null) return null;
+  // A second look at the corrected instant settles dates near a daylight-saving switch.
+  const offset = offsetAt(format, wallMs - guess * 60_000) ?? guess;
+  return wallMs - offset * 60_000;
+}
+
+/**
+ * The UTC instant of a wall-clock time (`wallMs`, read as if it were UTC) in `zone`: numeric offsets, known
+ * abbreviations, region names (ET, PT, …) and IANA names; empty, military letters (RFC 2822 §4.3) and unknown
+ * alphabetic names are UTC. Null when the zone is malformed.
+ */
+function toUtc(wallMs: number, zone: string): number | null {
   const z = zone.trim().replace(TRAILING_COMMENT, '');
-  if (z === '') return 0;
+  if (z === '') return wallMs;
   const numeric = NUMERIC_ZONE.exec(z);
   if (numeric) {
     const hours = Number(numeric[2]);
     const minutes = numeric[3] ? Number(numeric[3]) : 0;
     if (hours > 14 || minutes > 59) return null;
-    return (numeric[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+    return wallMs - (numeric[1] === '-' ? -1 : 1) * (hours * 60 + minutes) * 60_000;
   }
   if (/^[a-z]{1,5}$/i.test(z)) {
-    const known = ZONES[z.toLowerCase()];
-    // Military single letters (RFC 2822 §4.3) and unknown names: UTC.
-    return known ?? 0;
+    const name = z.toLowerCase();
+    const known = ZONES[name];
+    if (known !== undefined) return wallMs - known * 60_000;
+    const region = REGION_ZONES[name];
+    return (region && fromZoneWallTime(region, wallMs)) ?? wallMs;
+  }
+  // An IANA name Intl does not know: UTC, like an unknown abbreviation.
+  if (IANA_ZONE.test(z)) {
+    // Built per date: nothing is kept between calls.
+    const format = offsetFormat(z);
+    return (format && fromZoneWallTime(format, wallMs)) ?? wallMs;
   }
   return null;
 }
@@ -120,31 +199,67 @@ function build(
     hour = (hour % 12) + (pm ? 12 : 0);
   }
   if (hour > 23 || minute > 59 || second > 60) return null;
-  const offset = zoneOffset(zone);
-  if (offset === null) return null;
   const ms = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
   const time = Date.UTC(year, month, day, hour, minute, Math.min(second, 59), ms);
   // Date.UTC rolls 31 February over into March; such a date is not a date.
   if (new Date(time).getUTCDate() !== day) return null;
-  return time - offset * 60_000;
+  return toUtc(time, zone);
+}
+
+/** Day `ordinal` (1-based) of `year` → [month, day], or null past the year's end. */
+function ordinalDay(year: number, ordinal: number): [number, number] | null {
+  const d = new Date(Date.UTC(year, 0, ordinal));
+  return ordinal >= 1 && d.getUTCFullYear() === year ? [d.getUTCMonth(), d.getUTCDate()] : null;
 }
 
 function monthOf(name: string): number {
   return MONTHS[name.toLowerCase()] ?? -1;
 }
 
-/** Milliseconds since the epoch for a feed date string, or null when it is not a date this module knows. */
-export function parseDateMs(input: string): number | null {
+/**
+ * Milliseconds since the epoch for a feed date string, or null when it is not a date this module knows. `now`
+ * gives the year of the year-less "--12-31".
+ */
+export function parseDateMs(input: string, now: number = Date.now()): number | null {
   let s = input.trim();
   if (s === '' || s.length > 100) return null;
 
   if (UNIX.test(s)) return s.length <= 10 ? Number(s) * 1000 : Number(s);
 
-  let m = ISO.exec(s) ?? ISO_BASIC.exec(s);
+  let m = ISO_HOUR.exec(s);
+  if (m) {
+    return build(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), 0, 0, undefined, undefined, m[5]);
+  }
+  m = ISO.exec(s) ?? ISO_BASIC.exec(s);
   if (m) {
     return build(
       Number(m[1]), Number(m[2]) - 1, Number(m[3]),
       Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7], undefined, m[8],
+    );
+  }
+  m = YEAR_MONTH.exec(s);
+  if (m) return build(Number(m[1]), m[2] ? Number(m[2]) - 1 : 0, 1, 0, 0, 0, undefined, undefined, '');
+  m = ORDINAL.exec(s);
+  if (m) {
+    const md = ordinalDay(Number(m[1]), Number(m[2]));
+    if (!md) return null;
+    return build(Number(m[1]), md[0], md[1], Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0), undefined,
+      undefined, m[6]);
+  }
+  m = SHORT_YEAR.exec(s);
+  if (m) {
+    const year = m[1] === '-' ? new Date(now).getUTCFullYear() : twoDigitYear(m[1]);
+    return build(year, Number(m[2]) - 1, Number(m[3]), 0, 0, 0, undefined, undefined, '');
+  }
+  m = US_NUMERIC.exec(s);
+  if (m) {
+    const a = Number(m[1]);
+    const b = Number(m[2]);
+    // Month first (the US order) unless the first number cannot be a month.
+    const [month, day] = a > 12 ? [b, a] : [a, b];
+    return build(
+      Number(m[3]), month - 1, day,
+      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8],
     );
   }
 
@@ -187,13 +302,13 @@ export function parseDateMs(input: string): number | null {
 }
 
 /**
- * A feed date as ISO 8601 UTC with Z, or null when it is missing, unparseable or implausible (see file comment).
- * `now` is injectable for tests.
+ * A feed date as ISO 8601 UTC with Z, or null when it is missing, unparseable or implausible; a date more than a
+ * day after `now` (the fetch time) becomes `now` (see file comment). `now` is injectable for tests.
  */
 export function parseDate(input: string | null | undefined, now: number = Date.now()): string | null {
   if (typeof input !== 'string') return null;
-  const time = parseDateMs(input);
+  const time = parseDateMs(input, now);
   if (time === null || !Number.isFinite(time)) return null;
-  if (time < MIN_TIME || time > now + MAX_FUTURE_MS) return null;
-  return new Date(time).toISOString();
+  if (time < MIN_TIME) return null;
+  return new Date(time > now + MAX_FUTURE_MS ? now : time).toISOString();
 }

@@ -102,4 +102,19 @@ describe('decodeBody', () => {
     const jis = new Uint8Array([0x1b, 0x24, 0x42, 0x46, 0x7c, 0x4b, 0x5c, 0x1b, 0x28, 0x42]); // 日本 in ISO-2022-JP
     expect(decodeBody(jis, 'text/plain; charset=iso-2022-jp')).toBe('日本');
   });
+
+  it('decodes UTF-32 by BOM, by the four-byte "<", and by a header on text that starts with whitespace', () => {
+    const doc = xml('UTF-32', 'été 😀');
+    const le = iconv.encode(doc, 'utf32le', { addBOM: false });
+    const be = iconv.encode(doc, 'utf32be', { addBOM: false });
+    expect(decodeBody(Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), le]))).toBe(doc);
+    expect(decodeBody(Buffer.concat([Buffer.from([0, 0, 0xfe, 0xff]), be]))).toBe(doc);
+    expect(decodeBody(le)).toBe(doc);
+    expect(decodeBody(be)).toBe(doc);
+    expect(detectEncoding(le)).toBe('UTF-32LE');
+    const spaced = iconv.encode(`\n ${doc}`, 'utf32be', { addBOM: false });
+    expect(decodeBody(spaced, 'application/xml; charset=UTF-32')).toBe(`\n ${doc}`);
+    // A UTF-16LE BOM followed by text is still UTF-16.
+    expect(detectEncoding(iconv.encode(doc, 'utf16le', { addBOM: true }))).toBe('UTF-16LE');
+  });
 });

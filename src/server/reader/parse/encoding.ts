@@ -2,6 +2,8 @@
  * Bytes → string for feed and HTML bodies.
  *
  * The charset is chosen in this order (RFC 7303 §3 / WHATWG Encoding "decode" + HTML "encoding sniffing"):
+ *   0. UTF-32, which the WHATWG table does not know but XML 1.0 Appendix F does: a UTF-32 BOM, a `<?xml` (or
+ *      `<`) in four-byte units without one, or a `charset=utf-32…` header on bytes that fit it;
  *   1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE);
  *   2. the `charset` parameter of the HTTP Content-Type;
  *   3. the XML declaration (`<?xml … encoding="…"?>`), a UTF-16 `<?xml` prefix without BOM, or an HTML
@@ -36,9 +38,32 @@ function toBuffer(body: Buffer | Uint8Array): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-/** The WHATWG name of the encoding `decodeBody` would use for these bytes. */
+/**
+ * UTF-32LE / UTF-32BE when the bytes are UTF-32 (XML 1.0 Appendix F: a BOM, or the first character `<` as four
+ * bytes), or when the header says UTF-32 and the length fits; else null.
+ */
+function utf32Of(buf: Buffer, contentType: string | null | undefined): 'UTF-32LE' | 'UTF-32BE' | null {
+  if (buf.length < 4) return null;
+  const [a, b, c, d] = buf;
+  if (a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff) return 'UTF-32BE';
+  if (a === 0xff && b === 0xfe && c === 0x00 && d === 0x00) return 'UTF-32LE';
+  if (a === 0x00 && b === 0x00 && c === 0x00 && d === 0x3c) return 'UTF-32BE';
+  if (a === 0x3c && b === 0x00 && c === 0x00 && d === 0x00) return 'UTF-32LE';
+  const label = charsetFromContentType(contentType)?.toLowerCase().replace(/[-_]/g, '');
+  if ((label === 'utf32' || label === 'ucs4' || label === 'utf32le' || label === 'utf32be') && buf.length % 4 === 0) {
+    if (label === 'utf32le') return 'UTF-32LE';
+    if (label === 'utf32be') return 'UTF-32BE';
+    // Without a BOM or a leading "<", the zero bytes of ASCII text tell the order.
+    return a === 0x00 && b === 0x00 ? 'UTF-32BE' : 'UTF-32LE';
+  }
+  return null;
+}
+
+/** The WHATWG name of the encoding `decodeBody` would use for these bytes (UTF-32LE/BE besides, see above). */
 export function detectEncoding(body: Buffer | Uint8Array, contentType?: string | null): string {
   const buf = toBuffer(body);
+  const utf32 = utf32Of(buf, contentType);
+  if (utf32) return utf32;
   const transport = charsetFromContentType(contentType);
   const options = { defaultEncoding: 'UTF-8', maxBytes: SNIFF_BYTES };
   if (!transport) return getEncoding(buf, options);
@@ -60,6 +85,11 @@ export function decodeBody(body: Buffer | Uint8Array, contentType?: string | nul
   const buf = toBuffer(body);
   const encoding = detectEncoding(buf, contentType);
   if (encoding === 'UTF-8') return utf8Decoder.decode(buf);
+  if (encoding === 'UTF-32LE' || encoding === 'UTF-32BE') {
+    // iconv-lite keeps a BOM when the byte order is named; U+FEFF is dropped like the other BOMs.
+    const text = iconv.decode(buf, encoding);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  }
   if (iconv.encodingExists(encoding)) return iconv.decode(buf, encoding);
   // A few WHATWG encodings (ISO-2022-JP, x-mac-cyrillic, …) are not in iconv-lite; Node's ICU has them.
   try {

@@ -1,6 +1,7 @@
 /**
  * The parse stage of the reader pipeline (design.md §1: fetch → parse → normalise → sanitise): bytes in,
- * ParsedFeed out. Pure and synchronous; feedsmith (on fast-xml-parser) reads the formats, normalize.ts maps them.
+ * ParsedFeed out. Pure and synchronous; feedsmith (on fast-xml-parser) reads the formats, normalize.ts maps them
+ * (one file per format: rss.ts, rdf.ts, atom.ts, json.ts).
  *
  * Flow: decode (encoding.ts) → look at the first character / the prolog (sniff.ts: refuses entity declarations)
  * → feedsmith's parser for the format the root element names → normalise. Errors are always ReaderError:
@@ -9,8 +10,9 @@
  *   PARSE_ENTITY_LIMIT a DOCTYPE declaring entities (billion laughs, XXE).
  *
  * Leniency: fast-xml-parser does not validate, so unescaped "&", unknown HTML entities and unclosed elements at
- * the end of the document are read as written. When a feed is cut off inside an element (a truncated download),
- * it is parsed again up to its last complete item/entry, so what did arrive is not lost.
+ * the end of the document are read as written. When a feed is cut off inside a tag (`</rss` without `>`), it is
+ * read without that tag; when it is cut off inside an element (a truncated download), it is parsed again up to
+ * its last complete item/entry, so what did arrive is not lost.
  */
 import {
   DetectError,
@@ -23,7 +25,7 @@ import {
 } from 'feedsmith';
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
 import { decodeBody } from './encoding.js';
-import { type NormalizeContext, normalizeAtom, normalizeJson, normalizeRdf, normalizeRss } from './normalize.js';
+import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
 import { type Prolog, scanProlog } from './sniff.js';
 
 export interface ParseOptions {
@@ -31,6 +33,8 @@ export interface ParseOptions {
   url: string;
   /** The Content-Type header, for its charset. */
   contentType?: string | null;
+  /** The fetch time (ms since the epoch): dates more than a day after it are clamped to it. Default: now. */
+  now?: number;
 }
 
 /** How much of a body looksLikeFeed inspects. */
@@ -121,6 +125,35 @@ function runXmlParser(format: Exclude<FeedFormat, 'json'>, xml: string): unknown
   }
 }
 
+/** The document without an unfinished tag at its very end (`</rss` without `>`), or null when there is none. */
+function withoutCutTag(xml: string): string | null {
+  const lt = xml.lastIndexOf('<');
+  return lt > 0 && xml.indexOf('>', lt) === -1 ? xml.slice(0, lt) : null;
+}
+
+/**
+ * A document the parser refused, read as far as it is well-formed (as newsboat and feedparser do): first without
+ * a tag cut off at the very end (fast-xml-parser closes the elements left open at the end), else up to its last
+ * complete item or entry.
+ */
+function parseTruncated(format: Exclude<FeedFormat, 'json'>, xml: string): unknown {
+  const uncut = withoutCutTag(xml);
+  if (uncut !== null) {
+    try {
+      return runXmlParser(format, uncut);
+    } catch {
+      // Not the only damage: try the last complete item.
+    }
+  }
+  const end = lastCompleteItemEnd(xml, format);
+  if (end <= 0 || end >= xml.length) throw invalid('The feed is not well-formed XML and could not be read.');
+  try {
+    return runXmlParser(format, xml.slice(0, end));
+  } catch {
+    throw invalid('The feed is not well-formed XML and could not be read.');
+  }
+}
+
 function parseXmlDocument(text: string, ctx: NormalizeContext): ParsedFeed {
   const prolog = scanProlog(text);
   if (!prolog) throw notAFeed('The document has no XML root element; it is not a feed.');
@@ -144,26 +177,12 @@ function parseXmlDocument(text: string, ctx: NormalizeContext): ParsedFeed {
     // feedsmith's ParseError: the root element is right but holds nothing it could read (an empty <channel>).
     if (error instanceof ParseError) return emptyFeed(format);
     if (!(error instanceof MalformedError)) throw error;
-    const end = lastCompleteItemEnd(xml, format);
-    if (end <= 0 || end >= xml.length) throw invalid('The feed is not well-formed XML and could not be read.');
-    try {
-      raw = runXmlParser(format, xml.slice(0, end));
-    } catch {
-      throw invalid('The feed is not well-formed XML and could not be read.');
-    }
+    raw = parseTruncated(format, xml);
   }
 
-  switch (format) {
-    case 'rss':
-      return normalizeRss(raw as Parameters<typeof normalizeRss>[0], ctx);
-    case 'atom': {
-      // Atom 0.3 declares http://purl.org/atom/ns# on its root element (Atom 1.0: http://www.w3.org/2005/Atom).
-      const rootTag = xml.slice(0, xml.indexOf('>') + 1 || 2048);
-      return normalizeAtom(raw as Parameters<typeof normalizeAtom>[0], ctx, rootTag.includes('purl.org/atom/ns#'));
-    }
-    case 'rdf':
-      return normalizeRdf(raw as Parameters<typeof normalizeRdf>[0], ctx);
-  }
+  // Atom 0.3 declares http://purl.org/atom/ns# on its root element (Atom 1.0: http://www.w3.org/2005/Atom).
+  const atom03 = format === 'atom' && xml.slice(0, xml.indexOf('>') + 1 || 2048).includes('purl.org/atom/ns#');
+  return normalize({ format, feed: raw, atom03 } as RawFeed, ctx);
 }
 
 function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
@@ -184,7 +203,7 @@ function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
     if (error instanceof ParseError) return emptyFeed('json');
     throw error;
   }
-  return normalizeJson(feed, ctx);
+  return normalize({ format: 'json', feed }, ctx);
 }
 
 /**
@@ -194,7 +213,7 @@ function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
 export function parseFeed(body: Buffer | Uint8Array | string, options: ParseOptions): ParsedFeed {
   try {
     const text = toText(body, options.contentType);
-    const ctx: NormalizeContext = { url: options.url, now: Date.now() };
+    const ctx: NormalizeContext = { url: options.url, now: options.now ?? Date.now() };
     const start = firstNonSpace(text);
     if (start === -1) throw notAFeed('The document is empty.');
     const c = text[start];

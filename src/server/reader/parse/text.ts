@@ -235,6 +235,15 @@ export function textWithMarkupToText(s: string | null | undefined): string {
   return collapseWhitespace(flatten(s, tokens) + rest);
 }
 
+/**
+ * A title that may carry markup → plain text (textWithMarkupToText). A title that is nothing but tags (`<br>`,
+ * an escaped `<p></p>`) keeps them as its text rather than becoming empty: the publisher wrote something.
+ */
+export function titleToText(s: string | null | undefined): string {
+  const text = textWithMarkupToText(s);
+  return text === '' && s ? collapseWhitespace(s) : text;
+}
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const ESCAPE_CHARS = /[&<>"']/g;
 

@@ -7,6 +7,7 @@
  * against the OWASP XSS Filter Evasion Cheat Sheet (sanitize.test.ts).
  */
 import sanitizeHtml from 'sanitize-html';
+import { closeForeignContent } from './foreign.js';
 import { boundNesting } from './nesting.js';
 import { imageUrl, linkUrl, mediaUrl, sanitizeSrcset } from './urls.js';
 
@@ -55,19 +56,35 @@ const NON_TEXT_TAGS = [
 ];
 
 /**
- * Video hosts whose players may be embedded, with the path their embed player lives under. https only.
- * PeerTube is not among them: its instances are arbitrary hosts, so a rule for it would let any site that serves
- * `/videos/embed/` run in the frame.
+ * Video hosts whose players may be embedded: the path their embed player lives under, and the host the frame is
+ * loaded from. YouTube embeds are rewritten to its no-cookie host (same player, no tracking cookies until play),
+ * so the page's Content-Security-Policy (frame-src, EMBED_FRAME_SOURCES) names exactly the hosts kept here.
+ * https only. PeerTube is not among them: its instances are arbitrary hosts, so a rule for it would let any site
+ * that serves `/videos/embed/` run in the frame.
  */
-const IFRAME_HOSTS: ReadonlyMap<string, string> = new Map([
-  ['www.youtube.com', '/embed/'],
-  ['youtube.com', '/embed/'],
-  ['www.youtube-nocookie.com', '/embed/'],
-  ['youtube-nocookie.com', '/embed/'],
-  ['player.vimeo.com', '/video/'],
-  ['www.dailymotion.com', '/embed/video/'],
-  ['geo.dailymotion.com', '/player'],
+const IFRAME_HOSTS: ReadonlyMap<string, { path: string; host: string }> = new Map([
+  ['www.youtube.com', { path: '/embed/', host: 'www.youtube-nocookie.com' }],
+  ['youtube.com', { path: '/embed/', host: 'www.youtube-nocookie.com' }],
+  ['www.youtube-nocookie.com', { path: '/embed/', host: 'www.youtube-nocookie.com' }],
+  ['youtube-nocookie.com', { path: '/embed/', host: 'www.youtube-nocookie.com' }],
+  ['player.vimeo.com', { path: '/video/', host: 'player.vimeo.com' }],
+  ['www.dailymotion.com', { path: '/embed/video/', host: 'www.dailymotion.com' }],
+  ['geo.dailymotion.com', { path: '/player', host: 'geo.dailymotion.com' }],
 ]);
+
+/**
+ * The origins an iframe in sanitised content can load from: the page's CSP frame-src is exactly this list
+ * (docs/decisions.md "Feeds read right: dates, identity, fallbacks").
+ */
+export const EMBED_FRAME_SOURCES: readonly string[] = [
+  ...new Set([...IFRAME_HOSTS.values()].map((h) => `https://${h.host}`)),
+];
+
+/**
+ * The sources audio, video and <source> elements in sanitised content can load from (mediaUrl: http and https):
+ * the page's CSP media-src adds exactly these to 'self'.
+ */
+export const MEDIA_SOURCES: readonly string[] = ['https:', 'http:'];
 
 /**
  * Attributes every allowed iframe gets, replacing whatever the feed said. The sandbox keeps the players working
@@ -189,10 +206,11 @@ function transformIframe(name: string, attribs: sanitizeHtml.Attributes, base: s
   } catch {
     return tag(name, DROP);
   }
-  const prefix = IFRAME_HOSTS.get(url.hostname);
-  if (url.protocol !== 'https:' || prefix === undefined || !url.pathname.startsWith(prefix) || url.username || url.password || url.port) {
+  const embed = IFRAME_HOSTS.get(url.hostname);
+  if (url.protocol !== 'https:' || embed === undefined || !url.pathname.startsWith(embed.path) || url.username || url.password || url.port) {
     return tag(name, DROP);
   }
+  url.hostname = embed.host;
   const out: sanitizeHtml.Attributes = { src: url.href };
   copyDimensions(attribs, out);
   if (attribs.title) out.title = attribs.title;
@@ -285,5 +303,6 @@ export function sanitizeContent(html: string, options: SanitizeContentOptions): 
   // plain-text summaries are common enough to skip the parser for them.
   if (!/[<&]/.test(input)) return input;
   // Elements past the nesting bound are flattened first (nesting.ts): sanitize-html's parser is quadratic in depth.
-  return sanitizeHtml(boundNesting(input), optionsFor(options.baseUrl));
+  // An svg or math left open would take the rest of the article with it (foreign.ts).
+  return sanitizeHtml(boundNesting(closeForeignContent(input)), optionsFor(options.baseUrl));
 }

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { sanitizeContent, sanitizeSvg, stripTracking } from './index.js';
+import { EMBED_FRAME_SOURCES, MEDIA_SOURCES, sanitizeContent, sanitizeSvg, stripTracking } from './index.js';
 import { MAX_DEPTH } from './nesting.js';
 
 /**
@@ -27,7 +27,8 @@ const ALLOWED_ATTRIBUTES = new Set([
   'sandbox', 'allow', 'start', 'reversed', 'value', 'colspan', 'rowspan', 'scope', 'span', 'datetime', 'open',
 ]);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'poster']);
-const IFRAME_HOSTS = new Set(['www.youtube.com', 'youtube.com', 'www.youtube-nocookie.com', 'youtube-nocookie.com', 'player.vimeo.com', 'www.dailymotion.com', 'geo.dailymotion.com']);
+/** The only hosts an output iframe may load from: what the page's CSP frame-src allows (http/app.ts). */
+const IFRAME_HOSTS = new Set(['www.youtube-nocookie.com', 'player.vimeo.com', 'www.dailymotion.com', 'geo.dailymotion.com']);
 const RASTER_DATA = /^data:image\/(png|jpeg|jpg|gif|webp)(;base64)?,/i;
 
 interface El {
@@ -312,6 +313,17 @@ describe('sanitizeContent: behaviour', () => {
     expect(clean('<iframe src="https://www.dailymotion.com/embed/video/x1"></iframe>')).toContain('<iframe');
   });
 
+  it('rewrites YouTube embeds to the no-cookie player, the host the page allows frames from', () => {
+    for (const host of ['www.youtube.com', 'youtube.com', 'youtube-nocookie.com']) {
+      expect(clean(`<iframe src="https://${host}/embed/abc?start=5"></iframe>`)).toContain('src="https://www.youtube-nocookie.com/embed/abc?start=5"');
+    }
+  });
+
+  it('lists exactly the frame and media sources its output can hold, for the Content-Security-Policy', () => {
+    expect([...EMBED_FRAME_SOURCES].sort()).toEqual([...IFRAME_HOSTS].map((h) => `https://${h}`).sort());
+    expect([...MEDIA_SOURCES].sort()).toEqual(['http:', 'https:']);
+  });
+
   it('drops iframes from other hosts, over http, or outside the embed path, with their fallback content', () => {
     for (const src of ['https://evil.example/embed/x', 'http://www.youtube.com/embed/x', 'https://www.youtube.com/watch?v=x', 'https://www.youtube.com.evil.example/embed/x', 'javascript:alert(1)']) {
       expect(clean(`<p>a<iframe src="${src}">fallback</iframe>b</p>`)).toBe('<p>ab</p>');
@@ -382,6 +394,19 @@ describe('sanitizeContent: behaviour', () => {
     expect(clean('<p>a<object data="x.swf"><param name="p">fb</object><embed src="x.swf">b</p>')).toBe('<p>ab</p>');
     expect(clean('<base href="https://evil.example/"><meta http-equiv="refresh" content="0"><link rel="stylesheet" href="x.css"><p>t</p>')).toBe('<p>t</p>');
     expect(clean('<p>a<noscript>no script</noscript><svg><text>svg</text></svg><math><mi>x</mi></math>b</p>')).toBe('<p>ab</p>');
+  });
+
+  it('keeps the safe text after an svg or math that is never closed, as a browser ends it at a breakout tag', () => {
+    expect(clean('<p>Before</p><svg/onload=alert(1)><p>Closing safe text</p>')).toBe('<p>Before</p><p>Closing safe text</p>');
+    expect(clean('<svg onload=alert(1)>inside <circle/><div>After <b onclick=x>bold</b></div>')).toBe('<div>After <b>bold</b></div>');
+    expect(clean('<math><mi>x</mi><p>After math</p>')).toBe('<p>After math</p>');
+    expect(clean('<svg><svg onload=alert(1)><p>Twice</p>')).toBe('<p>Twice</p>');
+    // Closed foreign content still goes whole, breakout tags inside it included.
+    expect(clean('<svg><p>inside</p></svg><p>After</p>')).toBe('<p>After</p>');
+    // Never fails open: what follows is sanitised like any other HTML.
+    const out = expectSafe('<svg/onload=alert(1)><p>x<img src=x onerror=alert(1)><script>alert(2)</script></p>');
+    expect(out).not.toContain('alert');
+    expect(out).toContain('<p>x<img');
   });
 
   it('keeps the text of unknown wrappers and maps obsolete elements', () => {

@@ -37,6 +37,11 @@ const fixtures = [
   ['enc-utf16le-bom', 'UTF-16LE', 'UTF-16', true, null, 'UTF-16 \u00fcber \u65e5\u672c', 'Little endian \u2713'],
   ['enc-utf16be-bom', 'UTF-16BE', 'UTF-16', true, null, 'UTF-16 \u00fcber \u65e5\u672c', 'Big endian \u2713'],
   ['enc-utf16le-nobom', 'UTF-16LE', 'UTF-16', false, null, 'No BOM \u00e4\u00f6\u00fc', 'Detected from the UTF-16 declaration prefix'],
+  // UTF-32 (XML 1.0 Appendix F): with a BOM, and detected from the four-byte "<" without one.
+  ['enc-utf32le-bom', 'UTF-32LE', 'UTF-32', true, null, 'UTF-32 \u00e9t\u00e9 \u{1F600}', 'Little endian \u65e5\u672c'],
+  ['enc-utf32be-bom', 'UTF-32BE', 'UTF-32', true, null, 'UTF-32 \u00e9t\u00e9 \u{1F600}', 'Big endian \u65e5\u672c'],
+  ['enc-utf32le-nobom', 'UTF-32LE', 'UTF-32', false, null, 'No BOM \u00e4\u00f6\u00fc', 'Detected from the four-byte "<"'],
+  ['enc-utf32be-nobom', 'UTF-32BE', null, false, null, 'No BOM, no declaration \u2713', 'Detected from the four-byte "<"'],
   ['enc-shift_jis', 'Shift_JIS', 'Shift_JIS', false, null, '\u65e5\u672c\u8a9e\u306e\u30cb\u30e5\u30fc\u30b9', '\u3053\u3093\u306b\u3061\u306f'],
   ['enc-gb2312-label', 'GBK', 'GB2312', false, null, '\u4e2d\u6587\u65b0\u95fb', '\u4f60\u597d\u4e16\u754c'],
   ['enc-euc-kr', 'EUC-KR', 'EUC-KR', false, null, '\ud55c\uad6d\uc5b4 \ub274\uc2a4', '\uc548\ub155\ud558\uc138\uc694'],
