@@ -13,12 +13,20 @@ const base = `http://127.0.0.1:${port}`;
 const env = { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', PUBLIC_URL: base };
 const bin = new URL('../bin/feeder.js', import.meta.url).pathname;
 
-spawnSync(process.execPath, [bin, 'user', 'create', '--email', 'bench@example.com', '--password', 'bench-password', '--name', 'Bench', '--verified'], { env, stdio: 'ignore' });
+spawnSync(process.execPath, [bin, 'user', 'create', '--email', 'bench@example.com', '--password', 'bench-password', '--name', 'Bench', '--verified'], {
+  env,
+  stdio: 'ignore',
+});
 const server = spawn(process.execPath, [bin, 'all'], { env, stdio: 'ignore' });
 
 try {
   await waitUp(base);
-  const login = () => fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password' }) });
+  const login = () =>
+    fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '' },
+      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password' }),
+    });
   const first = await (await login()).json();
   const auth = { authorization: `Bearer ${first.access_token}` };
   if (!measureWrk('auth-me', `${base}/auth/me`, auth)) await measure('auth-me', 5000, 8, () => fetch(`${base}/auth/me`, { headers: auth }));

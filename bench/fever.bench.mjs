@@ -63,7 +63,8 @@ await benchOnBothDialects({
 
     // The answers are what a client expects before anything is timed.
     const first = await (await fetch(url('api&items'))).json();
-    if (first.auth !== 1 || first.items.length !== 50 || first.total_items !== ARTICLES) throw new Error(`unexpected Fever answer: ${JSON.stringify(first).slice(0, 300)}`);
+    if (first.auth !== 1 || first.items.length !== 50 || first.total_items !== ARTICLES)
+      throw new Error(`unexpected Fever answer: ${JSON.stringify(first).slice(0, 300)}`);
     const bytes = (await (await fetch(url('api&items'))).arrayBuffer()).byteLength;
     console.log(JSON.stringify({ bench: `fever-items-response-${dialect}`, bytes }));
 

@@ -76,9 +76,25 @@ await benchOnBothDialects({
     const first = await (await fetch(calls[`greader-contents-${dialect}`], { headers })).json();
     await measure(`greader-contents-page2-${dialect}`, 200, 1, get(`${calls[`greader-contents-${dialect}`]}&c=${first.continuation}`), tag);
     const ids = (await (await fetch(calls[`greader-ids-unread-${dialect}`], { headers })).json()).itemRefs.map((r) => r.id);
-    const contentsBody = (n) => ids.slice((n % 10) * 100, (n % 10) * 100 + 100).map((id) => `i=${id}`).join('&');
+    const contentsBody = (n) =>
+      ids
+        .slice((n % 10) * 100, (n % 10) * 100 + 100)
+        .map((id) => `i=${id}`)
+        .join('&');
     const form = { ...headers, 'content-type': 'application/x-www-form-urlencoded' };
-    await measure(`greader-items-contents-100-${dialect}`, 100, 1, (n) => fetch(`${api}/stream/items/contents`, { method: 'POST', headers: form, body: contentsBody(n) }), tag);
-    await measure(`greader-edit-tag-${dialect}`, 200, 1, (n) => fetch(`${api}/edit-tag`, { method: 'POST', headers: form, body: `i=${ids[n]}&a=user/-/state/com.google/read` }), tag);
+    await measure(
+      `greader-items-contents-100-${dialect}`,
+      100,
+      1,
+      (n) => fetch(`${api}/stream/items/contents`, { method: 'POST', headers: form, body: contentsBody(n) }),
+      tag,
+    );
+    await measure(
+      `greader-edit-tag-${dialect}`,
+      200,
+      1,
+      (n) => fetch(`${api}/edit-tag`, { method: 'POST', headers: form, body: `i=${ids[n]}&a=user/-/state/com.google/read` }),
+      tag,
+    );
   },
 });

@@ -43,7 +43,11 @@ if (args.child) {
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
     for (const name of PARSERS) {
       if (args.only && args.only !== name) continue;
-      const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), `--child=${name}`, `--dir=${dir}`, `--feeds=${feeds}`, `--items=${items}`, `--format=${format}`], { stdio: 'inherit' });
+      const r = spawnSync(
+        process.execPath,
+        ['--expose-gc', fileURLToPath(import.meta.url), `--child=${name}`, `--dir=${dir}`, `--feeds=${feeds}`, `--items=${items}`, `--format=${format}`],
+        { stdio: 'inherit' },
+      );
       if (r.status !== 0) failed++;
     }
   } finally {

@@ -54,7 +54,13 @@ async function whileResponsive(base, request) {
   done = true;
   await prober;
   health.sort((a, b) => a - b);
-  return { ms, body, healthz_max_ms: +(health.at(-1) ?? 0).toFixed(1), healthz_p95_ms: +(health[Math.floor(health.length * 0.95)] ?? 0).toFixed(1), healthz_samples: health.length };
+  return {
+    ms,
+    body,
+    healthz_max_ms: +(health.at(-1) ?? 0).toFixed(1),
+    healthz_p95_ms: +(health[Math.floor(health.length * 0.95)] ?? 0).toFixed(1),
+    healthz_samples: health.length,
+  };
 }
 
 await benchOnBothDialects({
@@ -80,11 +86,27 @@ await benchOnBothDialects({
     for (const [name, rules] of smart) {
       const r = await whileResponsive(base, create(name, rules));
       ids.push(r.body.reading_list.id);
-      console.log(JSON.stringify({ bench: `reading-lists-create-smart-${name}-${dialect}`, ...tag, seconds: +(r.ms / 1000).toFixed(2), members: r.body.reading_list.article_count, healthz_p95_ms: r.healthz_p95_ms, healthz_max_ms: r.healthz_max_ms, healthz_samples: r.healthz_samples }));
+      console.log(
+        JSON.stringify({
+          bench: `reading-lists-create-smart-${name}-${dialect}`,
+          ...tag,
+          seconds: +(r.ms / 1000).toFixed(2),
+          members: r.body.reading_list.article_count,
+          healthz_p95_ms: r.healthz_p95_ms,
+          healthz_max_ms: r.healthz_max_ms,
+          healthz_samples: r.healthz_samples,
+        }),
+      );
     }
     // A simple list of 300 articles, and more smart lists up to 10.
     const simple = (await (await fetch(`${base}/api/reading-lists`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Later' }) })).json()).reading_list.id;
-    await measure(`reading-lists-add-article-${dialect}`, 300, 1, (n) => fetch(`${base}/api/reading-lists/${simple}/articles/${n * 37 + 1}`, { method: 'POST', headers }), tag);
+    await measure(
+      `reading-lists-add-article-${dialect}`,
+      300,
+      1,
+      (n) => fetch(`${base}/api/reading-lists/${simple}/articles/${n * 37 + 1}`, { method: 'POST', headers }),
+      tag,
+    );
     for (let i = 0; i < 6; i++) {
       const r = await create(`extra-${i}`, [{ rule_type: 'keyword', rule_scope: 'title', rule_value: `headline ${i}1` }])();
       if (!r.ok) throw new Error(await r.text());
@@ -96,7 +118,9 @@ await benchOnBothDialects({
     await measure(`reading-lists-page10-${dialect}`, SAMPLES, 1, get(`/api/reading-lists/${ids[0]}/articles?page=10&per_page=20`), tag);
     await measure(`reading-lists-page1-unread-${dialect}`, SAMPLES, 1, get(`/api/reading-lists/${ids[0]}/articles?page=1&per_page=20&show_read=0`), tag);
     await measure(`reading-lists-articles-page1-${dialect}`, SAMPLES, 1, get('/api/articles?page=1&per_page=20'), tag);
-    const r = await whileResponsive(base, () => fetch(`${base}/api/articles/read/all`, { method: 'POST', headers: json, body: JSON.stringify({ reading_list_id: ids[0] }) }));
+    const r = await whileResponsive(base, () =>
+      fetch(`${base}/api/articles/read/all`, { method: 'POST', headers: json, body: JSON.stringify({ reading_list_id: ids[0] }) }),
+    );
     console.log(JSON.stringify({ bench: `reading-lists-mark-list-read-${dialect}`, ...tag, seconds: +(r.ms / 1000).toFixed(2), marked: r.body.marked }));
   },
 });

@@ -12,7 +12,8 @@ const ARTICLES = Number(process.env.BENCH_ARTICLES || 1_000_000);
 const SAMPLES = 200;
 
 // Twenty topic words spread evenly (5 % of articles each) and one rare word (about 1 in 10,000).
-const WORDS = 'climate   economy   football  science   election  startup   research  festival  markets   software  ' +
+const WORDS =
+  'climate   economy   football  science   election  startup   research  festival  markets   software  ' +
   'energy    transport health    culture   weather   security  budget    education travel    medicine  ';
 
 /** The SQL that generates the data, for either dialect (see sqlFor). */
@@ -51,9 +52,10 @@ await benchOnBothDialects({
   async serve({ dialect, base }) {
     const headers = await signIn(base);
     const get = (path) => () => fetch(`${base}${path}`, { headers });
-    const post = (path, body) => fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    const post = (path, body) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
     const tag = { dialect };
-    const feedOf = (n) => (n * 7919) % FEEDS + 1;
+    const feedOf = (n) => ((n * 7919) % FEEDS) + 1;
 
     await measure(`reading-warmup-${dialect}`, 20, 1, get('/api/articles?page=1&per_page=20'), tag);
     await measure(`reading-list-page1-${dialect}`, SAMPLES, 1, get('/api/articles?page=1&per_page=20'), tag);
@@ -62,7 +64,13 @@ await benchOnBothDialects({
     await measure(`reading-list-feed-${dialect}`, SAMPLES, 1, (n) => fetch(`${base}/api/feeds/${feedOf(n)}/articles?page=1&per_page=20`, { headers }), tag);
     await measure(`reading-favorites-${dialect}`, SAMPLES, 1, get('/api/articles/favorites?page=1&per_page=20'), tag);
     await measure(`reading-unread-counts-${dialect}`, SAMPLES, 1, get('/api/feeds/unread_counts'), tag);
-    await measure(`reading-search-common-${dialect}`, SAMPLES, 1, (n) => fetch(`${base}/api/articles/search?q=${WORDS.split(/\s+/)[n % 20]}&page=1&per_page=20`, { headers }), tag);
+    await measure(
+      `reading-search-common-${dialect}`,
+      SAMPLES,
+      1,
+      (n) => fetch(`${base}/api/articles/search?q=${WORDS.split(/\s+/)[n % 20]}&page=1&per_page=20`, { headers }),
+      tag,
+    );
     await measure(`reading-search-rare-${dialect}`, SAMPLES, 1, get('/api/articles/search?q=zephyr&page=1&per_page=20'), tag);
     // Unread articles have ids with id % 10 >= 7 (see the seed); each one is marked once.
     await measure(`reading-mark-one-${dialect}`, SAMPLES, 1, (n) => post(`/api/articles/${n * 10 + 7}/read`), tag);

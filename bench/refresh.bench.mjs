@@ -69,7 +69,10 @@ async function seed(env) {
 async function round(name, env, database, column) {
   const since = new Date().toISOString();
   const before = server.requests;
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let peakKb = 0;
   let firstRequestAt = 0;
   try {
@@ -91,7 +94,10 @@ async function round(name, env, database, column) {
       if (Number(row.n) >= FEEDS) break;
     }
     const seconds = (performance.now() - firstRequestAt) / 1000;
-    const articles = await database.db.selectFrom('articles').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const articles = await database.db
+      .selectFrom('articles')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     console.log(
       JSON.stringify({
         bench: name,

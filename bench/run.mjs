@@ -11,7 +11,9 @@ const only = process.argv[2];
 const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 let failed = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   console.log(`\n## ${file}`);
   const r = spawnSync(process.execPath, [`${dir}/${file}`], { stdio: 'inherit' });

@@ -21,7 +21,18 @@ afterAll(async () => {
   await feeds?.close();
 });
 
-const PUBLIC_PAGES = ['/', '/login', '/register', '/forgot-password', '/resend-verification', '/reset-password?token=abc', '/verify-email', '/privacy', '/imprint', '/terms'];
+const PUBLIC_PAGES = [
+  '/',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/resend-verification',
+  '/reset-password?token=abc',
+  '/verify-email',
+  '/privacy',
+  '/imprint',
+  '/terms',
+];
 const DASHBOARD_PAGES = ['/dashboard', '/dashboard/settings', '/dashboard/nothing-here'];
 
 for (const theme of ['light', 'dark'] as const) {
@@ -68,12 +79,20 @@ describe('accessibility of the reading views', () => {
   beforeAll(async () => {
     const story = (title: string) =>
       `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
-      Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i + 1} about ${title}: long enough for Readability to take it as the main text of the page, with a <a href="/more">link</a> and <em>emphasis</em>.</p>`).join('') +
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          `<p>Paragraph ${i + 1} about ${title}: long enough for Readability to take it as the main text of the page, with a <a href="/more">link</a> and <em>emphasis</em>.</p>`,
+      ).join('') +
       `</article></body></html>`;
     feeds.set('/a11y/story.html', { body: story('Neue Radwege für die Altstadt'), contentType: 'text/html; charset=utf-8' });
     feeds.set('/a11y/news.xml', {
       body: rss('Stadtanzeiger', [
-        item(1, { title: 'Neue Radwege für die Altstadt', link: feeds.url('/a11y/story.html'), description: '<p>Der Stadtrat hat entschieden. Bis Mai wird gebaut.</p>' }),
+        item(1, {
+          title: 'Neue Radwege für die Altstadt',
+          link: feeds.url('/a11y/story.html'),
+          description: '<p>Der Stadtrat hat entschieden. Bis Mai wird gebaut.</p>',
+        }),
         item(2, { title: 'Wochenmarkt zieht um', description: '<p>Ab Samstag auf dem Domplatz. Die Stände bleiben dieselben.</p>' }),
         item(3, { title: 'Konzert im Park fällt aus', description: '<p>Wegen Regen. Ein Ersatztermin folgt.</p>' }),
       ]),
@@ -133,11 +152,17 @@ describe('accessibility of the reading views', () => {
         await check(at('all articles, full article'));
         if (width < 1024) {
           await page.getByRole('button', { name: t('dashboard.sidebar.open') }).click();
-          await page.getByRole('dialog', { name: t('dashboard.sidebar.label') }).getByRole('link', { name: /^Muted Digest/ }).waitFor();
+          await page
+            .getByRole('dialog', { name: t('dashboard.sidebar.label') })
+            .getByRole('link', { name: /^Muted Digest/ })
+            .waitFor();
           await check(at('sidebar drawer'));
           await page.keyboard.press('Escape');
         } else {
-          await page.getByRole('navigation', { name: t('dashboard.sidebar.label') }).locator('[data-muted="true"]').waitFor();
+          await page
+            .getByRole('navigation', { name: t('dashboard.sidebar.label') })
+            .locator('[data-muted="true"]')
+            .waitFor();
         }
 
         // One feed, favourites, a search.

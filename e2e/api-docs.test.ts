@@ -16,7 +16,9 @@ let operations: { key: string; summary: string }[];
 beforeAll(async () => {
   browser = await launchBrowser();
   const doc = (await (await fetch(`${baseUrl()}/public-api/v1/openapi.json`)).json()) as Doc;
-  operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, summary: op.summary })));
+  operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, summary: op.summary })),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -58,10 +60,16 @@ describe('/api-docs', () => {
   it('links back to the start, and the landing footer links here', async () => {
     const { context, page } = await newPage(browser);
     await page.goto('/');
-    await page.getByRole('contentinfo').getByRole('link', { name: t('apiDocs.footerLink') }).click();
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: t('apiDocs.footerLink') })
+      .click();
     await page.waitForURL((url) => url.pathname === '/api-docs');
     await page.locator('section[data-endpoint]').first().waitFor();
-    await page.getByRole('link', { name: t('common.backToStart') }).last().click();
+    await page
+      .getByRole('link', { name: t('common.backToStart') })
+      .last()
+      .click();
     await page.waitForURL((url) => url.pathname === '/');
     await context.close();
   });

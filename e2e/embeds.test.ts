@@ -64,13 +64,13 @@ describe('embeds and the Content-Security-Policy', () => {
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) consoleViolations.push(m.text());
     });
-    const violations = async () => [
-      ...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)),
-      ...consoleViolations,
-    ];
+    const violations = async () => [...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)), ...consoleViolations];
 
     await signIn(page, email, password);
-    const card = page.getByRole('main').getByRole('article').filter({ has: page.getByRole('heading', { name: TITLE }) });
+    const card = page
+      .getByRole('main')
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: TITLE }) });
     await card.waitFor({ timeout: 30_000 });
     await card.getByRole('button', { name: t('articles.card.showExtended') }).click();
     await card.getByText('The end of the article.').waitFor();

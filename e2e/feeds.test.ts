@@ -26,10 +26,16 @@ afterAll(async () => {
 const mutedUntil = new RegExp(`^${t('feeds.page.mutedUntil', { time: '' })}`);
 const list = (page: Page) => page.getByRole('list', { name: t('feeds.page.listLabel') });
 const rowTitles = (page: Page) => list(page).getByRole('heading', { level: 3 }).allTextContents();
-const row = (page: Page, title: string) => list(page).getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3, name: title, exact: true }) });
+const row = (page: Page, title: string) =>
+  list(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 3, name: title, exact: true }) });
 
 async function addFeed(page: Page, url: string, title: string) {
-  await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).click();
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: t('feeds.page.add') })
+    .click();
   const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });
   await dialog.getByLabel(t('feeds.add.urlLabel')).fill(url);
   await dialog.getByLabel(t('feeds.add.urlLabel')).press('Enter');
@@ -41,7 +47,9 @@ async function addFeed(page: Page, url: string, title: string) {
 }
 
 async function chooseAction(page: Page, title: string, action: string) {
-  await row(page, title).getByRole('button', { name: t('feeds.page.actions', { title }) }).click();
+  await row(page, title)
+    .getByRole('button', { name: t('feeds.page.actions', { title }) })
+    .click();
   await page.getByRole('menuitem', { name: action, exact: true }).click();
 }
 
@@ -51,10 +59,16 @@ describe('feed management', () => {
 
     await page.goto('/dashboard/feeds');
     await page.getByRole('heading', { level: 1, name: t('feeds.page.title') }).waitFor();
-    await page.getByRole('main').getByRole('heading', { name: t('feeds.page.noFeeds') }).waitFor();
+    await page
+      .getByRole('main')
+      .getByRole('heading', { name: t('feeds.page.noFeeds') })
+      .waitFor();
 
     // Add: an invalid address is answered in the dialog; then two feeds by URL.
-    await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).click();
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: t('feeds.page.add') })
+      .click();
     const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });
     await dialog.getByRole('button', { name: t('feeds.add.search') }).click();
     await dialog.getByText(t('feeds.add.emptyUrl')).waitFor();
@@ -70,7 +84,10 @@ describe('feed management', () => {
     await row(page, 'E2E Blog').getByText(feeds.url('/blog.xml')).waitFor();
 
     // The same feed again: the search marks it subscribed.
-    await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).click();
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: t('feeds.page.add') })
+      .click();
     await dialog.getByLabel(t('feeds.add.urlLabel')).fill(feeds.url('/blog.xml'));
     await dialog.getByLabel(t('feeds.add.urlLabel')).press('Enter');
     await dialog.getByText(t('feeds.add.subscribed'), { exact: true }).waitFor();
@@ -104,11 +121,15 @@ describe('feed management', () => {
     await page.reload();
     const unmute = row(page, 'Meine Nachrichten').getByRole('button', { name: t('feeds.page.unmuteFeed', { title: 'Meine Nachrichten' }) });
     await unmute.click();
-    await row(page, 'Meine Nachrichten').getByRole('button', { name: t('feeds.page.filtersFor', { title: 'Meine Nachrichten' }) }).waitFor();
+    await row(page, 'Meine Nachrichten')
+      .getByRole('button', { name: t('feeds.page.filtersFor', { title: 'Meine Nachrichten' }) })
+      .waitFor();
     expect(await row(page, 'Meine Nachrichten').getByText(mutedUntil).count()).toBe(0);
 
     // A filter: exclude "fußball" in titles.
-    await row(page, 'E2E Blog').getByRole('button', { name: t('feeds.page.filtersFor', { title: 'E2E Blog' }) }).click();
+    await row(page, 'E2E Blog')
+      .getByRole('button', { name: t('feeds.page.filtersFor', { title: 'E2E Blog' }) })
+      .click();
     const filters = page.getByRole('dialog', { name: t('feeds.filters.titleFor', { title: 'E2E Blog' }) });
     await filters.getByText(t('feeds.filters.none')).waitFor();
     await filters.getByText(t('feeds.filters.exclude'), { exact: true }).click();

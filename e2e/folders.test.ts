@@ -90,7 +90,9 @@ async function touchDrag(page: Page, cdp: CDPSession, from: Locator, to: Locator
 }
 
 async function createFolder(page: Page, name: string): Promise<void> {
-  await nav(page).getByRole('button', { name: t('folders.addMenu') }).click();
+  await nav(page)
+    .getByRole('button', { name: t('folders.addMenu') })
+    .click();
   await page.getByRole('menuitem', { name: t('folders.addFolder') }).click();
   const dialog = page.getByRole('dialog', { name: t('folders.dialog.createTitle') });
   // Blank is refused in the dialog.
@@ -122,7 +124,9 @@ describe('sidebar folders', () => {
 
     // Into the folder: dropped on its header.
     await mouseDrag(page, feedRow(page, ids.beta), folderHeader(page, folder));
-    await toasts(page).getByText(t('folders.toasts.movedInto', { title: 'Beta Blog', folder: 'E2E Ordner' })).waitFor();
+    await toasts(page)
+      .getByText(t('folders.toasts.movedInto', { title: 'Beta Blog', folder: 'E2E Ordner' }))
+      .waitFor();
     await expect.poll(() => folderOf(api, ids.beta)).toBe(folder);
     await page.reload();
     await feedRow(page, ids.beta).waitFor();
@@ -134,7 +138,9 @@ describe('sidebar folders', () => {
 
     // Out again, among the root feeds: it lands where the list made room for it, and stays there after a reload.
     await mouseDrag(page, feedRow(page, ids.beta), feedRow(page, ids.alpha), 12);
-    await toasts(page).getByText(t('folders.toasts.movedOut', { title: 'Beta Blog', folder: 'E2E Ordner' })).waitFor();
+    await toasts(page)
+      .getByText(t('folders.toasts.movedOut', { title: 'Beta Blog', folder: 'E2E Ordner' }))
+      .waitFor();
     await expect.poll(() => folderOf(api, ids.beta)).toBe(null);
     const dropped = await shown(page, folder);
     expect(dropped.folder).toEqual([]);
@@ -156,26 +162,38 @@ describe('sidebar folders', () => {
     expect((await shown(page, folder)).root).toEqual([last, ...dropped.root.slice(0, 2)]);
 
     // Collapsed stays collapsed after a reload.
-    await nav(page).getByRole('button', { name: /^E2E Ordner/ }).click();
+    await nav(page)
+      .getByRole('button', { name: /^E2E Ordner/ })
+      .click();
     await page.reload();
     await feedRow(page, ids.beta).waitFor();
-    expect(await nav(page).getByRole('button', { name: /^E2E Ordner/ }).getAttribute('aria-expanded')).toBe('false');
+    expect(
+      await nav(page)
+        .getByRole('button', { name: /^E2E Ordner/ })
+        .getAttribute('aria-expanded'),
+    ).toBe('false');
 
     // Into the collapsed folder, then rename and delete it: its feed goes back to the list.
     await mouseDrag(page, feedRow(page, ids.alpha), folderHeader(page, folder));
     await expect.poll(() => folderOf(api, ids.alpha)).toBe(folder);
     await folderHeader(page, folder).hover();
-    await nav(page).getByRole('button', { name: t('folders.actions', { name: 'E2E Ordner' }) }).click();
+    await nav(page)
+      .getByRole('button', { name: t('folders.actions', { name: 'E2E Ordner' }) })
+      .click();
     await page.getByRole('menuitem', { name: t('folders.rename') }).click();
     const rename = page.getByRole('dialog', { name: t('folders.dialog.renameTitle') });
     await rename.getByLabel(t('folders.dialog.nameLabel')).fill('Lesestoff');
     await rename.getByRole('button', { name: t('common.save') }).click();
     await rename.waitFor({ state: 'hidden' });
     await page.reload();
-    await nav(page).getByRole('button', { name: /^Lesestoff/ }).waitFor();
+    await nav(page)
+      .getByRole('button', { name: /^Lesestoff/ })
+      .waitFor();
 
     await folderHeader(page, folder).hover();
-    await nav(page).getByRole('button', { name: t('folders.actions', { name: 'Lesestoff' }) }).click();
+    await nav(page)
+      .getByRole('button', { name: t('folders.actions', { name: 'Lesestoff' }) })
+      .click();
     await page.getByRole('menuitem', { name: t('folders.delete.action') }).click();
     const confirm = page.getByRole('dialog', { name: t('folders.delete.title') });
     await confirm.getByText(t('folders.delete.feedsStay_one')).waitFor();
@@ -254,7 +272,9 @@ describe('sidebar folders', () => {
     await page.reload();
     await folderHeader(page, second.id).waitFor();
     const folderOrder = async () => (await api<{ folders: ApiFolder[] }>('GET', '/api/folders')).folders.map((f) => f.id);
-    await nav(page).getByRole('button', { name: t('folders.dnd.moveFolder', { name: 'Tastatur' }) }).focus();
+    await nav(page)
+      .getByRole('button', { name: t('folders.dnd.moveFolder', { name: 'Tastatur' }) })
+      .focus();
     await page.keyboard.press('Space');
     await page.keyboard.press('ArrowDown');
     await expect.poll(live).toContain(t('folders.dnd.folderPosition', { name: 'Tastatur', position: 2, count: 2 }));
@@ -267,7 +287,11 @@ describe('sidebar folders', () => {
     await expect.poll(folderOrder).toEqual([folder.id, second.id]);
     await page.reload();
     await folderHeader(page, folder.id).waitFor();
-    expect(await nav(page).locator('[data-folder-id]').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-folder-id'))))).toEqual([folder.id, second.id]);
+    expect(
+      await nav(page)
+        .locator('[data-folder-id]')
+        .evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-folder-id')))),
+    ).toEqual([folder.id, second.id]);
     await context.close();
   });
 });
@@ -287,7 +311,9 @@ describe('accessibility of the sidebar with folders', () => {
       await feedRow(wide.page, ids.alpha).waitFor();
       await wide.page.waitForTimeout(300);
       findings.push(...(await audit(wide.page)).map((f) => `1440: ${f}`));
-      await nav(wide.page).getByRole('button', { name: t('folders.addMenu') }).click();
+      await nav(wide.page)
+        .getByRole('button', { name: t('folders.addMenu') })
+        .click();
       findings.push(...(await audit(wide.page)).map((f) => `1440 + menu: ${f}`));
       await wide.context.close();
 
@@ -297,12 +323,14 @@ describe('accessibility of the sidebar with folders', () => {
       await feedRow(phone.page, ids.alpha).waitFor();
       await phone.page.waitForTimeout(300);
       findings.push(...(await audit(phone.page)).map((f) => `390 drawer: ${f}`));
-      await nav(phone.page).getByRole('button', { name: t('folders.actions', { name: 'Nachrichten' }) }).click();
+      await nav(phone.page)
+        .getByRole('button', { name: t('folders.actions', { name: 'Nachrichten' }) })
+        .click();
       findings.push(...(await audit(phone.page)).map((f) => `390 folder menu: ${f}`));
       // Touch targets: every control in the drawer's feed section is at least 40 px tall.
-      const small = await nav(phone.page).locator('[data-folder-id] button:not([data-drag-handle]), li[data-feed-id] a').evaluateAll((els) =>
-        els.filter((el) => el.getBoundingClientRect().height < 40).map((el) => el.textContent),
-      );
+      const small = await nav(phone.page)
+        .locator('[data-folder-id] button:not([data-drag-handle]), li[data-feed-id] a')
+        .evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().height < 40).map((el) => el.textContent));
       expect(small).toEqual([]);
       await phone.context.close();
       expect(findings).toEqual([]);

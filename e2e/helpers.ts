@@ -15,7 +15,16 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -89,7 +98,13 @@ export async function audit(page: Page, settleMs = 0): Promise<string[]> {
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
     return result.violations;
   })) as Array<{ id: string; impact: string; help: string; nodes: { target: string[] }[] }>;
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .slice(0, 4)
+        .map((n) => n.target.join(' '))
+        .join(', ')}`,
+  );
 }
 
 /** Unique address per test run so tests never collide on the shared server. */
@@ -186,7 +201,7 @@ export async function apiAs(email: string, password: string): Promise<<T = unkno
   });
   if (!login.ok) throw new Error(`login as ${email} failed: HTTP ${login.status} ${await login.text()}`);
   const { access_token: token } = (await login.json()) as { access_token: string };
-  return async <T,>(method: string, path: string, body?: unknown): Promise<T> => {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${baseUrl()}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

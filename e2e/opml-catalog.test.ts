@@ -71,7 +71,10 @@ describe('OPML and the catalog', () => {
     const inFolder = sidebar.getByRole('list', { name: 'E2E Ordner' });
     await inFolder.getByRole('link', { name: /OPML Nachrichten/ }).waitFor();
     await inFolder.getByRole('link', { name: /OPML Blog/ }).waitFor();
-    await page.getByTestId('sidebar-root-feeds').getByRole('link', { name: /OPML Wissen/ }).waitFor();
+    await page
+      .getByTestId('sidebar-root-feeds')
+      .getByRole('link', { name: /OPML Wissen/ })
+      .waitFor();
 
     // The server holds the same: three feeds, two of them in the folder.
     const stored = await api<Feed[]>('GET', '/api/feeds');
@@ -104,14 +107,20 @@ describe('OPML and the catalog', () => {
     await section.getByRole('button', { name: t('settings.feedManagement.deleteAll'), exact: true }).click();
     await section.getByText(t('settings.feedManagement.allDeleted')).waitFor();
     expect(await api<Feed[]>('GET', '/api/feeds')).toEqual([]);
-    await page.getByTestId('sidebar-root-feeds').getByRole('link', { name: /OPML Wissen/ }).waitFor({ state: 'detached' });
+    await page
+      .getByTestId('sidebar-root-feeds')
+      .getByRole('link', { name: /OPML Wissen/ })
+      .waitFor({ state: 'detached' });
     await context.close();
   });
 
   it('browses, filters and searches the catalog in the add-feed dialog', async () => {
     const { context, page } = await signedInPage(browser, { prefix: 'catalog', password: 'catalog-password-1', name: 'Carla Catalog' }, { width: 1440, height: 900 });
     await page.goto('/dashboard/feeds');
-    await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).click();
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: t('feeds.page.add') })
+      .click();
     const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });
 
     // Tabs: the arrow key moves to the catalog.
@@ -154,7 +163,10 @@ describe('OPML and the catalog', () => {
     // Closing resets the dialog: it opens on the search tab again.
     await dialog.getByRole('button', { name: t('common.close') }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).click();
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: t('feeds.page.add') })
+      .click();
     expect(await dialog.getByRole('tab', { name: t('feeds.add.tabSearch') }).getAttribute('aria-selected')).toBe('true');
     await context.close();
   });
@@ -175,7 +187,11 @@ describe('OPML and the catalog', () => {
         findings.push(...(await audit(page)).map((f) => `settings ${colorScheme} ${width}: ${f}`));
 
         await page.goto('/dashboard/feeds');
-        await page.getByRole('main').getByRole('button', { name: t('feeds.page.add') }).first().click();
+        await page
+          .getByRole('main')
+          .getByRole('button', { name: t('feeds.page.add') })
+          .first()
+          .click();
         const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });
         await dialog.getByRole('tab', { name: t('catalog.tab') }).click();
         const panel = dialog.getByRole('tabpanel', { name: t('catalog.tab') });

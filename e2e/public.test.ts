@@ -30,7 +30,10 @@ describe('landing page', () => {
     await page.waitForFunction(() => !document.querySelector('dialog')?.open);
 
     await zoom.click();
-    await page.getByRole('dialog').getByRole('button', { name: t('common.close') }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: t('common.close') })
+      .click();
     expect(await dialogOpen(page)).toBe(false);
     await context.close();
   });
@@ -115,7 +118,10 @@ describe('routes', () => {
       await page.goto(path);
       const article = page.locator('article[lang="de"]');
       await article.waitFor();
-      await page.getByRole('link', { name: t('common.backToStart') }).first().click();
+      await page
+        .getByRole('link', { name: t('common.backToStart') })
+        .first()
+        .click();
       await page.waitForURL((url) => url.pathname === '/');
     }
     await page.goto('/terms');

@@ -37,7 +37,10 @@ afterAll(async () => {
 const main = (page: Page) => page.getByRole('main');
 const nav = (page: Page) => page.getByRole('navigation', { name: t('dashboard.sidebar.label') });
 const section = (page: Page) => nav(page).getByRole('region', { name: t('readingLists.section.title') });
-const card = (page: Page, title: string): Locator => main(page).getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+const card = (page: Page, title: string): Locator =>
+  main(page)
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { name: title }) });
 const titles = async (page: Page) =>
   (await main(page).getByRole('article').getByRole('heading', { level: 2 }).allTextContents()).map((s) => s.replace(` ${t('articles.card.opensInNewTab')}`, ''));
 
@@ -56,7 +59,9 @@ async function expectTitles(page: Page, expected: string[]) {
 }
 
 async function createList(page: Page, name: string, keyword?: string) {
-  await section(page).getByRole('button', { name: t('readingLists.section.new') }).click();
+  await section(page)
+    .getByRole('button', { name: t('readingLists.section.new') })
+    .click();
   const dialog = page.getByRole('dialog', { name: t('readingLists.dialog.createTitle') });
   await dialog.getByLabel(t('readingLists.dialog.name')).fill(name);
   if (keyword) {
@@ -91,12 +96,16 @@ describe('reading lists', () => {
 
     // A simple list from the sidebar's "+": the new, empty list is shown with how to fill it.
     await createList(page, 'Später lesen');
-    await main(page).getByRole('heading', { name: t('readingLists.page.emptyTitle') }).waitFor();
+    await main(page)
+      .getByRole('heading', { name: t('readingLists.page.emptyTitle') })
+      .waitFor();
     await main(page).getByText(t('readingLists.page.emptyText')).waitFor();
     expect(await audit(page)).toEqual([]);
 
     // Add an article from its card in the all view.
-    await nav(page).getByRole('link', { name: /^All articles/ }).click();
+    await nav(page)
+      .getByRole('link', { name: /^All articles/ })
+      .click();
     const cake = card(page, 'Rezept: Apfelkuchen');
     await cake.getByRole('button', { name: t('readingLists.add.button') }).click();
     const modal = page.getByRole('dialog', { name: t('readingLists.add.title') });
@@ -113,18 +122,32 @@ describe('reading lists', () => {
     const later = lists.reading_lists.find((l) => l.name === 'Später lesen')!;
 
     // The list shows it, with its unread badge in the sidebar.
-    await section(page).getByRole('link', { name: /^Später lesen/ }).click();
+    await section(page)
+      .getByRole('link', { name: /^Später lesen/ })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Später lesen' }).waitFor();
     await expectTitles(page, ['Rezept: Apfelkuchen']);
-    await expect.poll(async () => section(page).getByRole('link', { name: /^Später lesen/ }).getByTestId('unread-badge').locator('[aria-hidden]').textContent()).toBe('1');
+    await expect
+      .poll(async () =>
+        section(page)
+          .getByRole('link', { name: /^Später lesen/ })
+          .getByTestId('unread-badge')
+          .locator('[aria-hidden]')
+          .textContent(),
+      )
+      .toBe('1');
 
     // Remove it from the list again through the card: it leaves the list view.
-    await card(page, 'Rezept: Apfelkuchen').getByRole('button', { name: t('readingLists.add.buttonInList') }).click();
+    await card(page, 'Rezept: Apfelkuchen')
+      .getByRole('button', { name: t('readingLists.add.buttonInList') })
+      .click();
     await modal.getByRole('button', { name: t('readingLists.add.removeFrom', { name: 'Später lesen' }) }).click();
     await modal.getByText(t('readingLists.add.removed', { name: 'Später lesen' })).waitFor();
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'hidden' });
-    await main(page).getByRole('heading', { name: t('readingLists.page.emptyTitle') }).waitFor();
+    await main(page)
+      .getByRole('heading', { name: t('readingLists.page.emptyTitle') })
+      .waitFor();
     expect(page.url()).toContain(`/dashboard/reading-list/${later.id}`);
 
     // A smart list with a keyword collects the matching article by itself.
@@ -132,13 +155,18 @@ describe('reading lists', () => {
     await main(page).getByText(t('readingLists.page.smartBadge')).waitFor();
     await expectTitles(page, ['Neue KI-Modelle vorgestellt']);
     // Smart lists cannot be chosen in the modal.
-    await card(page, 'Neue KI-Modelle vorgestellt').getByRole('button', { name: t('readingLists.add.buttonInList') }).click();
+    await card(page, 'Neue KI-Modelle vorgestellt')
+      .getByRole('button', { name: t('readingLists.add.buttonInList') })
+      .click();
     await modal.getByText(t('readingLists.add.smartHint')).waitFor();
     await modal.getByText(t('readingLists.add.smartMember')).waitFor();
     await modal.getByRole('button', { name: t('readingLists.add.done') }).click();
 
     // Edit its rules: the dialog opens on the rules tab; the new keyword changes the members.
-    await main(page).getByRole('button', { name: t('readingLists.page.editRules') }).first().click();
+    await main(page)
+      .getByRole('button', { name: t('readingLists.page.editRules') })
+      .first()
+      .click();
     const edit = page.getByRole('dialog', { name: t('readingLists.dialog.editTitle') });
     expect(await edit.getByRole('tab', { name: t('readingLists.dialog.tabRules') }).getAttribute('aria-selected')).toBe('true');
     expect(await audit(page)).toEqual([]);
@@ -159,7 +187,8 @@ describe('reading lists', () => {
     await page.keyboard.press('Space');
     await expect.poll(order).toEqual(['KI', 'Später lesen']);
     // The sidebar shows the new order (on a busy machine a moment after the server has it).
-    const rowNames = async () => (await section(page).getByRole('link').allTextContents()).map((r) => (/^KI/.test(r) ? 'KI' : /^Später lesen/.test(r) ? 'Später lesen' : r));
+    const rowNames = async () =>
+      (await section(page).getByRole('link').allTextContents()).map((r) => (/^KI/.test(r) ? 'KI' : /^Später lesen/.test(r) ? 'Später lesen' : r));
     await expect.poll(rowNames).toEqual(['KI', 'Später lesen']);
     // And back with the mouse, dragging the row itself (the sidebar's drag input, as for the feeds).
     const listRow = (name: RegExp) => section(page).getByRole('link', { name });
@@ -170,13 +199,17 @@ describe('reading lists', () => {
     expect(page.url()).toBe(inView);
 
     // Delete it from the header: confirm, then /dashboard; the sidebar no longer lists it.
-    await main(page).getByRole('button', { name: t('readingLists.page.delete') }).click();
+    await main(page)
+      .getByRole('button', { name: t('readingLists.page.delete') })
+      .click();
     const confirm = page.getByRole('dialog', { name: t('readingLists.delete.title') });
     await confirm.getByText(t('readingLists.delete.irreversible')).waitFor();
     await confirm.getByRole('button', { name: t('readingLists.delete.confirm') }).click();
     await page.waitForURL(/\/dashboard$/);
     await section(page).getByRole('link', { name: /^KI/ }).waitFor({ state: 'detached' });
-    await section(page).getByRole('link', { name: /^Später lesen/ }).waitFor();
+    await section(page)
+      .getByRole('link', { name: /^Später lesen/ })
+      .waitFor();
 
     await context.close();
   });
@@ -194,7 +227,11 @@ describe('reading lists', () => {
       is_smart: false,
       rules: [],
     });
-    await api('POST', '/api/reading-lists', { name: 'KI', is_smart: true, rules: [{ rule_type: 'keyword', rule_scope: 'both', rule_value: 'KI', include_all_feeds: true, selected_feeds: [] }] });
+    await api('POST', '/api/reading-lists', {
+      name: 'KI',
+      is_smart: true,
+      rules: [{ rule_type: 'keyword', rule_scope: 'both', rule_value: 'KI', include_all_feeds: true, selected_feeds: [] }],
+    });
     await api('POST', `/api/reading-lists/${list.id}/articles/${articles[0].id}`);
 
     const { context, page } = await newPage(browser, { width: 390, height: 844, locale: 'de-DE', colorScheme: 'dark', theme: 'dark' });
@@ -207,19 +244,28 @@ describe('reading lists', () => {
     const de = (key: string, values: Record<string, string> = {}) => t(key, values, 'de');
     await page.getByRole('button', { name: de('dashboard.sidebar.open') }).click();
     const drawer = page.getByRole('dialog', { name: de('dashboard.sidebar.label') });
-    await drawer.getByRole('region', { name: de('readingLists.section.title') }).getByRole('link', { name: /^KI/ }).waitFor();
+    await drawer
+      .getByRole('region', { name: de('readingLists.section.title') })
+      .getByRole('link', { name: /^KI/ })
+      .waitFor();
     await page.waitForTimeout(400); // the drawer has slid in before colours are measured
     expect(await audit(page)).toEqual([]);
     await page.keyboard.press('Escape');
 
-    await main(page).getByRole('article').first().getByRole('button', { name: de('readingLists.add.buttonInList') }).click();
+    await main(page)
+      .getByRole('article')
+      .first()
+      .getByRole('button', { name: de('readingLists.add.buttonInList') })
+      .click();
     const modal = page.getByRole('dialog', { name: de('readingLists.add.title') });
     await modal.getByRole('button', { name: new RegExp(de('readingLists.add.alreadyAdded')) }).waitFor();
     expect(await audit(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'hidden' });
 
-    await main(page).getByRole('button', { name: de('readingLists.page.edit') }).click();
+    await main(page)
+      .getByRole('button', { name: de('readingLists.page.edit') })
+      .click();
     const dialog = page.getByRole('dialog', { name: de('readingLists.dialog.editTitle') });
     expect(await audit(page)).toEqual([]);
     // Keyboard: from the basic tab the arrow key reaches the (disabled) rules tab, whose hint explains it.

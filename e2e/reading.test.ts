@@ -14,7 +14,10 @@ let feeds: TestFeedServer;
 
 const articlePage = (title: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><nav>Home · Shop · Ads</nav><article><h1>${title}</h1>` +
-  Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i + 1} of the full story about ${title}, long enough for Readability to take it as the main text of this page and not as navigation.</p>`).join('') +
+  Array.from(
+    { length: 6 },
+    (_, i) => `<p>Paragraph ${i + 1} of the full story about ${title}, long enough for Readability to take it as the main text of this page and not as navigation.</p>`,
+  ).join('') +
   `</article><footer>© Test</footer></body></html>`;
 
 beforeAll(async () => {
@@ -36,7 +39,10 @@ afterAll(async () => {
 });
 
 const main = (page: Page) => page.getByRole('main');
-const card = (page: Page, title: string): Locator => main(page).getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
+const card = (page: Page, title: string): Locator =>
+  main(page)
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { name: title }) });
 const titles = async (page: Page) =>
   (await main(page).getByRole('article').getByRole('heading', { level: 2 }).allTextContents()).map((s) => s.replace(` ${t('articles.card.opensInNewTab')}`, ''));
 const nav = (page: Page) => page.getByRole('navigation', { name: t('dashboard.sidebar.label') });
@@ -84,7 +90,9 @@ describe('reading', () => {
     expect(await card(page, 'Fußball am Sonntag').getByRole('link').getAttribute('target')).toBe('_blank');
 
     // Mark read: the article leaves the unread list, counts drop; after a reload it is still read.
-    await card(page, 'Fußball am Sonntag').getByRole('button', { name: t('articles.card.markRead') }).click();
+    await card(page, 'Fußball am Sonntag')
+      .getByRole('button', { name: t('articles.card.markRead') })
+      .click();
     await card(page, 'Fußball am Sonntag').waitFor({ state: 'detached' });
     await expect.poll(() => total(page).textContent()).toBe(t('articles.header.total_other', { count: 2 }));
     await expect.poll(() => badge(page, /^All articles/)).toBe('2');
@@ -93,32 +101,48 @@ describe('reading', () => {
     expect(await titles(page)).toEqual(['Bergwetter im Herbst', 'Rathaus plant neue Radwege']);
 
     // Show read ones (the note toggles), see the read badge, mark it unread again.
-    await main(page).getByRole('button', { name: t('articles.header.showingUnread') }).click();
+    await main(page)
+      .getByRole('button', { name: t('articles.header.showingUnread') })
+      .click();
     await card(page, 'Fußball am Sonntag').getByText(t('articles.card.readBadge'), { exact: true }).waitFor();
-    await card(page, 'Fußball am Sonntag').getByRole('button', { name: t('articles.card.markUnread') }).click();
+    await card(page, 'Fußball am Sonntag')
+      .getByRole('button', { name: t('articles.card.markUnread') })
+      .click();
     await card(page, 'Fußball am Sonntag').getByText(t('articles.card.readBadge'), { exact: true }).waitFor({ state: 'detached' });
     await expect.poll(() => badge(page, /^All articles/)).toBe('3');
     await page.getByRole('button', { name: t('articles.tools.showRead') }).click();
 
     // Favourite, mark it read, and find it in the favourites with its read flag.
-    await card(page, 'Rathaus plant neue Radwege').getByRole('button', { name: t('articles.card.favorite') }).click();
-    await card(page, 'Rathaus plant neue Radwege').getByRole('button', { name: t('articles.card.unfavorite') }).waitFor();
-    await card(page, 'Rathaus plant neue Radwege').getByRole('button', { name: t('articles.card.markRead') }).click();
+    await card(page, 'Rathaus plant neue Radwege')
+      .getByRole('button', { name: t('articles.card.favorite') })
+      .click();
+    await card(page, 'Rathaus plant neue Radwege')
+      .getByRole('button', { name: t('articles.card.unfavorite') })
+      .waitFor();
+    await card(page, 'Rathaus plant neue Radwege')
+      .getByRole('button', { name: t('articles.card.markRead') })
+      .click();
     await card(page, 'Rathaus plant neue Radwege').waitFor({ state: 'detached' });
-    await nav(page).getByRole('link', { name: t('dashboard.sidebar.favorites') }).click();
+    await nav(page)
+      .getByRole('link', { name: t('dashboard.sidebar.favorites') })
+      .click();
     await page.getByRole('heading', { level: 1, name: t('articles.titles.favorites') }).waitFor();
     await card(page, 'Rathaus plant neue Radwege').getByText(t('articles.card.readBadge'), { exact: true }).waitFor();
     expect(await page.getByRole('searchbox').count()).toBe(0);
 
     // The full article: loaded from the article's page once, shown in the card.
-    await nav(page).getByRole('link', { name: /^All articles/ }).click();
+    await nav(page)
+      .getByRole('link', { name: /^All articles/ })
+      .click();
     const weather = card(page, 'Bergwetter im Herbst');
     await weather.getByRole('button', { name: t('articles.card.showExtended') }).click();
     await weather.getByText(/Paragraph 6 of the full story about Bergwetter im Herbst/).waitFor();
     expect(await weather.getByText('Home · Shop · Ads').count()).toBe(0);
     await weather.getByRole('button', { name: t('articles.card.showCompact') }).click();
     // One without a reachable page shows the feed's content with the note.
-    await card(page, 'Fußball am Sonntag').getByRole('button', { name: t('articles.card.showExtended') }).click();
+    await card(page, 'Fußball am Sonntag')
+      .getByRole('button', { name: t('articles.card.showExtended') })
+      .click();
     await card(page, 'Fußball am Sonntag').getByText(t('articles.card.fullContentFailed')).waitFor();
     await card(page, 'Fußball am Sonntag').getByText('Das Derby endet unentschieden.').waitFor();
 
@@ -137,38 +161,66 @@ describe('reading', () => {
     await expect.poll(() => titles(page)).toEqual(['Fußball am Sonntag']);
     expect(new URL(page.url()).searchParams.get('q')).toBe('Fußball');
     await page.getByRole('searchbox').fill('Zeppelin');
-    await main(page).getByRole('heading', { name: t('articles.empty.searchTitle', { q: 'Zeppelin' }) }).waitFor();
+    await main(page)
+      .getByRole('heading', { name: t('articles.empty.searchTitle', { q: 'Zeppelin' }) })
+      .waitFor();
     await page.getByRole('searchbox').fill('');
     await page.getByRole('heading', { level: 1, name: t('articles.titles.all') }).waitFor();
 
     // A feed view, then mark all read there: "no unread" for the feed, "all read" on the all view.
-    await nav(page).getByRole('link', { name: /^E2E News/ }).click();
+    await nav(page)
+      .getByRole('link', { name: /^E2E News/ })
+      .click();
     await page.getByRole('heading', { level: 1, name: t('articles.titles.feed', { title: 'E2E News' }) }).waitFor();
-    await main(page).getByRole('button', { name: t('articles.header.noFilters') }).waitFor();
-    await main(page).getByRole('button', { name: t('articles.header.markAllRead') }).click();
-    await main(page).getByRole('heading', { name: t('articles.empty.feedReadTitle') }).waitFor();
+    await main(page)
+      .getByRole('button', { name: t('articles.header.noFilters') })
+      .waitFor();
+    await main(page)
+      .getByRole('button', { name: t('articles.header.markAllRead') })
+      .click();
+    await main(page)
+      .getByRole('heading', { name: t('articles.empty.feedReadTitle') })
+      .waitFor();
     await expect.poll(() => badge(page, /^All articles/)).toBe('');
-    await nav(page).getByRole('link', { name: /^All articles/ }).click();
-    await main(page).getByRole('heading', { name: t('articles.empty.allReadTitle') }).waitFor();
+    await nav(page)
+      .getByRole('link', { name: /^All articles/ })
+      .click();
+    await main(page)
+      .getByRole('heading', { name: t('articles.empty.allReadTitle') })
+      .waitFor();
 
     // A second feed, muted permanently from its view: greyed in the sidebar, explained in the list.
     // The feeds' "+" is a menu (add feed, add folder: dashboard.md §2).
-    await nav(page).getByRole('button', { name: t('folders.addMenu') }).click();
+    await nav(page)
+      .getByRole('button', { name: t('folders.addMenu') })
+      .click();
     await subscribe(page, nav(page).getByRole('menuitem', { name: t('dashboard.sidebar.addFeed') }), feeds.url('/quiet.xml'), 'E2E Quiet');
     await waitForArticles(page, 'Quiet thoughts');
-    await nav(page).getByRole('link', { name: /^E2E Quiet/ }).click();
+    await nav(page)
+      .getByRole('link', { name: /^E2E Quiet/ })
+      .click();
     await page.getByRole('heading', { level: 1, name: t('articles.titles.feed', { title: 'E2E Quiet' }) }).waitFor();
-    await main(page).getByRole('button', { name: t('articles.header.mute') }).click();
+    await main(page)
+      .getByRole('button', { name: t('articles.header.mute') })
+      .click();
     const mute = page.getByRole('dialog', { name: t('feeds.mute.title') });
     await mute.getByText(t('feeds.mute.permanent'), { exact: true }).click();
     await mute.getByRole('button', { name: t('feeds.mute.submit'), exact: true }).click();
     await mute.waitFor({ state: 'hidden' });
-    await main(page).getByRole('heading', { name: t('articles.empty.mutedTitle') }).waitFor();
+    await main(page)
+      .getByRole('heading', { name: t('articles.empty.mutedTitle') })
+      .waitFor();
     await main(page).getByText(t('articles.empty.mutedPermanently')).waitFor();
-    expect(await nav(page).getByRole('link', { name: /^E2E Quiet/ }).getAttribute('data-muted')).toBe('true');
+    expect(
+      await nav(page)
+        .getByRole('link', { name: /^E2E Quiet/ })
+        .getAttribute('data-muted'),
+    ).toBe('true');
     expect(await badge(page, /^E2E Quiet/)).toBe('');
     // Its articles are gone from the all view too, and come back when it is unmuted.
-    await main(page).getByRole('button', { name: t('articles.empty.unmute') }).click();
+    await main(page)
+      .getByRole('button', { name: t('articles.empty.unmute') })
+      .click();
     await card(page, 'Quiet thoughts').waitFor();
 
     await context.close();

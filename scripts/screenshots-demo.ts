@@ -186,8 +186,7 @@ export const DEMO_FEEDS: DemoFeed[] = [
     items: [
       {
         title: 'One-pan lemon orzo with spinach',
-        summary:
-          'Twenty minutes, one pan and a squeeze of lemon at the end. It has become our Tuesday dinner. Swap the spinach for peas in spring.',
+        summary: 'Twenty minutes, one pan and a squeeze of lemon at the end. It has become our Tuesday dinner. Swap the spinach for peas in spring.',
         minutesAgo: 330,
         author: 'Tom Hale',
       },

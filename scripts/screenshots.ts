@@ -155,7 +155,11 @@ async function shoot(browser: Browser, baseUrl: string, viewport: { width: numbe
   // A finished picture: cards in place of the skeletons, the sidebar's badges (shown 400 ms after the counts),
   // every icon decoded, and no caret or focus ring from the sign-in.
   await page.locator('main article').nth(3).waitFor({ timeout: 15_000 });
-  await page.locator('[data-testid="article-skeleton"]').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+  await page
+    .locator('[data-testid="article-skeleton"]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => {});
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0), undefined, { timeout: 10_000 });
   if (viewport.width >= 1024) await page.locator('nav [data-testid="unread-badge"]').first().waitFor({ timeout: 5_000 });
@@ -209,7 +213,16 @@ async function main() {
       executablePath: CHROMIUM,
       headless: true,
       // --hide-scrollbars: a product shot, not a browser window.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--hide-scrollbars'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--hide-scrollbars',
+      ],
     });
     await shoot(browser, baseUrl, { width: 1440, height: 900 }, 1, 'dashboard.png');
     await shoot(browser, baseUrl, { width: 390, height: 844 }, 2, 'phone.png');

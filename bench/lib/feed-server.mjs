@@ -27,7 +27,18 @@ const WORDS = (
   'garden coffee travel recipe weather history science music library season river mountain city morning evening ' +
   'quickly carefully simple modern quiet bright useful careful gentle honest curious patient sudden steady'
 ).split(' ');
-const NAMES = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Barbara Liskov', 'Edsger Dijkstra', 'Frances Allen', 'Donald Knuth', 'Margaret Hamilton', 'Ken Thompson', 'Radia Perlman'];
+const NAMES = [
+  'Ada Lovelace',
+  'Grace Hopper',
+  'Alan Turing',
+  'Barbara Liskov',
+  'Edsger Dijkstra',
+  'Frances Allen',
+  'Donald Knuth',
+  'Margaret Hamilton',
+  'Ken Thompson',
+  'Radia Perlman',
+];
 /** Fixed "now" of the generated world, so dates never depend on when the benchmark runs. */
 const EPOCH = Date.UTC(2026, 10, 1, 12, 0, 0);
 

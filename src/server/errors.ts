@@ -15,8 +15,7 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, extra?: Record<string, unknown>) =>
-  new AppError(400, code, message, extra);
+export const badRequest = (code: string, message: string, extra?: Record<string, unknown>) => new AppError(400, code, message, extra);
 export const unauthorized = (code: string, message: string) => new AppError(401, code, message);
 export const forbidden = (code: string, message: string) => new AppError(403, code, message);
 export const notFound = (code: string, message: string) => new AppError(404, code, message);

@@ -53,10 +53,7 @@ export const IconParams = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{
 export const UrlBody = Type.Object({ url: Type.String({ maxLength: MAX_URL_LENGTH }) });
 
 /** PUT /api/feeds/{id}: the web app may send the whole feed object back; only custom_title is writable. */
-export const UpdateFeedBody = Type.Object(
-  { custom_title: Type.Optional(Nullable(Type.String({ maxLength: MAX_TEXT_FIELD }))) },
-  { additionalProperties: true },
-);
+export const UpdateFeedBody = Type.Object({ custom_title: Type.Optional(Nullable(Type.String({ maxLength: MAX_TEXT_FIELD }))) }, { additionalProperties: true });
 
 export const SetCustomTitleBody = Type.Object({
   feed_id: Id,

@@ -33,13 +33,21 @@ export const ERRORS = {
   401: ErrorSchema('Not authenticated: the bearer token is missing, unknown, revoked or expired.', 'TOKEN_INVALID', 'The API token is invalid or has expired.'),
   403: ErrorSchema('The article belongs to a feed you have muted; unmute the feed to change it.', 'FEED_MUTED', 'This feed is muted; unmute it to change its articles.'),
   404: ErrorSchema('Not found: the id does not exist or belongs to someone else.', 'ARTICLE_NOT_FOUND', 'Article not found.'),
-  429: ErrorSchema('Too many requests: a rate limit is exhausted; wait for the number of seconds in Retry-After.', 'RATE_LIMITED', 'Rate limit exceeded: 100 requests per minute and 5,000 per day per user.'),
+  429: ErrorSchema(
+    'Too many requests: a rate limit is exhausted; wait for the number of seconds in Retry-After.',
+    'RATE_LIMITED',
+    'Rate limit exceeded: 100 requests per minute and 5,000 per day per user.',
+  ),
 } as const;
 
 /** Discovery fetches the address given; what can go wrong on the other side is said with these. */
 export const DISCOVERY_ERRORS = {
   404: ErrorSchema('No feed was found at or behind the address.', 'FEED_NOT_FOUND', 'No feed was found at this address.'),
-  422: ErrorSchema('The address may not be fetched (a private network) or what it serves cannot be used (too large, broken).', 'FETCH_BLOCKED', 'This address may not be fetched.'),
+  422: ErrorSchema(
+    'The address may not be fetched (a private network) or what it serves cannot be used (too large, broken).',
+    'FETCH_BLOCKED',
+    'This address may not be fetched.',
+  ),
   502: ErrorSchema('The site could not be reached or answered with an error.', 'FETCH_TIMEOUT', 'The site did not answer in time.'),
 } as const;
 
@@ -65,7 +73,10 @@ export const PublicUser = Type.Object(
 export const AuthenticateReply = Type.Object(
   {
     message: Type.String({ description: 'A confirmation for people.', examples: ['Authentication successful.'] }),
-    token: Type.String({ description: 'The API token: send it as `Authorization: Bearer <token>`. Shown once; Feeder stores only its hash.', examples: ['q3J9tX0m4c1aZr8Vb2Lw6YdKe5HnUoPs7GiFj1QxTyA'] }),
+    token: Type.String({
+      description: 'The API token: send it as `Authorization: Bearer <token>`. Shown once; Feeder stores only its hash.',
+      examples: ['q3J9tX0m4c1aZr8Vb2Lw6YdKe5HnUoPs7GiFj1QxTyA'],
+    }),
     expires_at: Type.String({ description: 'When the token stops working (365 days after it was issued), UTC ISO 8601.', examples: ['2027-11-20T08:30:00.000Z'] }),
     user: PublicUser,
   },
@@ -76,9 +87,7 @@ export const AuthenticateReply = Type.Object(
 
 export const FeedsQuery = Type.Object(
   {
-    include_favicons: Type.Optional(
-      Type.Boolean({ default: false, description: 'Also send each feed icon inline as base64 (favicon_base64, favicon_type).' }),
-    ),
+    include_favicons: Type.Optional(Type.Boolean({ default: false, description: 'Also send each feed icon inline as base64 (favicon_base64, favicon_type).' })),
   },
   { additionalProperties: false },
 );
@@ -89,9 +98,17 @@ export const PublicFeed = Type.Object({
   title: Type.String({ description: 'Your own title for the feed if you set one, else the feed’s title.', examples: ['Example Blog'] }),
   description: nullable(Type.String(), 'The feed’s description.', 'Notes on programming and tea.'),
   last_updated: nullable(Type.String(), 'When Feeder last fetched the feed successfully, UTC ISO 8601; null before the first fetch.', ISO_EXAMPLE),
-  favicon_url: nullable(Type.String(), 'The address of the feed icon (served by Feeder, cacheable for good); null when the feed has none.', 'https://feeder.example.com/api/icons/0f3c2b7e9a1d4c6b8e2f5a7d9c1b3e5f'),
+  favicon_url: nullable(
+    Type.String(),
+    'The address of the feed icon (served by Feeder, cacheable for good); null when the feed has none.',
+    'https://feeder.example.com/api/icons/0f3c2b7e9a1d4c6b8e2f5a7d9c1b3e5f',
+  ),
   favicon_base64: Type.Optional(
-    nullable(Type.String(), 'The icon itself as base64, only with include_favicons=true; null when the feed has no icon or it is larger than 64 KB.', 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQ…'),
+    nullable(
+      Type.String(),
+      'The icon itself as base64, only with include_favicons=true; null when the feed has no icon or it is larger than 64 KB.',
+      'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQ…',
+    ),
   ),
   favicon_type: Type.Optional(nullable(Type.String(), 'The icon’s media type, only with include_favicons=true.', 'image/png')),
   unread_count: Type.Integer({ description: 'Unread articles, not counting those your filters hide.', examples: [5] }),
@@ -105,7 +122,13 @@ export const FeedsReply = Type.Object(
 );
 
 export const UrlBody = Type.Object(
-  { url: Type.String({ maxLength: MAX_URL_LENGTH, description: 'A feed address, or the address of a site that links its feeds.', examples: ['https://blog.example.org/'] }) },
+  {
+    url: Type.String({
+      maxLength: MAX_URL_LENGTH,
+      description: 'A feed address, or the address of a site that links its feeds.',
+      examples: ['https://blog.example.org/'],
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -147,7 +170,9 @@ export const SubscribeReply = Type.Object(
 export const ArticlesQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'The page, from 1.', examples: [1] })),
-    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Articles per page, at most ${MAX_PER_PAGE}.`, examples: [20] })),
+    per_page: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Articles per page, at most ${MAX_PER_PAGE}.`, examples: [20] }),
+    ),
     feed_id: Type.Optional(IdOf('Only this feed’s articles (404 when you do not subscribe to it; empty while it is muted).', 12)),
     unread: Type.Optional(Type.Boolean({ description: 'true: only unread articles; false or absent: read and unread.', examples: [true] })),
     include_base64_favicons: Type.Optional(
@@ -169,7 +194,11 @@ export const PublicArticle = Type.Object({
   is_read: Type.Boolean({ description: 'Whether you have read it.', examples: [false] }),
   is_favorite: Type.Boolean({ description: 'Whether it is one of your favourites.', examples: [false] }),
   feed_title: Type.String({ description: 'The feed’s title (your own title for it if you set one).', examples: ['Example Blog'] }),
-  feed_favicon: nullable(Type.String(), 'The address of the feed icon; null when the feed has none.', 'https://feeder.example.com/api/icons/0f3c2b7e9a1d4c6b8e2f5a7d9c1b3e5f'),
+  feed_favicon: nullable(
+    Type.String(),
+    'The address of the feed icon; null when the feed has none.',
+    'https://feeder.example.com/api/icons/0f3c2b7e9a1d4c6b8e2f5a7d9c1b3e5f',
+  ),
   feed_favicon_base64: Type.Optional(nullable(Type.String(), 'The feed icon as base64, only with include_base64_favicons=true.', 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQ…')),
   feed_favicon_type: Type.Optional(nullable(Type.String(), 'The feed icon’s media type, only with include_base64_favicons=true.', 'image/png')),
 });

@@ -28,8 +28,7 @@ export function isValidEmail(email: string): boolean {
   return email.length <= MAX_EMAIL_LENGTH && EMAIL_RE.test(email);
 }
 
-export const statusError = (code: 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'PASSWORD_TOO_SHORT') =>
-  badRequest(code, CODES[code], { status: 'error' });
+export const statusError = (code: 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'PASSWORD_TOO_SHORT') => badRequest(code, CODES[code], { status: 'error' });
 
 export const success = (code: keyof typeof CODES): StatusResponse => ({ status: 'success', code, message: CODES[code] });
 

@@ -59,11 +59,7 @@ export async function insertRefreshToken(
  * statement, two concurrent exchanges of the same token cannot both succeed (PostgreSQL re-checks the WHERE
  * clause after waiting for the row lock; SQLite serialises writers).
  */
-export function markRefreshTokenUsed(
-  db: Executor,
-  tokenHash: string,
-  now: string,
-): Promise<{ user_id: number; family_id: string } | undefined> {
+export function markRefreshTokenUsed(db: Executor, tokenHash: string, now: string): Promise<{ user_id: number; family_id: string } | undefined> {
   return db
     .updateTable('refresh_tokens')
     .set({ used_at: now })
@@ -100,12 +96,7 @@ export async function revokeAllRefreshTokens(db: Executor, userId: number, now: 
     .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
     .where('id', '=', userId)
     .execute();
-  const r = await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const r = await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
@@ -129,13 +120,7 @@ export async function insertEmailToken(
  */
 export async function invalidateEmailTokens(db: Executor, userId: number, kind: EmailTokenKind, now: string): Promise<void> {
   if (dialectOf(db) === 'postgres') await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
-  await db
-    .updateTable('email_tokens')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('kind', '=', kind)
-    .where('used_at', 'is', null)
-    .execute();
+  await db.updateTable('email_tokens').set({ used_at: now }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
 }
 
 export function findEmailToken(db: Executor, kind: EmailTokenKind, tokenHash: string): Promise<EmailTokenRow | undefined> {

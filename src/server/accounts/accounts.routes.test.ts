@@ -120,7 +120,12 @@ for (const dialect of DIALECTS) {
         const form = await t.app.inject({ method: 'POST', url: '/auth/register', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=A' });
         expect(form.statusCode).toBe(415);
         expect(form.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
-        const proto = await t.app.inject({ method: 'POST', url: '/auth/register', headers: { 'content-type': 'application/json' }, payload: '{"__proto__": {"x": 1}, "name": "A"}' });
+        const proto = await t.app.inject({
+          method: 'POST',
+          url: '/auth/register',
+          headers: { 'content-type': 'application/json' },
+          payload: '{"__proto__": {"x": 1}, "name": "A"}',
+        });
         expect(proto.statusCode).toBe(400);
       });
 
@@ -131,13 +136,25 @@ for (const dialect of DIALECTS) {
           expect(cfg.statusCode).toBe(200);
           expect(cfg.json()).toEqual({ registration_email_domains: ['example.com', 'feeder.test'], registration_restricted: true });
 
-          const denied = await restricted.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'X', email: `x-${Date.now()}@other.org`, password: 'password123' } });
+          const denied = await restricted.app.inject({
+            method: 'POST',
+            url: '/auth/register',
+            payload: { name: 'X', email: `x-${Date.now()}@other.org`, password: 'password123' },
+          });
           expect(denied.statusCode).toBe(403);
           expect(denied.json()).toEqual({ code: 'REGISTRATION_DOMAIN_NOT_ALLOWED', message: expect.any(String) });
           // A subdomain is another domain.
-          const sub = await restricted.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'X', email: `x-${Date.now()}@mail.example.com`, password: 'password123' } });
+          const sub = await restricted.app.inject({
+            method: 'POST',
+            url: '/auth/register',
+            payload: { name: 'X', email: `x-${Date.now()}@mail.example.com`, password: 'password123' },
+          });
           expect(sub.statusCode).toBe(403);
-          const allowed = await restricted.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'X', email: `x-${Date.now()}@FEEDER.test`, password: 'password123' } });
+          const allowed = await restricted.app.inject({
+            method: 'POST',
+            url: '/auth/register',
+            payload: { name: 'X', email: `x-${Date.now()}@FEEDER.test`, password: 'password123' },
+          });
           expect(allowed.statusCode).toBe(201);
         } finally {
           await restricted.close();

@@ -58,9 +58,7 @@ export async function registerAccountsRoutes(app: App, services: Pick<Services, 
   const perIpAndEmail = (ipLimit: keyof AuthLimits, emailLimit: keyof AuthLimits, bucket: string) =>
     limiter.guard((request) => [rule(ipLimit, `${bucket}:${request.ip}`), rule(emailLimit, `${bucket}:${emailOf(request)}`)]);
   const passwordCheck = limiter.guard((request) =>
-    (request.body as { password?: unknown }).password === undefined
-      ? []
-      : [rule('passwordCheckPerUser', String(request.userId)), rule('passwordCheckPerIp', request.ip)],
+    (request.body as { password?: unknown }).password === undefined ? [] : [rule('passwordCheckPerUser', String(request.userId)), rule('passwordCheckPerIp', request.ip)],
   );
   const requireUser = app.requireUser;
 
@@ -72,7 +70,10 @@ export async function registerAccountsRoutes(app: App, services: Pick<Services, 
 
   app.post(
     '/auth/login',
-    { schema: { body: S.LoginBody, response: { 200: S.LoginReply } }, preHandler: limiter.guard((request) => signInRules(limits, request.ip, (request.body as { email: string }).email)) },
+    {
+      schema: { body: S.LoginBody, response: { 200: S.LoginReply } },
+      preHandler: limiter.guard((request) => signInRules(limits, request.ip, (request.body as { email: string }).email)),
+    },
     async (request) => service.login(request.body.email, request.body.password),
   );
 
@@ -103,10 +104,8 @@ export async function registerAccountsRoutes(app: App, services: Pick<Services, 
     user: await service.me(request.userId),
   }));
 
-  app.put(
-    '/auth/me',
-    { onRequest: requireUser, schema: { body: S.UpdateMeBody, response: { 200: S.UpdateMeReply } }, preHandler: passwordCheck },
-    async (request) => service.updateMe(request.userId, request.body),
+  app.put('/auth/me', { onRequest: requireUser, schema: { body: S.UpdateMeBody, response: { 200: S.UpdateMeReply } }, preHandler: passwordCheck }, async (request) =>
+    service.updateMe(request.userId, request.body),
   );
 
   app.post(

@@ -48,7 +48,11 @@ for (const dialect of DIALECTS) {
       ['forgotPassword', 'password-reset', true],
       ['resendVerification', 'verification', false],
     ] as const)('%s answers known and unknown addresses alike, after the same work', async (method, kind, verified) => {
-      const known = await createUserFromCli(database.db, { email: `known-${method}@example.com`, password: 'some password', name: 'Known', verified, language: 'en' }, { hashing: TEST_PASSWORD_HASHING });
+      const known = await createUserFromCli(
+        database.db,
+        { email: `known-${method}@example.com`, password: 'some password', name: 'Known', verified, language: 'en' },
+        { hashing: TEST_PASSWORD_HASHING },
+      );
       const seen = [];
       for (const email of [known.email, `unknown-${method}@example.com`]) {
         const { accounts, mailer, queries } = service();
@@ -78,7 +82,11 @@ for (const dialect of DIALECTS) {
     });
 
     const create = (input: Partial<Parameters<typeof createUserFromCli>[1]> = {}) =>
-      createUserFromCli(database.db, { email: 'cli@example.com', password: 'cli password', name: 'Cli User', verified: true, language: 'en', ...input }, { hashing: TEST_PASSWORD_HASHING });
+      createUserFromCli(
+        database.db,
+        { email: 'cli@example.com', password: 'cli password', name: 'Cli User', verified: true, language: 'en', ...input },
+        { hashing: TEST_PASSWORD_HASHING },
+      );
 
     it('creates a verified account that can sign in right away', async () => {
       const user = await create({ email: '  CLI@Example.com ' });

@@ -84,9 +84,7 @@ export class RegistrationService {
       await mail.sendNow(mail.message(user, alreadyVerifiedMail(mail.lang(user), user.name, mail.link('/login'))));
       return;
     }
-    const token = await this.deps.db
-      .transaction()
-      .execute((trx) => mail.newToken(trx, user.id, 'verify', VERIFICATION_TOKEN_TTL_HOURS * HOUR_MS));
+    const token = await this.deps.db.transaction().execute((trx) => mail.newToken(trx, user.id, 'verify', VERIFICATION_TOKEN_TTL_HOURS * HOUR_MS));
     await mail.sendNow(mail.message(user, verificationMail(mail.lang(user), user.name, mail.link('/verify-email', token))));
   }
 
@@ -108,17 +106,18 @@ export interface CliUserInput {
  * `feeder user create` (decisions.md): an administrator creates an account directly, optionally already confirmed.
  * The domain list does not apply; every other registration rule does. Throws an Error with a clear message.
  */
-export async function createUserFromCli(
-  db: Db,
-  input: CliUserInput,
-  options: { hashing?: PasswordHashingOptions; now?: () => Date } = {},
-): Promise<User> {
+export async function createUserFromCli(db: Db, input: CliUserInput, options: { hashing?: PasswordHashingOptions; now?: () => Date } = {}): Promise<User> {
   try {
     const name = validName(input.name);
     const email = validNewEmail(input.email);
     checkNewPassword(input.password);
     const now = (options.now?.() ?? new Date()).toISOString();
-    const row = await insertNewUser(db, new PasswordHasher(options.hashing), { name, email, password: input.password, language: input.language, verified: input.verified }, now);
+    const row = await insertNewUser(
+      db,
+      new PasswordHasher(options.hashing),
+      { name, email, password: input.password, language: input.language, verified: input.verified },
+      now,
+    );
     return presentUser(row);
   } catch (err) {
     if (err instanceof AppError && err.code === 'EMAIL_ALREADY_REGISTERED') {

@@ -28,7 +28,13 @@ describe('access tokens', () => {
     const unsigned = new UnsecuredJWT({ typ: 'access' }).setSubject('1').setIssuer('feeder').setIssuedAt().setExpirationTime('5m').encode();
     expect((await tokens.verify(unsigned)).ok).toBe(false);
     // Signed with the raw secret rather than the derived key: refused.
-    const rawKey = await new SignJWT({ typ: 'access' }).setProtectedHeader({ alg: 'HS256' }).setSubject('1').setIssuer('feeder').setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(SECRET));
+    const rawKey = await new SignJWT({ typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('1')
+      .setIssuer('feeder')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(SECRET));
     expect((await tokens.verify(rawKey)).ok).toBe(false);
     for (const junk of ['', 'a.b.c', 'not-a-jwt', '....', 'eyJhbGciOiJIUzI1NiJ9.e30.']) expect((await tokens.verify(junk)).ok).toBe(false);
   });

@@ -127,12 +127,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 export async function findUserByApiKey(db: Db, apiKey: unknown): Promise<AppUser | undefined> {
   const key = normalizeApiKey(apiKey);
   if (key === null) return undefined;
-  return db
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where('app_password_key', '=', key)
-    .where('fever_api_enabled', '=', 1)
-    .executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'email']).where('app_password_key', '=', key).where('fever_api_enabled', '=', 1).executeTakeFirst();
 }
 
 /** Stores a (new) reader-apps password for the user: encrypted for reveal, and its md5 key for the look-up. */
@@ -146,7 +141,11 @@ export async function storeAppPassword(db: Db, cipher: AppPasswordCipher, user: 
 
 /** Switches the reader apps on or off; the password is kept either way (dashboard.md §4 "Fever API"). */
 export async function setReaderAppsEnabled(db: Db, userId: number, enabled: boolean, now: string): Promise<void> {
-  await db.updateTable('users').set({ fever_api_enabled: enabled ? 1 : 0, updated_at: now }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ fever_api_enabled: enabled ? 1 : 0, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /**

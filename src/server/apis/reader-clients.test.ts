@@ -52,7 +52,9 @@ for (const dialect of DIALECTS) {
       return /^Auth=(.+)$/m.exec(res.body)![1];
     };
     const unread = async () =>
-      (await t.database.db.selectFrom('user_articles').select('article_id').where('user_id', '=', userId).where('is_read', '=', 0).orderBy('article_id').execute()).map((r) => r.article_id);
+      (await t.database.db.selectFrom('user_articles').select('article_id').where('user_id', '=', userId).where('is_read', '=', 0).orderBy('article_id').execute()).map(
+        (r) => r.article_id,
+      );
     const markAllUnread = () => t.database.db.updateTable('user_articles').set({ is_read: 0, read_at: null }).where('user_id', '=', userId).execute();
 
     it('newsboat 2.21 (Google Reader through its FeedHQ source and the Atom stream): plain-text titles arrive as text', async () => {
@@ -83,7 +85,12 @@ for (const dialect of DIALECTS) {
       // newsboat marks read with edit-tag and the action token from /token.
       const token = (await t.app.inject({ method: 'GET', url: `${GR}/reader/api/0/token`, headers })).body.trim();
       const id = [...entries[0].getElementsByTagName('id')][0].textContent!;
-      const edit = await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/edit-tag`, headers: { ...headers, ...FORM }, payload: `a=${enc(READ)}&ac=edit&i=${enc(id)}&T=${token}` });
+      const edit = await t.app.inject({
+        method: 'POST',
+        url: `${GR}/reader/api/0/edit-tag`,
+        headers: { ...headers, ...FORM },
+        payload: `a=${enc(READ)}&ac=edit&i=${enc(id)}&T=${token}`,
+      });
       expect(edit.statusCode, edit.body).toBe(200);
       expect((await unread()).length).toBe(2);
       await markAllUnread();
@@ -104,17 +111,37 @@ for (const dialect of DIALECTS) {
         payload: `${refs.map((r) => `i=${r}`).join('&')}&T=${enc(auth)}`,
       });
       expect(contents.statusCode, contents.body).toBe(200);
-      expect(contents.json().items.map((i: { title: string }) => i.title).sort()).toEqual(['Plain', 'Rust & Go', 'a < b > c']);
+      expect(
+        contents
+          .json()
+          .items.map((i: { title: string }) => i.title)
+          .sort(),
+      ).toEqual(['Plain', 'Rust & Go', 'a < b > c']);
       // Its edits go the same way: T carries the ClientLogin token, and it is not an action token.
-      const edit = await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/edit-tag`, headers: FORM, payload: `i=${refs[0]}&a=${enc(READ)}&ac=edit-tags&T=${enc(auth)}` });
+      const edit = await t.app.inject({
+        method: 'POST',
+        url: `${GR}/reader/api/0/edit-tag`,
+        headers: FORM,
+        payload: `i=${refs[0]}&a=${enc(READ)}&ac=edit-tags&T=${enc(auth)}`,
+      });
       expect(edit.statusCode, edit.body).toBe(200);
       expect((await unread()).length).toBe(2);
       await markAllUnread();
       // Every other check stays: a wrong T, a T on a GET, or a T beside a wrong header signs nobody in.
       const refused = [
-        await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/stream/items/contents`, headers: FORM, payload: `i=${refs[0]}&T=${enc(`${userId}/${'0'.repeat(40)}`)}` }),
+        await t.app.inject({
+          method: 'POST',
+          url: `${GR}/reader/api/0/stream/items/contents`,
+          headers: FORM,
+          payload: `i=${refs[0]}&T=${enc(`${userId}/${'0'.repeat(40)}`)}`,
+        }),
         await t.app.inject({ method: 'GET', url: `${GR}/reader/api/0/stream/items/contents?i=${refs[0]}&T=${enc(auth)}` }),
-        await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/stream/items/contents`, headers: { ...FORM, authorization: 'GoogleLogin auth=nope' }, payload: `i=${refs[0]}&T=${enc(auth)}` }),
+        await t.app.inject({
+          method: 'POST',
+          url: `${GR}/reader/api/0/stream/items/contents`,
+          headers: { ...FORM, authorization: 'GoogleLogin auth=nope' },
+          payload: `i=${refs[0]}&T=${enc(auth)}`,
+        }),
       ];
       expect(refused.map((r) => r.statusCode)).toEqual([401, 401, 401]);
     });
@@ -128,10 +155,20 @@ for (const dialect of DIALECTS) {
       const ids = await get(`stream/items/ids?output=json&n=1000&s=${enc(READING_LIST)}&xt=${enc(READ)}`);
       const refs = ids.json().itemRefs.map((r: { id: string }) => r.id) as string[];
       expect(refs.length).toBe(3);
-      const contents = await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/stream/items/contents?output=json`, headers: { ...headers, ...FORM }, payload: refs.map((r) => `i=${r}`).join('&') });
+      const contents = await t.app.inject({
+        method: 'POST',
+        url: `${GR}/reader/api/0/stream/items/contents?output=json`,
+        headers: { ...headers, ...FORM },
+        payload: refs.map((r) => `i=${r}`).join('&'),
+      });
       expect(contents.statusCode, contents.body).toBe(200);
       expect(contents.json().items.length).toBe(3);
-      const edit = await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/edit-tag`, headers: { ...headers, ...FORM }, payload: `a=${enc(STARRED)}&i=${refs[0]}&i=${refs[1]}` });
+      const edit = await t.app.inject({
+        method: 'POST',
+        url: `${GR}/reader/api/0/edit-tag`,
+        headers: { ...headers, ...FORM },
+        payload: `a=${enc(STARRED)}&i=${refs[0]}&i=${refs[1]}`,
+      });
       expect(edit.statusCode, edit.body).toBe(200);
       // An edit-tag that names no item is a client error, not a silent OK.
       const empty = await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/edit-tag`, headers: { ...headers, ...FORM }, payload: `a=${enc(READ)}` });
@@ -141,7 +178,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('Reeder 5 (Google Reader): bare hex ids, T=x, and ClientLogin with output=json', async () => {
-      const res = await t.app.inject({ method: 'POST', url: `${GR}/accounts/ClientLogin`, headers: FORM, payload: `Email=${enc(email)}&Passwd=${enc(password)}&output=json` });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${GR}/accounts/ClientLogin`,
+        headers: FORM,
+        payload: `Email=${enc(email)}&Passwd=${enc(password)}&output=json`,
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       const body = res.json() as { SID: string; LSID: string; Auth: string };
@@ -166,7 +208,12 @@ for (const dialect of DIALECTS) {
       const token = (await t.app.inject({ method: 'GET', url: `${GR}/reader/api/0/token`, headers })).body.trim();
       const ids = await t.app.inject({ method: 'GET', url: `${GR}/reader/api/0/stream/items/ids?s=${enc(READING_LIST)}&n=1000&output=json&xt=${enc(READ)}`, headers });
       const longIds = ids.json().itemRefs.map((r: { id: string }) => `tag:google.com,2005:reader/item/${Number(r.id).toString(16).padStart(16, '0')}`);
-      const contents = await t.app.inject({ method: 'POST', url: `${GR}/reader/api/0/stream/items/contents`, headers: { ...headers, ...FORM }, payload: `T=${token}&${longIds.map((i: string) => `i=${enc(i)}`).join('&')}` });
+      const contents = await t.app.inject({
+        method: 'POST',
+        url: `${GR}/reader/api/0/stream/items/contents`,
+        headers: { ...headers, ...FORM },
+        payload: `T=${token}&${longIds.map((i: string) => `i=${enc(i)}`).join('&')}`,
+      });
       expect(contents.json().items.length).toBe(3);
     });
 

@@ -18,7 +18,20 @@ describe('storedHtmlToText', () => {
   });
 
   it('equals htmlToText on any sanitised input', () => {
-    const tags = fc.constantFrom('p', 'b', 'div', 'span', 'li', 'a href="https://x.y/?a=1&b=2"', 'img src="https://x.y/i.png" alt="a>b"', 'br', 'em', 'h2', 'script', 'style');
+    const tags = fc.constantFrom(
+      'p',
+      'b',
+      'div',
+      'span',
+      'li',
+      'a href="https://x.y/?a=1&b=2"',
+      'img src="https://x.y/i.png" alt="a>b"',
+      'br',
+      'em',
+      'h2',
+      'script',
+      'style',
+    );
     const piece = fc.oneof(
       fc.string(),
       fc.constantFrom('&amp;', '&lt;', '&gt;', '&quot;', '&nbsp;', '&eacute;', '&#x27;', '&', '<', '>', '"', "'", '\u00a0'),

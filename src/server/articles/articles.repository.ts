@@ -39,12 +39,7 @@ const LOOKUP_BATCH = 1000;
  * what a new document is compared with to tell new, edited and unchanged items apart before any sanitising.
  */
 export async function currentItemHashes(db: Db, feedId: number, lastSuccessAt: string): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('articles')
-    .select(['guid_hash', 'content_hash'])
-    .where('feed_id', '=', feedId)
-    .where('last_seen_at', '>=', lastSuccessAt)
-    .execute();
+  const rows = await db.selectFrom('articles').select(['guid_hash', 'content_hash']).where('feed_id', '=', feedId).where('last_seen_at', '>=', lastSuccessAt).execute();
   return new Map(rows.map((r) => [r.guid_hash, r.content_hash]));
 }
 
@@ -90,7 +85,15 @@ const FTS_BATCH = 300;
 /** SQLite: (re)writes the FTS5 entries of these articles. PostgreSQL keeps search_vector on the row instead. */
 async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body'>[], replace: boolean): Promise<void> {
   for (const batch of chunks(rows, FTS_BATCH)) {
-    if (replace) await trx.deleteFrom('articles_fts').where('rowid', 'in', batch.map((r) => r.id)).execute();
+    if (replace)
+      await trx
+        .deleteFrom('articles_fts')
+        .where(
+          'rowid',
+          'in',
+          batch.map((r) => r.id),
+        )
+        .execute();
     await trx
       .insertInto('articles_fts')
       .values(batch.map((r) => ({ rowid: r.id, title: r.title, body: r.body })))
@@ -108,11 +111,7 @@ type Verdicts = Map<number, { hide: number[]; show: number[] }>;
  */
 async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited: boolean, verdicts: Verdicts): Promise<boolean> {
   if (texts.length === 0) return false;
-  const filters = await trx
-    .selectFrom('feed_filters')
-    .select(['user_id', 'filter_type', 'filter_scope', 'filter_text'])
-    .where('feed_id', '=', feedId)
-    .execute();
+  const filters = await trx.selectFrom('feed_filters').select(['user_id', 'filter_type', 'filter_scope', 'filter_text']).where('feed_id', '=', feedId).execute();
   if (filters.length === 0) return false;
   const byUser = new Map<number, FilterRule[]>();
   for (const f of filters) {
@@ -139,12 +138,7 @@ async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited
  * New and edited articles are (re)indexed for search and run through the subscribers' filters, and the
  * subscriptions' counters are recounted when anything a subscriber sees changed.
  */
-export async function writeFeedItems(
-  trx: Db,
-  feedId: number,
-  items: { fresh: StoredItem[]; changed: StoredItem[]; seen: string[] },
-  now: string,
-): Promise<number[]> {
+export async function writeFeedItems(trx: Db, feedId: number, items: { fresh: StoredItem[]; changed: StoredItem[]; seen: string[] }, now: string): Promise<number[]> {
   const postgres = dialectOf(trx) === 'postgres';
   const newIds: number[] = [];
   const freshTexts: ItemText[] = [];
@@ -215,12 +209,7 @@ export async function writeFeedItems(
   const touched = new Set([...items.fresh, ...items.changed].map((i) => i.guidHash));
   const unchanged = items.seen.filter((h) => !touched.has(h));
   for (const batch of chunks(unchanged, LOOKUP_BATCH)) {
-    await trx
-      .updateTable('articles')
-      .set({ last_seen_at: now })
-      .where('feed_id', '=', feedId)
-      .where('guid_hash', 'in', batch)
-      .execute();
+    await trx.updateTable('articles').set({ last_seen_at: now }).where('feed_id', '=', feedId).where('guid_hash', 'in', batch).execute();
   }
   const verdicts: Verdicts = new Map();
   await filterVerdicts(trx, feedId, freshTexts, false, verdicts);
@@ -241,7 +230,12 @@ export async function writeFeedItems(
 export async function fillMissingTeasers(db: Db, limit: number): Promise<number> {
   const rows = await db.selectFrom('articles').select(['id', 'summary', 'content']).where('teaser', 'is', null).orderBy('id').limit(limit).execute();
   for (const r of rows) {
-    await db.updateTable('articles').set({ teaser: teaser(r.summary ?? r.content) }).where('id', '=', r.id).where('teaser', 'is', null).execute();
+    await db
+      .updateTable('articles')
+      .set({ teaser: teaser(r.summary ?? r.content) })
+      .where('id', '=', r.id)
+      .where('teaser', 'is', null)
+      .execute();
   }
   return rows.length;
 }
@@ -272,7 +266,9 @@ export async function deleteUnkeptArticles(db: Db, cutoff: string, limit: number
     )
     // An article in anybody's reading list is kept too (reading_list_articles_article_idx).
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').whereRef('reading_list_articles.article_id', '=', 'articles.id'))),
+      eb.not(
+        eb.exists(eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').whereRef('reading_list_articles.article_id', '=', 'articles.id')),
+      ),
     )
     .limit(limit);
   // The feeds come back with the rows: their subscriptions' article counts must be recounted (articles/reading-state.ts).
@@ -282,14 +278,7 @@ export async function deleteUnkeptArticles(db: Db, cutoff: string, limit: number
 
 /** Rows of a feed's articles, newest first (tests and the reading issue's code build on this shape). */
 export async function listFeedArticles(db: Db, feedId: number, limit = 100) {
-  return db
-    .selectFrom('articles')
-    .selectAll()
-    .where('feed_id', '=', feedId)
-    .orderBy('published_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('articles').selectAll().where('feed_id', '=', feedId).orderBy('published_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** Count of a user's unread articles (all feeds); a building block for tests until the reading API exists. */

@@ -51,10 +51,17 @@ for (const dialect of DIALECTS) {
 
     it('lists unread articles newest first, stable across pages, with totals from the counters', async () => {
       const u = await user();
-      const feedId = await u.feed('Paged', range(1, 25).map((i) => item(i, { description: `<p>About <b>item</b> ${i} &amp; more</p>` })));
+      const feedId = await u.feed(
+        'Paged',
+        range(1, 25).map((i) => item(i, { description: `<p>About <b>item</b> ${i} &amp; more</p>` })),
+      );
       const p1 = await u.page('/api/articles');
       expect(p1).toMatchObject({ total: 25, current_page: 1, pages: 2, per_page: 20, active_filters: [], has_active_filters: false });
-      expect(p1.articles.map((a) => a.title)).toEqual(range(6, 25).reverse().map((i) => `Item ${i}`));
+      expect(p1.articles.map((a) => a.title)).toEqual(
+        range(6, 25)
+          .reverse()
+          .map((i) => `Item ${i}`),
+      );
       const first = p1.articles[0];
       expect(first).toMatchObject({ feed_id: feedId, feed_title: 'Paged', summary: 'About item 25 & more', is_read: false, is_favorite: false, in_reading_list: false });
       expect(first.content).toContain('<b>item</b>');
@@ -70,7 +77,9 @@ for (const dialect of DIALECTS) {
 
     it('keeps titles that only look like markup, and one of them changes nothing for later feeds or lists', async () => {
       const u = await user();
-      const first = await u.feed('Why the <textarea> element is special', [item(1, { title: 'Why the <textarea> element is special', description: '<p>One <b>bold</b></p>' })]);
+      const first = await u.feed('Why the <textarea> element is special', [
+        item(1, { title: 'Why the <textarea> element is special', description: '<p>One <b>bold</b></p>' }),
+      ]);
       const second = await u.feed('C++ <Weekly>', [item(1, { title: '<b>Breaking:</b> std::vector<int>', description: '<p>Two <i>it</i></p>' })]);
       const page = await u.page('/api/articles');
       const byFeed = (id: number) => page.articles.find((a) => a.feed_id === id);
@@ -101,8 +110,14 @@ for (const dialect of DIALECTS) {
 
     it('lists read and unread together newest first across pages, with read ones interleaved', async () => {
       const u = await user();
-      await u.feed('Mixed A', range(1, 9).map((i) => item(i)));
-      await u.feed('Mixed B', range(1, 9).map((i) => item(i, { title: `Other ${i}` })));
+      await u.feed(
+        'Mixed A',
+        range(1, 9).map((i) => item(i)),
+      );
+      await u.feed(
+        'Mixed B',
+        range(1, 9).map((i) => item(i, { title: `Other ${i}` })),
+      );
       const everything = (await u.page('/api/articles?per_page=100')).articles;
       expect(everything).toHaveLength(18);
       // Every third article read: the read and the unread ones alternate in date order.
@@ -115,7 +130,10 @@ for (const dialect of DIALECTS) {
 
     it('read and unread move an article out of and back into the unread list and the counts', async () => {
       const u = await user();
-      const feedId = await u.feed('States', range(1, 3).map((i) => item(i)));
+      const feedId = await u.feed(
+        'States',
+        range(1, 3).map((i) => item(i)),
+      );
       const [newest] = (await u.page('/api/articles')).articles;
       const read = await u.post(`/api/articles/${newest.id}/read`);
       expect(read.statusCode, read.body).toBe(200);
@@ -130,7 +148,12 @@ for (const dialect of DIALECTS) {
       const readIds = await u.get('/api/articles/read?ids_only=true');
       expect(readIds.json()).toEqual([newest.id]);
       // An empty JSON body and no body at all both work.
-      const unread = await t.app.inject({ method: 'POST', url: `/api/articles/${newest.id}/unread`, headers: { ...u.headers, 'content-type': 'application/json' }, payload: '' });
+      const unread = await t.app.inject({
+        method: 'POST',
+        url: `/api/articles/${newest.id}/unread`,
+        headers: { ...u.headers, 'content-type': 'application/json' },
+        payload: '',
+      });
       expect(unread.statusCode, unread.body).toBe(200);
       expect(unread.json<ArticleStateResponse>().is_read).toBe(false);
       expect((await u.counts()).total).toBe(3);
@@ -196,7 +219,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('answers 404 for other users\' and unknown articles, and ignores them in bulk', async () => {
+    it("answers 404 for other users' and unknown articles, and ignores them in bulk", async () => {
       const owner = await user();
       const stranger = await user();
       await owner.feed('Private', [item(1)]);
@@ -235,7 +258,14 @@ for (const dialect of DIALECTS) {
       expect((await u.page('/api/articles')).active_filters).toHaveLength(1);
       expect((await u.page('/api/articles/search?q=match')).total).toBe(0);
 
-      server.set(feed.path, { body: rss('Mixed', [item(1, { title: 'Sports: match report' }), item(2, { title: 'Science: new comet' }), item(3, { title: 'Sports: transfer news' }), item(4, { title: 'Politics today' })]) });
+      server.set(feed.path, {
+        body: rss('Mixed', [
+          item(1, { title: 'Sports: match report' }),
+          item(2, { title: 'Science: new comet' }),
+          item(3, { title: 'Sports: transfer news' }),
+          item(4, { title: 'Politics today' }),
+        ]),
+      });
       expect(await t.refresh.refreshFeed(feed.id)).toMatchObject({ status: 'ok', newArticles: 2 });
       expect((await u.page(`/api/feeds/${feed.id}/articles`)).articles.map((a) => a.title)).toEqual(['Politics today', 'Science: new comet']);
       expect(await u.counts()).toEqual({ counts: { [feed.id]: 2 }, total: 2 });
@@ -303,8 +333,14 @@ for (const dialect of DIALECTS) {
 
     it('marks read by feed, by ids, or everything (with or without a body), and the counts follow', async () => {
       const u = await user();
-      const a = await u.feed('A', range(1, 4).map((i) => item(i)));
-      const b = await u.feed('B', range(5, 7).map((i) => item(i)));
+      const a = await u.feed(
+        'A',
+        range(1, 4).map((i) => item(i)),
+      );
+      const b = await u.feed(
+        'B',
+        range(5, 7).map((i) => item(i)),
+      );
       expect((await u.post('/api/articles/read/all', { feed_id: a })).json()).toEqual({ marked: 4 });
       expect(await u.counts()).toEqual({ counts: { [a]: 0, [b]: 3 }, total: 3 });
       const bIds = idsOf(await u.page(`/api/feeds/${b}/articles`));
@@ -328,7 +364,10 @@ for (const dialect of DIALECTS) {
 
     it('favourites: listed read and unread, newest first, ids, and gone after unfavourite', async () => {
       const u = await user();
-      const feed = await u.feed('Favs', range(1, 3).map((i) => item(i)));
+      const feed = await u.feed(
+        'Favs',
+        range(1, 3).map((i) => item(i)),
+      );
       const [x3, x2, x1] = idsOf(await u.page('/api/articles'));
       for (const id of [x1, x3]) expect((await u.post(`/api/articles/${id}/favorite`)).json()).toMatchObject({ id, is_favorite: true });
       await u.post(`/api/articles/${x3}/read`);
@@ -367,7 +406,12 @@ for (const dialect of DIALECTS) {
         expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)}`).toBe(400);
         expect(res.json()).toHaveProperty('code');
       }
-      const broken = await t.app.inject({ method: 'POST', url: '/api/articles/mark-read', headers: { ...u.headers, 'content-type': 'application/json' }, payload: '{"article_ids": [' });
+      const broken = await t.app.inject({
+        method: 'POST',
+        url: '/api/articles/mark-read',
+        headers: { ...u.headers, 'content-type': 'application/json' },
+        payload: '{"article_ids": [',
+      });
       expect(broken.statusCode).toBe(400);
     });
 
@@ -412,7 +456,7 @@ for (const dialect of DIALECTS) {
         expect(again).toMatchObject({ cached: true, content: body.content });
       });
 
-      it('falls back to the article\'s own content with a warning, and does not refetch for an hour', async () => {
+      it("falls back to the article's own content with a warning, and does not refetch for an hour", async () => {
         const u = await user();
         server.set(`/gone-${dialect}.html`, { status: 404, body: 'not here', contentType: 'text/html' });
         server.set(`/file-${dialect}.pdf`, { body: '%PDF-1.4 …', contentType: 'application/pdf' });
@@ -446,7 +490,7 @@ for (const dialect of DIALECTS) {
         }
       });
 
-      it('answers a page too deeply nested for Readability with a warning and the feed\'s content, not an error', async () => {
+      it("answers a page too deeply nested for Readability with a warning and the feed's content, not an error", async () => {
         const u = await user();
         // 22 KB of 2,000 nested <div>s: Readability alone took 26 s on it, blocking every request.
         const deep = `<html><body>${'<div>'.repeat(2000)}<p>${'Deep text. '.repeat(30)}</p>${'</div>'.repeat(2000)}</body></html>`;

@@ -35,13 +35,9 @@ export async function registerArticlesRoutes(app: App, services: Pick<Services, 
     );
 
     // ids_only=true is what the spec's client sends; ids are the only form this answer has (at most 10,000, newest first).
-    api.get('/api/articles/read', { schema: { querystring: S.ReadIdsQuery, response: { 200: S.ReadIdsReply } } }, async (request) =>
-      articles.readIds(request.userId),
-    );
+    api.get('/api/articles/read', { schema: { querystring: S.ReadIdsQuery, response: { 200: S.ReadIdsReply } } }, async (request) => articles.readIds(request.userId));
 
-    api.get('/api/articles/favorites', { schema: { querystring: S.PagingQuery, response: page } }, async (request) =>
-      articles.favorites(request.userId, request.query),
-    );
+    api.get('/api/articles/favorites', { schema: { querystring: S.PagingQuery, response: page } }, async (request) => articles.favorites(request.userId, request.query));
 
     api.get('/api/articles/favorites/ids', { schema: { response: { 200: S.FavoriteIdsReply } } }, async (request) => articles.favoriteIds(request.userId));
 

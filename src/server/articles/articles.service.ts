@@ -123,11 +123,7 @@ export class ArticlesService {
     const { db } = this.deps;
     const now = this.nowIso();
     const p = paging(input);
-    const [rows, total, filters] = await Promise.all([
-      repo.listFavorites(db, userId, now, p),
-      repo.countFavorites(db, userId, now),
-      this.filtersInView(userId),
-    ]);
+    const [rows, total, filters] = await Promise.all([repo.listFavorites(db, userId, now, p), repo.countFavorites(db, userId, now), this.filtersInView(userId)]);
     return this.page(rows, total, p, filters);
   }
 
@@ -149,7 +145,8 @@ export class ArticlesService {
     let total = found.total;
     if (total === null) {
       // A page past the end: the total still tells the client how many there are.
-      total = p.offset === 0 ? 0 : ((await repo.searchArticles(db, userId, now, { match, feedId: input.feedId, showRead: input.showRead, limit: 1, offset: 0 })).total ?? 0);
+      total =
+        p.offset === 0 ? 0 : ((await repo.searchArticles(db, userId, now, { match, feedId: input.feedId, showRead: input.showRead, limit: 1, offset: 0 })).total ?? 0);
     }
     return this.page(found.rows, total, p, filters);
   }

@@ -32,7 +32,10 @@ export interface ExtractServiceDeps {
 type ExtractCode = Extract<FeedErrorCode, `EXTRACT_${string}`>;
 
 class ExtractFailure extends Error {
-  constructor(readonly code: ExtractCode, message: string) {
+  constructor(
+    readonly code: ExtractCode,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -38,8 +38,12 @@ for (const dialect of DIALECTS) {
           'feed_id',
           'unread_count',
           'article_count',
-          sql<number>`(select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id and ua.is_read = 0 and ua.is_hidden = 0)`.as('unread'),
-          sql<number>`(select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id and ua.is_hidden = 0)`.as('total'),
+          sql<number>`(select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id and ua.is_read = 0 and ua.is_hidden = 0)`.as(
+            'unread',
+          ),
+          sql<number>`(select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id and ua.is_hidden = 0)`.as(
+            'total',
+          ),
         ])
         .execute();
       return rows
@@ -48,7 +52,11 @@ for (const dialect of DIALECTS) {
     }
 
     async function unreadOf(userId: number) {
-      const row = await t.database.db.selectFrom('subscriptions').select((eb) => eb.fn.sum<number>('unread_count').as('n')).where('user_id', '=', userId).executeTakeFirst();
+      const row = await t.database.db
+        .selectFrom('subscriptions')
+        .select((eb) => eb.fn.sum<number>('unread_count').as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     }
 
@@ -62,13 +70,26 @@ for (const dialect of DIALECTS) {
         t.app.inject({ method, url, headers: t.bearer(web.access_token), ...(payload === undefined ? {} : { payload }) });
       const fever = (fields: Record<string, string>) =>
         t.app.inject({ method: 'POST', url: '/api/fever.php?api', headers: FORM, payload: form(Object.entries({ api_key: md5(`${email}:${appPassword}`), ...fields })) });
-      const login = await t.app.inject({ method: 'POST', url: '/api/greader.php/accounts/ClientLogin', headers: FORM, payload: form([['Email', email], ['Passwd', appPassword]]) });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/greader.php/accounts/ClientLogin',
+        headers: FORM,
+        payload: form([
+          ['Email', email],
+          ['Passwd', appPassword],
+        ]),
+      });
       const greaderHeaders = { authorization: `GoogleLogin auth=${/^Auth=(.+)$/m.exec(login.body)![1]}` };
       const greader = (path: string, pairs: [string, string][]) =>
         t.app.inject({ method: 'POST', url: `${GREADER}/${path}`, headers: { ...greaderHeaders, ...FORM }, payload: form(pairs) });
       const pubAuth = await t.app.inject({ method: 'POST', url: '/public-api/v1/authenticate', payload: { username: email, password: webPassword } });
       const pub = (url: string, payload?: object) =>
-        t.app.inject({ method: 'POST', url: `/public-api/v1${url}`, headers: { authorization: `Bearer ${pubAuth.json().token}` }, ...(payload === undefined ? {} : { payload }) });
+        t.app.inject({
+          method: 'POST',
+          url: `/public-api/v1${url}`,
+          headers: { authorization: `Bearer ${pubAuth.json().token}` },
+          ...(payload === undefined ? {} : { payload }),
+        });
 
       // Three feeds of the user (one shared with another user, two in a folder), 5 articles each.
       const items = (prefix: string, from: number) => Array.from({ length: 5 }, (_, i) => item(from + i, { title: `${prefix} ${from + i}` }));
@@ -98,9 +119,32 @@ for (const dialect of DIALECTS) {
         ['fever saved', () => fever({ mark: 'item', as: 'saved', id: String(aIds[3]) })],
         ['fever unread_recently_read', () => fever({ unread_recently_read: '1' })],
         ['fever feed read', () => fever({ mark: 'feed', as: 'read', id: String(a.id), before: '0' })],
-        ['greader edit-tag unread', () => greader('edit-tag', [['i', String(aIds[0])], ['i', String(aIds[4])], ['r', 'user/-/state/com.google/read']])],
-        ['greader edit-tag read+star', () => greader('edit-tag', [['i', String(bIds[3])], ['a', 'user/-/state/com.google/read'], ['a', 'user/-/state/com.google/starred']])],
-        ['greader kept-unread', () => greader('edit-tag', [['i', String(bIds[3])], ['a', 'user/-/state/com.google/kept-unread']])],
+        [
+          'greader edit-tag unread',
+          () =>
+            greader('edit-tag', [
+              ['i', String(aIds[0])],
+              ['i', String(aIds[4])],
+              ['r', 'user/-/state/com.google/read'],
+            ]),
+        ],
+        [
+          'greader edit-tag read+star',
+          () =>
+            greader('edit-tag', [
+              ['i', String(bIds[3])],
+              ['a', 'user/-/state/com.google/read'],
+              ['a', 'user/-/state/com.google/starred'],
+            ]),
+        ],
+        [
+          'greader kept-unread',
+          () =>
+            greader('edit-tag', [
+              ['i', String(bIds[3])],
+              ['a', 'user/-/state/com.google/kept-unread'],
+            ]),
+        ],
         ['web mute', () => webCall('POST', `/api/feeds/${c.id}/mute`, { duration: 1, permanently: false })],
         ['greader mark-all label', () => greader('mark-all-as-read', [['s', 'user/-/label/Both']])],
         ['web unmute', () => webCall('POST', `/api/feeds/${c.id}/unmute`)],
@@ -111,10 +155,13 @@ for (const dialect of DIALECTS) {
         ['public read feed', () => pub('/articles/read/all', { feed_id: a.id })],
         ['refresh more', () => refetch(t, server, b, 'B', items('Go', 6))],
         ['greader mark-all reading-list', () => greader('mark-all-as-read', [['s', 'user/-/state/com.google/reading-list']])],
-        ['web filter remove', async () => {
-          const list = (await webCall('GET', `/api/feeds/${b.id}/filters`)).json();
-          return webCall('DELETE', `/api/feeds/filters/${list.filters[0].id}`);
-        }],
+        [
+          'web filter remove',
+          async () => {
+            const list = (await webCall('GET', `/api/feeds/${b.id}/filters`)).json();
+            return webCall('DELETE', `/api/feeds/filters/${list.filters[0].id}`);
+          },
+        ],
         ['fever kindling read', () => fever({ mark: 'group', as: 'read', id: '0', before: '0' })],
         ['web read/all everything', () => webCall('POST', '/api/articles/read/all', {})],
       ];

@@ -66,7 +66,15 @@ function reachOf(q: StateUpdate, userId: number, now: string, reach: Reach): Sta
   return q;
 }
 
-async function setFlag(db: Db, userId: number, now: string, articleIds: readonly number[], flag: 'is_read' | 'is_favorite', on: boolean, reach: Reach): Promise<FlagChange> {
+async function setFlag(
+  db: Db,
+  userId: number,
+  now: string,
+  articleIds: readonly number[],
+  flag: 'is_read' | 'is_favorite',
+  on: boolean,
+  reach: Reach,
+): Promise<FlagChange> {
   const ids = [...new Set(articleIds)];
   if (ids.length === 0) return { changed: 0, feedIds: [] };
   const value = on ? 1 : 0;
@@ -147,7 +155,9 @@ export async function markAllRead(db: Db, userId: number, now: string, scope: Re
       const listId = scope.listId;
       // A list's members span feeds: they come back for the recount.
       const rows = await q
-        .where('article_id', 'in', (eb) => eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').where('reading_list_articles.list_id', '=', listId))
+        .where('article_id', 'in', (eb) =>
+          eb.selectFrom('reading_list_articles').select('reading_list_articles.article_id').where('reading_list_articles.list_id', '=', listId),
+        )
         .returning('feed_id')
         .execute();
       await recountSubscriptions(trx, { userId, feedIds: [...new Set(rows.map((r) => r.feed_id))] });

@@ -120,7 +120,10 @@ async function listAllWithRead(db: Db, userId: number, now: string, paging: Pagi
   const [unread, read] = [await slim(0), await slim(1)];
   const newer = (a: { published_at: string; article_id: number }, b: { published_at: string; article_id: number }) =>
     a.published_at === b.published_at ? b.article_id - a.article_id : a.published_at < b.published_at ? 1 : -1;
-  const ids = [...unread, ...read].sort(newer).slice(paging.offset, wanted).map((r) => r.article_id);
+  const ids = [...unread, ...read]
+    .sort(newer)
+    .slice(paging.offset, wanted)
+    .map((r) => r.article_id);
   if (ids.length === 0) return [];
   return (await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute()) as ArticleRow[];
 }
@@ -142,12 +145,7 @@ export async function countFromSubscriptions(db: Db, userId: number, now: string
  * first, unread only unless showRead: the page is found on slim rows through reading_list_articles_page_idx, then
  * only its rows are joined with what a card shows. The caller has checked the list is the user's.
  */
-export async function listReadingListArticles(
-  db: Db,
-  userId: number,
-  now: string,
-  o: { listId: number; showRead: boolean } & Paging,
-): Promise<ArticleRow[]> {
+export async function listReadingListArticles(db: Db, userId: number, now: string, o: { listId: number; showRead: boolean } & Paging): Promise<ArticleRow[]> {
   const page = await readingListMembers(db, userId, now, o)
     .select('reading_list_articles.article_id')
     .orderBy('reading_list_articles.published_at', 'desc')
@@ -279,12 +277,7 @@ export async function searchArticles(
   }
   if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId);
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
-  const page = await q
-    .orderBy('user_articles.published_at', 'desc')
-    .orderBy('user_articles.article_id', 'desc')
-    .limit(o.limit)
-    .offset(o.offset)
-    .execute();
+  const page = await q.orderBy('user_articles.published_at', 'desc').orderBy('user_articles.article_id', 'desc').limit(o.limit).offset(o.offset).execute();
   if (page.length === 0) return { rows: [], total: null };
   const ids = page.map((r) => r.article_id);
   const rows = (await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute()) as ArticleRow[];
@@ -295,10 +288,15 @@ export async function searchArticles(
 export async function findArticleState(db: Db, userId: number, articleId: number) {
   return db
     .selectFrom('user_articles')
-    .leftJoin('subscriptions', (j) =>
-      j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
-    )
-    .select(['user_articles.article_id', 'user_articles.feed_id', 'user_articles.is_read', 'user_articles.is_favorite', 'subscriptions.muted_permanently', 'subscriptions.muted_until'])
+    .leftJoin('subscriptions', (j) => j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'))
+    .select([
+      'user_articles.article_id',
+      'user_articles.feed_id',
+      'user_articles.is_read',
+      'user_articles.is_favorite',
+      'subscriptions.muted_permanently',
+      'subscriptions.muted_until',
+    ])
     .where('user_articles.user_id', '=', userId)
     .where('user_articles.article_id', '=', articleId)
     .executeTakeFirst();

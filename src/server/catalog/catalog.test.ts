@@ -33,8 +33,14 @@ describe('catalog data', () => {
     expect(new Set(all.map((f) => f.language))).toEqual(new Set(['EN', 'DE', 'ES', 'KO', 'AF', null]));
     // German and English, the two languages of the filter, have something in every category.
     for (const c of CATALOG) {
-      expect(c.feeds.some((f) => f.language === 'DE'), c.nameEn).toBe(true);
-      expect(c.feeds.some((f) => f.language === 'EN'), c.nameEn).toBe(true);
+      expect(
+        c.feeds.some((f) => f.language === 'DE'),
+        c.nameEn,
+      ).toBe(true);
+      expect(
+        c.feeds.some((f) => f.language === 'EN'),
+        c.nameEn,
+      ).toBe(true);
     }
   });
 

@@ -22,9 +22,7 @@ for (const dialect of DIALECTS) {
         const row = await sql<{ v: number }>`select ${i} + 1 as v`.execute(database.db);
         expect(Number(row.rows[0].v)).toBe(i + 1);
       }
-      const distinct = await Promise.all(
-        Array.from({ length: 700 }, (_, i) => sql<{ v: number }>`select ${sql.raw(String(i))} + ${1} as v`.execute(database.db)),
-      );
+      const distinct = await Promise.all(Array.from({ length: 700 }, (_, i) => sql<{ v: number }>`select ${sql.raw(String(i))} + ${1} as v`.execute(database.db)));
       expect(distinct.map((r) => Number(r.rows[0].v))).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
     });
 

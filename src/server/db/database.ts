@@ -150,10 +150,7 @@ function withNamedStatements(pool: pg.Pool) {
  */
 export const PG_TIMEOUTS = { connectMs: 10_000, queryMs: 300_000, idleInTransactionMs: 60_000 };
 
-export function openPostgres(
-  url: string,
-  options: { schema?: string; max?: number; timeouts?: Partial<typeof PG_TIMEOUTS> } = {},
-): Database {
+export function openPostgres(url: string, options: { schema?: string; max?: number; timeouts?: Partial<typeof PG_TIMEOUTS> } = {}): Database {
   const timeouts = { ...PG_TIMEOUTS, ...options.timeouts };
   const serverOptions = [`-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`];
   // A per-connection search_path lets tests run in a throw-away schema each.
@@ -181,8 +178,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // Kysely's Migrator looks for its own tables in every schema it can see; in a PostgreSQL database shared with
   // other schemas (another Feeder, the tests' throw-away schemas, a benchmark's) it would take their
   // kysely_migration table for ours. Naming the schema we work in keeps the bookkeeping where the tables go.
-  const migrationTableSchema =
-    dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrationTableSchema = dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -208,7 +204,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
-  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '53300'].includes(code)) return true;
+  if (typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '53300'].includes(code))
+    return true;
   return /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error/i.test(err.message);
 }
 

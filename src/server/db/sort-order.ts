@@ -50,7 +50,11 @@ export async function writePositions(db: Db, table: OrderedTable, userId: number
         return { sort_order: when.else(eb.ref('sort_order')).end() };
       })
       .where('user_id', '=', userId)
-      .where('id', 'in', batch.map(([id]) => id))
+      .where(
+        'id',
+        'in',
+        batch.map(([id]) => id),
+      )
       .execute();
   }
 }

@@ -34,7 +34,10 @@ describe('a PostgreSQL server that does not answer', () => {
     const database = openPostgres(url, { timeouts: { connectMs: 300 } });
     try {
       const started = Date.now();
-      const err = await ping(database.db).then(() => null, (e: unknown) => e);
+      const err = await ping(database.db).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(Error);
       expect(isDatabaseUnavailable(err)).toBe(true);
       // Generous: the point is "bounded", not how fast the machine is.

@@ -67,7 +67,13 @@ export async function runFeedCommand(args: string[], config: Readonly<Config>, d
       const { feed } = await ensureFeed(database.db, url, now);
       const added = await subscribe(database.db, userId, feed.id, now);
       out(`${added ? 'Subscribed to' : 'Already subscribed to'} feed ${feed.id}: ${found[0].title || url} <${url}>`);
-      if (found.length > 1) out(`Other feeds found there: ${found.slice(1).map((f) => f.url).join(', ')}`);
+      if (found.length > 1)
+        out(
+          `Other feeds found there: ${found
+            .slice(1)
+            .map((f) => f.url)
+            .join(', ')}`,
+        );
       return (await refreshAndReport(engine, feed.id, `Feed ${feed.id}`, out)) ? 0 : 1;
     }
     if (sub === 'list' && positionals.length === 0) {

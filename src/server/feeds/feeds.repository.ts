@@ -178,13 +178,7 @@ export async function feedUrlTaken(db: Db, url: string, exceptFeedId: number): P
 
 /** Publication times of the feed's newest articles (newest first): the posting frequency the scheduler uses. */
 export async function recentPublicationTimes(db: Db, feedId: number, count: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('articles')
-    .select('published_at')
-    .where('feed_id', '=', feedId)
-    .orderBy('published_at', 'desc')
-    .limit(count)
-    .execute();
+  const rows = await db.selectFrom('articles').select('published_at').where('feed_id', '=', feedId).orderBy('published_at', 'desc').limit(count).execute();
   return rows.map((r) => r.published_at);
 }
 
@@ -197,11 +191,7 @@ export async function deleteOrphanFeeds(db: Db, createdBefore: string): Promise<
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb
-            .selectFrom('user_articles')
-            .select('user_articles.article_id')
-            .whereRef('user_articles.feed_id', '=', 'feeds.id')
-            .where('user_articles.is_favorite', '=', 1),
+          eb.selectFrom('user_articles').select('user_articles.article_id').whereRef('user_articles.feed_id', '=', 'feeds.id').where('user_articles.is_favorite', '=', 1),
         ),
       ),
     )
@@ -211,7 +201,12 @@ export async function deleteOrphanFeeds(db: Db, createdBefore: string): Promise<
 
 /** Ids of the feeds somebody subscribes to. */
 export async function subscribedFeedIds(db: Db): Promise<number[]> {
-  const rows = await db.selectFrom('feeds').select('id').where((eb) => subscribed(eb)).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('feeds')
+    .select('id')
+    .where((eb) => subscribed(eb))
+    .orderBy('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -31,7 +31,13 @@ for (const dialect of DIALECTS) {
       for (const name of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta']) {
         server.set(`/${name}.xml`, { body: rss(`${name[0].toUpperCase()}${name.slice(1)} feed`, [item(1), item(2), item(3)]) });
       }
-      server.set('/site/', { body: page([{ href: '/beta.xml', title: 'Beta by link' }, { href: '/gamma.xml', title: 'Gamma by link' }]), contentType: 'text/html' });
+      server.set('/site/', {
+        body: page([
+          { href: '/beta.xml', title: 'Beta by link' },
+          { href: '/gamma.xml', title: 'Gamma by link' },
+        ]),
+        contentType: 'text/html',
+      });
       server.set('/empty-site/', { body: page([]), contentType: 'text/html' });
       server.set('/broken.xml', { status: 500, body: 'oops' });
       // Declares more than the body cap (FEED_MAX_BYTES): refused before anything is read.
@@ -179,7 +185,11 @@ for (const dialect of DIALECTS) {
     it('lists feeds with custom title, original title, icon and last error', async () => {
       const u = await user();
       const a = await u.add('/alpha.xml');
-      await t.database.db.updateTable('feeds').set({ icon_data: 'iVBORw0KGgo=', icon_type: 'image/png', icon_hash: iconHash('iVBORw0KGgo='), last_error_code: 'FETCH_TIMEOUT' }).where('id', '=', a.id).execute();
+      await t.database.db
+        .updateTable('feeds')
+        .set({ icon_data: 'iVBORw0KGgo=', icon_type: 'image/png', icon_hash: iconHash('iVBORw0KGgo='), last_error_code: 'FETCH_TIMEOUT' })
+        .where('id', '=', a.id)
+        .execute();
       await u.post('/api/feeds/set_custom_title', { feed_id: a.id, custom_title: 'My alpha' });
       const [feed] = await u.feeds();
       expect(feed).toMatchObject({

@@ -27,17 +27,13 @@ export async function registerFeedsRoutes(app: App, services: Pick<Services, 'fe
       reply.status(201).send(await feeds.add(request.userId, request.body.url)),
     );
 
-    api.get('/api/feeds/unread_counts', { schema: { response: { 200: S.UnreadCountsReply } } }, async (request) =>
-      feeds.unreadCounts(request.userId),
-    );
+    api.get('/api/feeds/unread_counts', { schema: { response: { 200: S.UnreadCountsReply } } }, async (request) => feeds.unreadCounts(request.userId));
 
     api.post('/api/feeds/sort', { schema: { body: S.SortBody, response: { 200: S.FeedListReply } } }, async (request) =>
       feeds.sort(request.userId, request.body.feed_order),
     );
 
-    api.post('/api/feeds/search', { schema: { body: S.UrlBody, response: { 200: S.SearchReply } } }, async (request) =>
-      feeds.search(request.userId, request.body.url),
-    );
+    api.post('/api/feeds/search', { schema: { body: S.UrlBody, response: { 200: S.SearchReply } } }, async (request) => feeds.search(request.userId, request.body.url));
 
     api.post('/api/feeds/set_custom_title', { schema: { body: S.SetCustomTitleBody, response: { 200: S.FeedSchema } } }, async (request) =>
       feeds.setCustomTitle(request.userId, request.body.feed_id, request.body.custom_title),
@@ -61,17 +57,13 @@ export async function registerFeedsRoutes(app: App, services: Pick<Services, 'fe
       feeds.mute(request.userId, request.params.id, request.body),
     );
 
-    api.post('/api/feeds/:id/unmute', { schema: { ...feed, response: { 200: S.FeedSchema } } }, async (request) =>
-      feeds.unmute(request.userId, request.params.id),
-    );
+    api.post('/api/feeds/:id/unmute', { schema: { ...feed, response: { 200: S.FeedSchema } } }, async (request) => feeds.unmute(request.userId, request.params.id));
 
     api.post('/api/feeds/:id/refresh', { schema: { ...feed, response: { 202: S.QueuedReply } } }, async (request, reply) =>
       reply.status(202).send(await feeds.refresh(request.userId, request.params.id)),
     );
 
-    api.get('/api/feeds/:id/filters', { schema: { ...feed, response: { 200: S.FiltersReply } } }, async (request) =>
-      filters.list(request.userId, request.params.id),
-    );
+    api.get('/api/feeds/:id/filters', { schema: { ...feed, response: { 200: S.FiltersReply } } }, async (request) => filters.list(request.userId, request.params.id));
 
     api.post('/api/feeds/:id/filters', { schema: { ...feed, body: S.AddFilterBody, response: { 201: S.FeedFilterSchema } } }, async (request, reply) =>
       reply.status(201).send(await filters.add(request.userId, request.params.id, request.body)),
@@ -87,12 +79,14 @@ export async function registerFeedsRoutes(app: App, services: Pick<Services, 'fe
   // served without sign-in (an <img> sends no bearer token) and cached for good.
   app.get('/api/icons/:hash', { schema: { params: S.IconParams } }, async (request, reply) => {
     const icon = await feeds.icon(request.params.hash);
-    return reply
-      .header('content-type', icon.type)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      // An SVG opened on its own must not run anything (it is sanitised when stored; this is the second fence).
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-      .send(icon.bytes);
+    return (
+      reply
+        .header('content-type', icon.type)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        // An SVG opened on its own must not run anything (it is sanitised when stored; this is the second fence).
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(icon.bytes)
+    );
   });
 }

@@ -168,7 +168,15 @@ export class FeedsService {
       const current = await subscriptions.orderedFeedIds(trx, userId);
       const byFeed = new Map(current.map((s) => [s.feed_id, s]));
       if (feedOrder.some((id) => !byFeed.has(id))) throw feedNotFound();
-      await writePositions(trx, 'subscriptions', userId, changedPositions(current.map((s) => ({ ...s, key: s.feed_id })), feedOrder));
+      await writePositions(
+        trx,
+        'subscriptions',
+        userId,
+        changedPositions(
+          current.map((s) => ({ ...s, key: s.feed_id })),
+          feedOrder,
+        ),
+      );
     });
     return this.list(userId);
   }
@@ -195,7 +203,11 @@ export class FeedsService {
   async search(userId: number, input: string): Promise<{ feeds: SearchFeedResult[] }> {
     const found = await this.discover(input);
     const urls = found.map((f) => normalizeFeedUrl(f.url));
-    const subscribed = await subscriptions.subscribedUrls(this.deps.db, userId, urls.filter((u): u is string => u !== null));
+    const subscribed = await subscriptions.subscribedUrls(
+      this.deps.db,
+      userId,
+      urls.filter((u): u is string => u !== null),
+    );
     return {
       feeds: found.map((f, i) => ({
         title: f.title,
@@ -248,5 +260,4 @@ export class FeedsService {
 }
 
 const feedExists = () => conflict('FEED_EXISTS', 'You already subscribe to this feed.');
-const invalidMute = () =>
-  badRequest('INVALID_MUTE_DURATION', `Mute for ${MUTE_HOURS.join(', ')} hours (duration) or permanently (permanently: true, no duration).`);
+const invalidMute = () => badRequest('INVALID_MUTE_DURATION', `Mute for ${MUTE_HOURS.join(', ')} hours (duration) or permanently (permanently: true, no duration).`);

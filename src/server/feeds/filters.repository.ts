@@ -11,23 +11,12 @@ export type FilterRow = Selectable<FeedFiltersTable>;
 
 /** The filters of one of the user's feeds, oldest first. */
 export async function listFilters(db: Db, userId: number, feedId: number): Promise<FilterRow[]> {
-  return db
-    .selectFrom('feed_filters')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('feed_filters').selectAll().where('user_id', '=', userId).where('feed_id', '=', feedId).orderBy('id').execute();
 }
 
 /** The rules of one of the user's feeds, as isHiddenByFilters takes them. */
 export async function filterRules(db: Db, userId: number, feedId: number): Promise<FilterRule[]> {
-  return db
-    .selectFrom('feed_filters')
-    .select(['filter_type', 'filter_scope', 'filter_text'])
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .execute();
+  return db.selectFrom('feed_filters').select(['filter_type', 'filter_scope', 'filter_text']).where('user_id', '=', userId).where('feed_id', '=', feedId).execute();
 }
 
 export async function countFilters(db: Db, userId: number, feedId: number): Promise<number> {
@@ -68,12 +57,7 @@ export async function insertFilter(
 
 /** Deletes one of the user's filters and says which feed it belonged to; undefined when there is no such filter. */
 export async function deleteFilter(db: Db, userId: number, filterId: number): Promise<{ feed_id: number } | undefined> {
-  return db
-    .deleteFrom('feed_filters')
-    .where('user_id', '=', userId)
-    .where('id', '=', filterId)
-    .returning('feed_id')
-    .executeTakeFirst();
+  return db.deleteFrom('feed_filters').where('user_id', '=', userId).where('id', '=', filterId).returning('feed_id').executeTakeFirst();
 }
 
 /** A page of the user's articles of a feed with what the filters look at, by ascending article id (keyset paging). */

@@ -42,7 +42,7 @@ export async function applyFilters(trx: Db, userId: number, feedId: number): Pro
   }
   const hide: number[] = [];
   const show: number[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await repo.articlesToFilter(trx, userId, feedId, after, BATCH);
     for (const row of rows) {
       const hidden = isHiddenByFilters(rules, filterSubjectOf(row));

@@ -41,7 +41,16 @@ for (const dialect of DIALECTS) {
         await subscribe(db, user.id, feed.id, now);
         await db
           .insertInto('articles')
-          .values({ feed_id: feed.id, guid_hash: `h-${feed.id}`, guid: `g-${feed.id}`, title: `Article of ${url}`, content_hash: 'x', published_at: now, created_at: now, last_seen_at: now })
+          .values({
+            feed_id: feed.id,
+            guid_hash: `h-${feed.id}`,
+            guid: `g-${feed.id}`,
+            title: `Article of ${url}`,
+            content_hash: 'x',
+            published_at: now,
+            created_at: now,
+            last_seen_at: now,
+          })
           .execute();
       }
       await db

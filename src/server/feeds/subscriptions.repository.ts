@@ -113,12 +113,7 @@ export async function findUserFeed(db: Db, userId: number, feedId: number): Prom
 
 /** The user's subscription to a feed (id only), or undefined. */
 export async function findSubscriptionId(db: Db, userId: number, feedId: number): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('subscriptions').select('id').where('user_id', '=', userId).where('feed_id', '=', feedId).executeTakeFirst();
   return row?.id;
 }
 
@@ -149,40 +144,19 @@ export async function subscribedUrls(db: Db, userId: number, urls: readonly stri
 
 /** Sets (or with null clears) the user's title for a feed; false when the user does not subscribe to it. */
 export async function setCustomTitle(db: Db, userId: number, feedId: number, customTitle: string | null): Promise<boolean> {
-  const result = await db
-    .updateTable('subscriptions')
-    .set({ custom_title: customTitle })
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .executeTakeFirst();
+  const result = await db.updateTable('subscriptions').set({ custom_title: customTitle }).where('user_id', '=', userId).where('feed_id', '=', feedId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Mute state of the user's subscription; false when the user does not subscribe to the feed. */
-export async function setMute(
-  db: Db,
-  userId: number,
-  feedId: number,
-  mute: { muted_permanently: number; muted_until: string | null },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('subscriptions')
-    .set(mute)
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .executeTakeFirst();
+export async function setMute(db: Db, userId: number, feedId: number, mute: { muted_permanently: number; muted_until: string | null }): Promise<boolean> {
+  const result = await db.updateTable('subscriptions').set(mute).where('user_id', '=', userId).where('feed_id', '=', feedId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Feed ids of the user's subscriptions in their current order. */
 export async function orderedFeedIds(db: Db, userId: number): Promise<{ id: number; feed_id: number; sort_order: number }[]> {
-  return db
-    .selectFrom('subscriptions')
-    .select(['id', 'feed_id', 'sort_order'])
-    .where('user_id', '=', userId)
-    .orderBy('sort_order')
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('subscriptions').select(['id', 'feed_id', 'sort_order']).where('user_id', '=', userId).orderBy('sort_order').orderBy('id').execute();
 }
 
 /**
@@ -205,12 +179,7 @@ export async function unreadCountRows(db: Db, userId: number, now: string): Prom
  * Returns false when the user did not subscribe to the feed.
  */
 export async function unsubscribe(trx: Db, userId: number, feedId: number): Promise<boolean> {
-  const sub = await trx
-    .selectFrom('subscriptions')
-    .select(['id', 'sort_order'])
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .executeTakeFirst();
+  const sub = await trx.selectFrom('subscriptions').select(['id', 'sort_order']).where('user_id', '=', userId).where('feed_id', '=', feedId).executeTakeFirst();
   if (!sub) return false;
   await trx.deleteFrom('feed_filters').where('user_id', '=', userId).where('subscription_id', '=', sub.id).execute();
   // The feed's articles leave the user's reading lists as they leave the user (docs/decisions.md "Organising").
@@ -234,7 +203,10 @@ export async function unsubscribe(trx: Db, userId: number, feedId: number): Prom
 export async function unsubscribeAll(trx: Db, userId: number): Promise<void> {
   await trx.deleteFrom('feed_filters').where('user_id', '=', userId).execute();
   // The lists stay (a smart one fills again as new feeds bring matching articles); their articles go.
-  await trx.deleteFrom('reading_list_articles').where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId)).execute();
+  await trx
+    .deleteFrom('reading_list_articles')
+    .where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId))
+    .execute();
   await trx
     .deleteFrom('user_articles')
     .where('user_id', '=', userId)

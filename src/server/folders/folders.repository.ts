@@ -54,11 +54,7 @@ export async function folderFeedIds(db: Db, userId: number, folderId: number): P
 /** Creates a folder at the end of the user's folder order. */
 export async function createFolder(db: Db, userId: number, name: string, now: string): Promise<FolderRow> {
   const sortOrder = await nextSortOrder(db, 'folders', userId);
-  return db
-    .insertInto('folders')
-    .values({ user_id: userId, name, sort_order: sortOrder, created_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.insertInto('folders').values({ user_id: userId, name, sort_order: sortOrder, created_at: now }).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function renameFolder(db: Db, userId: number, folderId: number, name: string): Promise<boolean> {
@@ -78,12 +74,7 @@ export async function deleteFolder(db: Db, userId: number, folderId: number): Pr
  * subscribe to the feed; the caller checks the folder is the user's first.
  */
 export async function setFeedFolder(db: Db, userId: number, feedId: number, folderId: number | null): Promise<boolean> {
-  const result = await db
-    .updateTable('subscriptions')
-    .set({ folder_id: folderId })
-    .where('user_id', '=', userId)
-    .where('feed_id', '=', feedId)
-    .executeTakeFirst();
+  const result = await db.updateTable('subscriptions').set({ folder_id: folderId }).where('user_id', '=', userId).where('feed_id', '=', feedId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -95,7 +86,15 @@ export async function writeFolderOrder(db: Db, userId: number, folderIds: readon
   const current = await db.selectFrom('folders').select(['id', 'sort_order']).where('user_id', '=', userId).orderBy('sort_order').orderBy('id').execute();
   const known = new Set(current.map((f) => f.id));
   if (folderIds.some((id) => !known.has(id))) return false;
-  await writePositions(db, 'folders', userId, changedPositions(current.map((f) => ({ ...f, key: f.id })), folderIds));
+  await writePositions(
+    db,
+    'folders',
+    userId,
+    changedPositions(
+      current.map((f) => ({ ...f, key: f.id })),
+      folderIds,
+    ),
+  );
   return true;
 }
 

@@ -68,7 +68,10 @@ for (const dialect of DIALECTS) {
 
       const sorted = await u.post('/api/folders/sort', { folder_order: [b.id, a.id] });
       expect(sorted.statusCode, sorted.body).toBe(200);
-      expect(sorted.json().folders.map((f: Folder) => [f.id, f.sort_order])).toEqual([[b.id, 0], [a.id, 1]]);
+      expect(sorted.json().folders.map((f: Folder) => [f.id, f.sort_order])).toEqual([
+        [b.id, 0],
+        [a.id, 1],
+      ]);
       expect((await u.folders()).map((f) => f.id)).toEqual([b.id, a.id]);
       // Folders not named keep their relative order after the named ones.
       const c = await u.folder('Science');
@@ -115,7 +118,11 @@ for (const dialect of DIALECTS) {
       await u.post(`/api/folders/${a.id}/feeds`, { feed_id: f1 });
       // Inside a folder the feeds follow the user's feed order.
       expect((await u.folders()).find((f) => f.id === a.id)!.feeds).toEqual([f1, f2]);
-      expect((await u.feeds()).map((f) => [f.id, f.folder_id])).toEqual([[f1, a.id], [f2, a.id], [f3, null]]);
+      expect((await u.feeds()).map((f) => [f.id, f.folder_id])).toEqual([
+        [f1, a.id],
+        [f2, a.id],
+        [f3, null],
+      ]);
 
       const again = await u.post(`/api/folders/${a.id}/feeds`, { feed_id: f2 });
       expect(again.statusCode).toBe(200);
@@ -145,7 +152,10 @@ for (const dialect of DIALECTS) {
       const res = await u.del(`/api/folders/${a.id}`);
       expect(res.statusCode).toBe(204);
       expect(await u.folders()).toEqual([]);
-      expect((await u.feeds()).map((f) => [f.id, f.folder_id])).toEqual([[f1, null], [f2, null]]);
+      expect((await u.feeds()).map((f) => [f.id, f.folder_id])).toEqual([
+        [f1, null],
+        [f2, null],
+      ]);
       expect((await u.del(`/api/folders/${a.id}`)).statusCode).toBe(404);
     });
 

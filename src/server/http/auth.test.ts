@@ -38,7 +38,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('sets request.userId for a valid access token', async () => {
-      const user = await createUserFromCli(database.db, { email: 'scope@example.com', password: 'password123', name: 'S', verified: true, language: 'en' }, { hashing: TEST_PASSWORD_HASHING });
+      const user = await createUserFromCli(
+        database.db,
+        { email: 'scope@example.com', password: 'password123', name: 'S', verified: true, language: 'en' },
+        { hashing: TEST_PASSWORD_HASHING },
+      );
       const token = await tokens.sign(user.id, 0);
       const res = await app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${token}` } });
       expect(res.statusCode).toBe(200);

@@ -24,7 +24,9 @@ export function registerErrorHandling(app: FastifyInstance<any, any, any, any, a
     const fe = err as FastifyError;
     if (fe.validation) {
       const first = fe.validation[0];
-      const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
+      const where = first?.instancePath
+        ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
+        : (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
       const message = where ? `Invalid request: ${where} ${first?.message ?? 'is invalid'}` : `Invalid request: ${fe.message}`;
       return reply.status(400).send({ message, code: 'VALIDATION_ERROR' });
     }

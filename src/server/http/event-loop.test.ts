@@ -36,7 +36,7 @@ describe.sequential('the built server under the worst allowed input', () => {
   let token: string;
   const output: string[] = [];
 
-  const api = async <T,>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+  const api = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -76,7 +76,13 @@ describe.sequential('the built server under the worst allowed input', () => {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`Feeder exited early: ${output.join('')}`);
       if (Date.now() > deadline) throw new Error(`Feeder did not become healthy: ${output.join('')}`);
-      if (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${baseUrl}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const login = await fetch(`${baseUrl}/auth/login`, {
@@ -115,7 +121,7 @@ describe.sequential('the built server under the worst allowed input', () => {
     expect((await api('POST', '/api/feeds', { url: pages.url(path('site.xml')) })).status).toBe(201);
     let articles: Array<{ id: number; url: string | null }> = [];
     const urls = [pages.url(path('deep.html')), pages.url(path('worst.html'))];
-    for (const deadline = Date.now() + 10_000; articles.filter((a) => urls.includes(a.url ?? '')).length < 2 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; articles.filter((a) => urls.includes(a.url ?? '')).length < 2 && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 100));
       articles = (await api<{ articles: typeof articles }>('GET', '/api/articles')).body.articles ?? [];
     }

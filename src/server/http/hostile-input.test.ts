@@ -78,13 +78,23 @@ describe('hostile input on the account endpoints', () => {
   });
 
   it('refuses a body over the limit with 413 and deeply nested JSON without crashing', async () => {
-    const big = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) }) });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     const deep = '['.repeat(50_000) + ']'.repeat(50_000);
     const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: deep });
     expectClientAnswer(res, 'deep nesting');
-    const proto = await t.app.inject({ method: 'PUT', url: '/auth/me', headers: { 'content-type': 'application/json', ...t.bearer(token) }, payload: '{"__proto__": {"admin": true}, "name": "P"}' });
+    const proto = await t.app.inject({
+      method: 'PUT',
+      url: '/auth/me',
+      headers: { 'content-type': 'application/json', ...t.bearer(token) },
+      payload: '{"__proto__": {"admin": true}, "name": "P"}',
+    });
     expectClientAnswer(proto, 'prototype poisoning');
   });
 });
@@ -124,7 +134,12 @@ const readingFieldish = fc.record(
 
 describe('hostile input on the reading endpoints', () => {
   it('answers arbitrary JSON bodies with success or a 4xx {message, code}', async () => {
-    await assertJsonBodiesAnswered(t, { endpoints: fc.constantFrom(...readingEndpoints()), bodies: fc.oneof(fc.jsonValue(), readingFieldish), headers: () => t.bearer(token), numRuns: 300 });
+    await assertJsonBodiesAnswered(t, {
+      endpoints: fc.constantFrom(...readingEndpoints()),
+      bodies: fc.oneof(fc.jsonValue(), readingFieldish),
+      headers: () => t.bearer(token),
+      numRuns: 300,
+    });
   });
 
   it('answers arbitrary query strings on the article lists and search', async () => {
@@ -132,6 +147,10 @@ describe('hostile input on the reading endpoints', () => {
     // Raw text, or the real parameters with hostile values (search syntax, huge or negative pages, odd booleans).
     const param = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('"', '*', 'NEAR(a b)', '-x', "a'b", 'a:*', '\\', '0', '-1', '1e9', 'true', '2'));
     const query = fc.oneof(rawQuery, paramsQuery(['q', 'page', 'per_page', 'show_read', 'feed_id'], param));
-    await assertGetsAnswered(t, fc.tuple(fc.constantFrom(...paths), query).map(([path, q]) => ({ url: `${path}?${q}`, headers: t.bearer(token) })), 300);
+    await assertGetsAnswered(
+      t,
+      fc.tuple(fc.constantFrom(...paths), query).map(([path, q]) => ({ url: `${path}?${q}`, headers: t.bearer(token) })),
+      300,
+    );
   });
 });

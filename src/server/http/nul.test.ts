@@ -15,13 +15,15 @@ const form = (pairs: [string, string][]) => pairs.map(([k, v]) => `${encodeURICo
 
 function multipart(parts: { name: string; value: string; filename?: string }[]) {
   const boundary = 'nul-test-boundary';
-  const body = parts
-    .map((p) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n` +
-      (p.filename ? 'Content-Type: text/x-opml\r\n' : '') +
-      `\r\n${p.value}\r\n`,
-    )
-    .join('') + `--${boundary}--\r\n`;
+  const body =
+    parts
+      .map(
+        (p) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n` +
+          (p.filename ? 'Content-Type: text/x-opml\r\n' : '') +
+          `\r\n${p.value}\r\n`,
+      )
+      .join('') + `--${boundary}--\r\n`;
   return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -42,7 +44,15 @@ for (const dialect of DIALECTS) {
       folderId = (await u.call('POST', '/api/folders', { name: 'Folder' })).json().id;
       listId = (await u.call('POST', '/api/reading-lists', { name: 'List' })).json().id;
       const password = await enableReaderAppsWithNewPassword(t.database.db, t.config.secret, { id: u.id, email: u.email });
-      const login = await t.app.inject({ method: 'POST', url: '/api/greader.php/accounts/ClientLogin', headers: FORM, payload: form([['Email', u.email], ['Passwd', password]]) });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/greader.php/accounts/ClientLogin',
+        headers: FORM,
+        payload: form([
+          ['Email', u.email],
+          ['Passwd', password],
+        ]),
+      });
       expect(login.statusCode, login.body).toBe(200);
       greaderAuth = /^Auth=(.+)$/m.exec(login.body)![1]!;
     });
@@ -61,7 +71,16 @@ for (const dialect of DIALECTS) {
       { name: 'verify e-mail (query)', method: 'GET', url: '/auth/verify-email?token=a%00b' },
       { name: 'refresh', method: 'POST', url: '/auth/refresh', payload: { refresh_token: N } },
       { name: 'public API authenticate', method: 'POST', url: '/public-api/v1/authenticate', payload: { username: `x${N}@example.com`, password: 'x' } },
-      { name: 'Google Reader ClientLogin (form)', method: 'POST', url: '/api/greader.php/accounts/ClientLogin', headers: FORM, payload: form([['Email', `x${N}@example.com`], ['Passwd', 'x']]) },
+      {
+        name: 'Google Reader ClientLogin (form)',
+        method: 'POST',
+        url: '/api/greader.php/accounts/ClientLogin',
+        headers: FORM,
+        payload: form([
+          ['Email', `x${N}@example.com`],
+          ['Passwd', 'x'],
+        ]),
+      },
       { name: 'Google Reader ClientLogin (query)', method: 'GET', url: '/api/greader.php/accounts/ClientLogin?Email=a%00b&Passwd=x' },
       { name: 'Fever api_key (form)', method: 'POST', url: '/api/fever.php?api', headers: FORM, payload: form([['api_key', N]]) },
       { name: 'Fever api_key (query)', method: 'GET', url: '/api/fever.php?api&api_key=a%00b' },
@@ -86,7 +105,13 @@ for (const dialect of DIALECTS) {
         name: 'OPML import',
         method: 'POST',
         url: '/api/feeds/import/opml',
-        ...multipart([{ name: 'opml_file', filename: 'x.opml', value: `<?xml version="1.0"?><opml version="2.0"><body><outline text="x" xmlUrl="http://127.0.0.1/${N}"/></body></opml>` }]),
+        ...multipart([
+          {
+            name: 'opml_file',
+            filename: 'x.opml',
+            value: `<?xml version="1.0"?><opml version="2.0"><body><outline text="x" xmlUrl="http://127.0.0.1/${N}"/></body></opml>`,
+          },
+        ]),
         auth: true,
       },
     ];
@@ -107,13 +132,29 @@ for (const dialect of DIALECTS) {
     it('refuses U+0000 in Google Reader calls of a signed-in client (edit-tag, stream ids)', async () => {
       const headers = { authorization: `GoogleLogin auth=${greaderAuth}`, ...FORM };
       const api = '/api/greader.php/reader/api/0';
-      const editTag = await t.app.inject({ method: 'POST', url: `${api}/edit-tag`, headers, payload: form([['i', '1'], ['a', `user/-/label/${N}`]]) });
+      const editTag = await t.app.inject({
+        method: 'POST',
+        url: `${api}/edit-tag`,
+        headers,
+        payload: form([
+          ['i', '1'],
+          ['a', `user/-/label/${N}`],
+        ]),
+      });
       expect(editTag.statusCode, editTag.body).toBe(400);
       expect(editTag.json()).toMatchObject({ code: 'INVALID_CHARACTERS' });
       const stream = await t.app.inject({ method: 'GET', url: `${api}/stream/contents/user%2F-%2Flabel%2Fa%00b`, headers });
       expect(stream.statusCode, stream.body).toBe(400);
       // The same calls without the NUL still work.
-      const ok = await t.app.inject({ method: 'POST', url: `${api}/edit-tag`, headers, payload: form([['i', '1'], ['a', 'user/-/label/Fine']]) });
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: `${api}/edit-tag`,
+        headers,
+        payload: form([
+          ['i', '1'],
+          ['a', 'user/-/label/Fine'],
+        ]),
+      });
       expect(ok.statusCode, ok.body).toBeLessThan(500);
     });
 

@@ -158,12 +158,16 @@ for (const [name, makeStore, available] of stores) {
       expect((await check()).statusCode).toBe(200);
       expect429(await check(), 600);
       // Password changes count against the same bucket; profile edits without a password do not.
-      expect429(await t.app.inject({ method: 'PUT', url: '/auth/me', headers: t.bearer(s.access_token), payload: { password: 'new password 1', old_password: 'guess guess' } }), 600);
+      expect429(
+        await t.app.inject({ method: 'PUT', url: '/auth/me', headers: t.bearer(s.access_token), payload: { password: 'new password 1', old_password: 'guess guess' } }),
+        600,
+      );
       expect((await t.app.inject({ method: 'PUT', url: '/auth/me', headers: t.bearer(s.access_token), payload: { name: 'Still Fine' } })).statusCode).toBe(200);
     });
 
     it('limits registration and reset attempts per IP address', async () => {
-      const reg = () => t.app.inject({ method: 'POST', url: '/auth/register', remoteAddress: '10.3.0.1', payload: { name: 'R', email: uniqueEmail('r'), password: 'password123' } });
+      const reg = () =>
+        t.app.inject({ method: 'POST', url: '/auth/register', remoteAddress: '10.3.0.1', payload: { name: 'R', email: uniqueEmail('r'), password: 'password123' } });
       expect((await reg()).statusCode).toBe(201);
       expect((await reg()).statusCode).toBe(201);
       expect429(await reg(), 600);

@@ -308,10 +308,7 @@ export class RateLimiter {
       if (rules.length === 0) return;
       const decision = await this.check(rules);
       if (decision.allowed) return;
-      reply
-        .status(429)
-        .header('retry-after', String(decision.retryAfterSeconds))
-        .send({ message: CODES.RATE_LIMITED, code: 'RATE_LIMITED' });
+      reply.status(429).header('retry-after', String(decision.retryAfterSeconds)).send({ message: CODES.RATE_LIMITED, code: 'RATE_LIMITED' });
       return reply;
     };
   }

@@ -35,10 +35,7 @@ export async function registerSpa(app: FastifyInstance<any, any, any, any, any>,
       return reply.status(404).send({ message: `No such endpoint: ${request.method} ${path}`, code: 'NOT_FOUND' });
     }
     if (!indexHtml) {
-      return reply
-        .status(503)
-        .type('text/plain; charset=utf-8')
-        .send('The web app has not been built yet: run `npm run build` (npm start does this for you).');
+      return reply.status(503).type('text/plain; charset=utf-8').send('The web app has not been built yet: run `npm run build` (npm start does this for you).');
     }
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });

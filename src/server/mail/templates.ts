@@ -16,8 +16,7 @@ export interface MailContent {
 
 const PRODUCT = 'Feeder';
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Names are user input: keep them on one line in the text part. */
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
@@ -57,7 +56,9 @@ export function verificationMail(language: Language, name: string, link: string)
       greeting: `Hallo ${who},`,
       paragraphs: [`willkommen bei ${PRODUCT}! Bitte bestätige deine E-Mail-Adresse, damit du dich anmelden kannst.`],
       action: 'E-Mail-Adresse bestätigen',
-      after: [`Der Link ist ${VERIFICATION_TOKEN_TTL_HOURS} Stunden gültig und funktioniert einmal. Wenn du dich nicht registriert hast, ignoriere diese E-Mail einfach.`],
+      after: [
+        `Der Link ist ${VERIFICATION_TOKEN_TTL_HOURS} Stunden gültig und funktioniert einmal. Wenn du dich nicht registriert hast, ignoriere diese E-Mail einfach.`,
+      ],
     });
   }
   return render('verification', `Confirm your e-mail address for ${PRODUCT}`, link, {

@@ -59,7 +59,10 @@ type Outline = Opml.Outline<string>;
 export function cleanName(raw: string | undefined | null): string {
   if (!raw) return '';
   // eslint-disable-next-line no-control-regex
-  const text = raw.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = raw
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const chars = [...text];
   return chars.length > MAX_NAME_LENGTH ? chars.slice(0, MAX_NAME_LENGTH).join('').trimEnd() : text;
 }

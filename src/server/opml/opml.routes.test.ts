@@ -107,7 +107,7 @@ for (const dialect of DIALECTS) {
       expect((await u.folders()).map((f) => f.name)).toEqual(['Tech', 'News']);
     });
 
-    it('reads every other reader\'s export', async () => {
+    it("reads every other reader's export", async () => {
       const u = await user();
       const expected: Record<string, Partial<OpmlImportResult>> = {
         'inoreader.xml': { imported_count: 3, folders_created: 1 },
@@ -312,7 +312,9 @@ for (const dialect of DIALECTS) {
           outlines.push(`<outline text="Folder ${folder}" title="Folder ${folder}">`);
           for (let i = 0; i < 500; i++) {
             const n = folder * 500 + i;
-            outlines.push(`<outline type="rss" text="Feed ${n}" title="Feed ${n}" xmlUrl="https://feeds${n % 97}.example.org/${n}/rss.xml" htmlUrl="https://site${n}.example.org/"/>`);
+            outlines.push(
+              `<outline type="rss" text="Feed ${n}" title="Feed ${n}" xmlUrl="https://feeds${n % 97}.example.org/${n}/rss.xml" htmlUrl="https://site${n}.example.org/"/>`,
+            );
           }
           outlines.push('</outline>');
         }

@@ -190,7 +190,11 @@ export class OpmlService {
     const rows = await trx
       .selectFrom('feeds')
       .select(['id', 'url', 'title', 'site_url'])
-      .where('url', 'in', fresh.map((b) => b.url))
+      .where(
+        'url',
+        'in',
+        fresh.map((b) => b.url),
+      )
       .execute();
     const byUrl = new Map(rows.map((r) => [r.url, r]));
 

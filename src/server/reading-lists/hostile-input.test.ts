@@ -42,7 +42,10 @@ const endpoints = () =>
     { method: 'DELETE', url: `/api/reading-lists/${listId}/articles/${articleId}` },
   ] as const;
 
-const text = fc.oneof(fc.string({ maxLength: 120 }), fc.constantFrom('', '   ', '&lt;script&gt;', '(a+)+$', '(', '\\1', '(?=x)', 'a{99999}', '[[:foo:]]', '\u0000', '🗞'.repeat(101)));
+const text = fc.oneof(
+  fc.string({ maxLength: 120 }),
+  fc.constantFrom('', '   ', '&lt;script&gt;', '(a+)+$', '(', '\\1', '(?=x)', 'a{99999}', '[[:foo:]]', '\u0000', '🗞'.repeat(101)),
+);
 const id = fc.oneof(fc.constantFrom(1, 0, -1, 2 ** 31, 1.5), fc.integer(), fc.jsonValue());
 const ruleish = fc.record(
   {
@@ -69,16 +72,31 @@ const fieldish = fc.record(
 
 describe('hostile input on the folder and reading-list endpoints', () => {
   it('answers arbitrary JSON bodies with success or a 4xx {message, code}', async () => {
-    await assertJsonBodiesAnswered(t, { endpoints: fc.constantFrom(...endpoints()), bodies: fc.oneof(fc.jsonValue(), fieldish), headers: () => t.bearer(token), numRuns: 400 });
+    await assertJsonBodiesAnswered(t, {
+      endpoints: fc.constantFrom(...endpoints()),
+      bodies: fc.oneof(fc.jsonValue(), fieldish),
+      headers: () => t.bearer(token),
+      numRuns: 400,
+    });
   });
 
   it('answers arbitrary ids and query strings on the list pages', async () => {
     const param = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('0', '-1', '1e9', 'true', '2', '99999999999', 'abc', ''));
     const query = paramsQuery(['page', 'per_page', 'show_read'], param);
     const path = fc.oneof(
-      fc.constantFrom(`/api/reading-lists/${listId}/articles`, `/api/reading-lists/${smartId}/articles`, `/api/reading-lists/${listId}`, '/api/reading-lists/unread_counts', '/api/folders'),
+      fc.constantFrom(
+        `/api/reading-lists/${listId}/articles`,
+        `/api/reading-lists/${smartId}/articles`,
+        `/api/reading-lists/${listId}`,
+        '/api/reading-lists/unread_counts',
+        '/api/folders',
+      ),
       param.map((p) => `/api/reading-lists/${encodeURIComponent(p)}/articles`),
     );
-    await assertGetsAnswered(t, fc.tuple(path, query).map(([p, q]) => ({ url: `${p}?${q}`, headers: t.bearer(token) })), 300);
+    await assertGetsAnswered(
+      t,
+      fc.tuple(path, query).map(([p, q]) => ({ url: `${p}?${q}`, headers: t.bearer(token) })),
+      300,
+    );
   });
 });

@@ -34,13 +34,25 @@ for (const dialect of DIALECTS) {
         created_at: now,
         last_seen_at: now,
       }));
-      for (let i = 0; i < rows.length; i += 200) await db.insertInto('articles').values(rows.slice(i, i + 200)).execute();
+      for (let i = 0; i < rows.length; i += 200)
+        await db
+          .insertInto('articles')
+          .values(rows.slice(i, i + 200))
+          .execute();
       await subscribe(db, userId, feedId, now);
     });
     afterAll(() => database.destroy());
 
     const members = async (listId: number) =>
-      Number((await database.db.selectFrom('reading_list_articles').select((eb) => eb.fn.countAll<number>().as('n')).where('list_id', '=', listId).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await database.db
+            .selectFrom('reading_list_articles')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('list_id', '=', listId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     it('judges every article, a step at a time, yielding between steps', async () => {
       const list = await createReadingList(database.db, userId, { name: 'Even', description: '', is_smart: 1, rules: rules('even') }, new Date().toISOString());
@@ -56,7 +68,11 @@ for (const dialect of DIALECTS) {
         now: () => new Date(),
         // After the first step another save changes the rules (its own pass would follow).
         between: async () => {
-          await database.db.updateTable('reading_lists').set({ rules: rules('nothing'), updated_at: new Date(Date.now() + 1000).toISOString() }).where('id', '=', list.id).execute();
+          await database.db
+            .updateTable('reading_lists')
+            .set({ rules: rules('nothing'), updated_at: new Date(Date.now() + 1000).toISOString() })
+            .where('id', '=', list.id)
+            .execute();
         },
       });
       const after = await members(list.id);

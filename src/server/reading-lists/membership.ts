@@ -30,12 +30,7 @@ export interface ArrivedArticle {
  * transaction). Costs one indexed query when no subscriber has a smart list. New matches are added; an edited
  * article that no longer matches leaves the smart list. Every list's copy of an edited article's date follows it.
  */
-export async function matchArrivedArticles(
-  trx: Db,
-  feedId: number,
-  arrived: { fresh: ArrivedArticle[]; changed: ArrivedArticle[] },
-  now: string,
-): Promise<void> {
+export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { fresh: ArrivedArticle[]; changed: ArrivedArticle[] }, now: string): Promise<void> {
   if (arrived.fresh.length === 0 && arrived.changed.length === 0) return;
   const lists = await trx
     .selectFrom('subscriptions')
@@ -46,7 +41,10 @@ export async function matchArrivedArticles(
     .execute();
   // Lists are ordered by date (reading_list_articles_page_idx); an edit may move the article (the store has just
   // written the article's new date).
-  for (const batch of chunks(arrived.changed.map((a) => a.id), WRITE_BATCH)) {
+  for (const batch of chunks(
+    arrived.changed.map((a) => a.id),
+    WRITE_BATCH,
+  )) {
     await trx
       .updateTable('reading_list_articles')
       .set((eb) => ({ published_at: eb.selectFrom('articles').select('articles.published_at').whereRef('articles.id', '=', 'reading_list_articles.article_id') }))
@@ -75,9 +73,7 @@ async function addMembers(trx: Db, listId: number, userId: number, feedId: numbe
   for (const batch of chunks(rows, WRITE_BATCH)) {
     await trx
       .insertInto('reading_list_articles')
-      .values(
-        batch.map((r) => ({ list_id: listId, article_id: r.id, user_id: userId, feed_id: feedId ?? r.feedId!, published_at: r.publishedAt, added_at: now })),
-      )
+      .values(batch.map((r) => ({ list_id: listId, article_id: r.id, user_id: userId, feed_id: feedId ?? r.feedId!, published_at: r.publishedAt, added_at: now })))
       .onConflict((oc) => oc.columns(['list_id', 'article_id']).doNothing())
       .execute();
   }
@@ -101,12 +97,16 @@ async function scanUserArticles(
   if (scope.feedIds !== null && scope.feedIds.length === 0) return;
   const withText = needsText(rules);
   const next = async (after: number): Promise<number | null> => {
-    let q = db.selectFrom('user_articles').select((eb) => eb.fn.min('article_id').as('id')).where('user_id', '=', userId).where('article_id', '>', after);
+    let q = db
+      .selectFrom('user_articles')
+      .select((eb) => eb.fn.min('article_id').as('id'))
+      .where('user_id', '=', userId)
+      .where('article_id', '>', after);
     if (scope.feedIds !== null) q = q.where('feed_id', 'in', [...scope.feedIds]);
     const row = await q.executeTakeFirst();
     return row?.id === null || row?.id === undefined ? null : Number(row.id);
   };
-  for (let first = await next(0); first !== null; ) {
+  for (let first = await next(0); first !== null;) {
     const from = first - 1;
     const to = from + RECOMPUTE_BATCH;
     let q = db
@@ -150,9 +150,7 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
     const row = await trx.selectFrom('reading_lists').select(['rules', 'updated_at', 'is_smart']).where('id', '=', listId).executeTakeFirst();
     return row !== undefined && row.is_smart === 1 && row.rules === list.rules && row.updated_at === list.updated_at;
   };
-  const subscribed = (
-    await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', list.user_id).execute()
-  ).map((s) => s.feed_id);
+  const subscribed = (await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', list.user_id).execute()).map((s) => s.feed_id);
   const feedIds = scope === null ? null : subscribed.filter((id) => scope.has(id));
   // Members outside the rules' feeds (a feed deselected, or a manual member of a list that became smart) go first.
   const stillCurrent = await db.transaction().execute(async (trx) => {
@@ -172,7 +170,14 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
       db.transaction().execute(async (trx) => {
         if (!(await current(trx))) return false;
         const now = options.now().toISOString();
-        await addMembers(trx, listId, list.user_id, null, matched.map((m) => ({ id: m.id, feedId: m.feedId, publishedAt: m.publishedAt })), now);
+        await addMembers(
+          trx,
+          listId,
+          list.user_id,
+          null,
+          matched.map((m) => ({ id: m.id, feedId: m.feedId, publishedAt: m.publishedAt })),
+          now,
+        );
         for (const batch of chunks(missed, WRITE_BATCH)) {
           await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).execute();
         }
@@ -201,7 +206,14 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
         rules,
         { feedIds: [feedId] },
         async (matched) => {
-          await addMembers(trx, list.id, userId, feedId, matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })), now);
+          await addMembers(
+            trx,
+            list.id,
+            userId,
+            feedId,
+            matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })),
+            now,
+          );
           return true;
         },
         async () => {},

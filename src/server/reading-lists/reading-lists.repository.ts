@@ -74,7 +74,15 @@ export async function writeReadingListOrder(db: Db, userId: number, listIds: rea
   const current = await listReadingLists(db, userId);
   const known = new Set(current.map((l) => l.id));
   if (listIds.some((id) => !known.has(id))) return false;
-  await writePositions(db, 'reading_lists', userId, changedPositions(current.map((l) => ({ id: l.id, key: l.id, sort_order: l.sort_order })), listIds));
+  await writePositions(
+    db,
+    'reading_lists',
+    userId,
+    changedPositions(
+      current.map((l) => ({ id: l.id, key: l.id, sort_order: l.sort_order })),
+      listIds,
+    ),
+  );
   return true;
 }
 
@@ -83,17 +91,17 @@ export async function writeReadingListOrder(db: Db, userId: number, listIds: rea
  * hides it (it is shown nowhere, so it is "not found"); with its subscription's mute state.
  */
 export async function findVisibleArticle(db: Db, userId: number, articleId: number) {
-  return db
-    .selectFrom('user_articles')
-    .innerJoin('subscriptions', (j) =>
-      j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'),
-    )
-    .select(['user_articles.article_id', 'user_articles.feed_id', 'user_articles.published_at', 'subscriptions.muted_permanently', 'subscriptions.muted_until'])
-    .where('user_articles.user_id', '=', userId)
-    .where('user_articles.article_id', '=', articleId)
-    // The mute state comes back with the row: the caller answers a muted feed's article with its own error.
-    .where((eb) => isNotFilteredOut(eb))
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('user_articles')
+      .innerJoin('subscriptions', (j) => j.onRef('subscriptions.feed_id', '=', 'user_articles.feed_id').onRef('subscriptions.user_id', '=', 'user_articles.user_id'))
+      .select(['user_articles.article_id', 'user_articles.feed_id', 'user_articles.published_at', 'subscriptions.muted_permanently', 'subscriptions.muted_until'])
+      .where('user_articles.user_id', '=', userId)
+      .where('user_articles.article_id', '=', articleId)
+      // The mute state comes back with the row: the caller answers a muted feed's article with its own error.
+      .where((eb) => isNotFilteredOut(eb))
+      .executeTakeFirst()
+  );
 }
 
 /** Adds an article to a list; false when it was there already. */
@@ -135,6 +143,11 @@ export async function listsOfArticle(db: Db, userId: number, articleId: number):
 /** Ids of the user's feeds among these (rules may name only the user's feeds). */
 export async function ownFeedIds(db: Db, userId: number, feedIds: readonly number[]): Promise<Set<number>> {
   if (feedIds.length === 0) return new Set();
-  const rows = await db.selectFrom('subscriptions').select('feed_id').where('user_id', '=', userId).where('feed_id', 'in', [...feedIds]).execute();
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('feed_id')
+    .where('user_id', '=', userId)
+    .where('feed_id', 'in', [...feedIds])
+    .execute();
   return new Set(rows.map((r) => r.feed_id));
 }

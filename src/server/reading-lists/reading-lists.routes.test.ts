@@ -153,7 +153,11 @@ for (const dialect of DIALECTS) {
       expect((await u.get('/api/reading-lists')).json().reading_lists).toEqual([]);
 
       // Smart rules take the spec's defaults; a foreign feed beside an own one is dropped.
-      const smart = await u.list({ name: 'Smart', is_smart: true, rules: [rule('item'), rule('x', { include_all_feeds: false, selected_feeds: [feedId, foreignFeed, feedId] })] });
+      const smart = await u.list({
+        name: 'Smart',
+        is_smart: true,
+        rules: [rule('item'), rule('x', { include_all_feeds: false, selected_feeds: [feedId, foreignFeed, feedId] })],
+      });
       expect(smart.rules).toEqual([
         { rule_type: 'keyword', rule_scope: 'both', rule_value: 'item', include_all_feeds: true, selected_feeds: [] },
         { rule_type: 'keyword', rule_scope: 'both', rule_value: 'x', include_all_feeds: false, selected_feeds: [feedId] },
@@ -179,12 +183,20 @@ for (const dialect of DIALECTS) {
 
       const page = await u.page(`/api/reading-lists/${list.id}/articles`);
       expect(page).toMatchObject({ total: 2, current_page: 1, pages: 1, per_page: 20 });
-      expect(page.articles.map((a) => [a.title, a.in_reading_list, a.is_read])).toEqual([['Item 2', true, false], ['Item 1', true, false]]);
+      expect(page.articles.map((a) => [a.title, a.in_reading_list, a.is_read])).toEqual([
+        ['Item 2', true, false],
+        ['Item 1', true, false],
+      ]);
       // Every other list marks them too.
       const all = await u.page('/api/articles');
       expect(Object.fromEntries(all.articles.map((a) => [a.title, a.in_reading_list]))).toEqual({ 'Item 3': false, 'Item 2': true, 'Item 1': true });
       const found = await u.page('/api/articles/search?q=item');
-      expect(found.articles.filter((a) => a.in_reading_list).map((a) => a.id).sort()).toEqual([a1, a2].sort());
+      expect(
+        found.articles
+          .filter((a) => a.in_reading_list)
+          .map((a) => a.id)
+          .sort(),
+      ).toEqual([a1, a2].sort());
 
       // Read articles: shown by default, left out with show_read=0; the unread count follows.
       expect((await u.post(`/api/articles/${a2}/read`)).statusCode).toBe(200);
@@ -206,7 +218,10 @@ for (const dialect of DIALECTS) {
 
     it('pages a list like every other list', async () => {
       const u = await user();
-      await u.feed('Many', Array.from({ length: 25 }, (_, i) => item(i + 1)));
+      await u.feed(
+        'Many',
+        Array.from({ length: 25 }, (_, i) => item(i + 1)),
+      );
       const list = await u.list({ name: 'Everything', is_smart: true, rules: [rule('item')] });
       expect(list.article_count).toBe(25);
       const first = await u.page(`/api/reading-lists/${list.id}/articles`);
@@ -256,7 +271,10 @@ for (const dialect of DIALECTS) {
         item(2, { title: 'Weather', description: '<p>Sunny, with a chance of RUST on old cars</p>' }),
         item(3, { title: 'Elections today', description: '<p>Polls open at 8</p>' }),
       ]);
-      const blog = await u.feed('Blog', [item(4, { title: 'Why I like rust', description: '<p>Ownership</p>' }), item(5, { title: 'Gardening', description: '<p>Tomatoes</p>' })]);
+      const blog = await u.feed('Blog', [
+        item(4, { title: 'Why I like rust', description: '<p>Ownership</p>' }),
+        item(5, { title: 'Gardening', description: '<p>Tomatoes</p>' }),
+      ]);
 
       const both = await u.list({ name: 'Rust', is_smart: true, rules: [rule('RUST')] });
       expect(both.article_count).toBe(3);
@@ -271,7 +289,14 @@ for (const dialect of DIALECTS) {
       expect(await u.titles(oneFeed.id)).toEqual(['Why I like rust']);
 
       // Regexes are case-insensitive like keywords; any rule matching is enough.
-      const regex = await u.list({ name: 'R', is_smart: true, rules: [rule('^(elections|gardening)\\b', { rule_type: 'regex', rule_scope: 'title' }), rule('8$', { rule_type: 'regex', rule_scope: 'content', include_all_feeds: false, selected_feeds: [news.feedId] })] });
+      const regex = await u.list({
+        name: 'R',
+        is_smart: true,
+        rules: [
+          rule('^(elections|gardening)\\b', { rule_type: 'regex', rule_scope: 'title' }),
+          rule('8$', { rule_type: 'regex', rule_scope: 'content', include_all_feeds: false, selected_feeds: [news.feedId] }),
+        ],
+      });
       expect(await u.titles(regex.id)).toEqual(['Gardening', 'Elections today']);
       expect((await u.get('/api/reading-lists/unread_counts')).json().unread_counts).toEqual([
         { id: both.id, unread_article_count: 3 },
@@ -281,7 +306,11 @@ for (const dialect of DIALECTS) {
         { id: regex.id, unread_article_count: 2 },
       ]);
       const lists = await u.get(`/api/articles/${await u.idOf('Why I like rust')}/reading-lists`);
-      expect(lists.json().reading_lists.map((l: { name: string; is_smart: boolean }) => [l.name, l.is_smart])).toEqual([['Rust', true], ['T', true], ['F', true]]);
+      expect(lists.json().reading_lists.map((l: { name: string; is_smart: boolean }) => [l.name, l.is_smart])).toEqual([
+        ['Rust', true],
+        ['T', true],
+        ['F', true],
+      ]);
     });
 
     it('refuses manual changes to a smart list', async () => {
@@ -364,7 +393,9 @@ for (const dialect of DIALECTS) {
       const list = await u.list({ name: 'Both' });
       for (const title of ['First', 'Second']) await u.post(`/api/reading-lists/${list.id}/articles/${await u.idOf(title)}`);
       expect(await u.titles(list.id)).toEqual(['Second', 'First']);
-      server.set(path, { body: rss('Dated', [item(1, { title: 'First, updated', pubDate: new Date(Date.UTC(2026, 10, 2)).toUTCString() }), item(2, { title: 'Second' })]) });
+      server.set(path, {
+        body: rss('Dated', [item(1, { title: 'First, updated', pubDate: new Date(Date.UTC(2026, 10, 2)).toUTCString() }), item(2, { title: 'Second' })]),
+      });
       t.clock.advance(2 * 3_600_000);
       try {
         expect((await t.refresh.refreshFeed(feedId)).status).toBe('ok');
@@ -397,7 +428,7 @@ for (const dialect of DIALECTS) {
       expect(await u.titles(list.id)).toEqual(['aaa', 'a'.repeat(40)]);
     });
 
-    it('leaves filtered-out and muted feeds\' articles out of list pages and counts', async () => {
+    it("leaves filtered-out and muted feeds' articles out of list pages and counts", async () => {
       const u = await user();
       const quiet = await u.feed('Quiet', [item(1, { title: 'Quiet tea' }), item(2, { title: 'Quiet coffee' })]);
       await u.feed('Loud', [item(3, { title: 'Loud tea' })]);
@@ -410,7 +441,13 @@ for (const dialect of DIALECTS) {
       expect(await u.one(list.id)).toMatchObject({ article_count: 2, unread_article_count: 2 });
       // A hidden article cannot be added by hand either.
       const simple = await u.list({ name: 'Simple' });
-      expect((await u.post(`/api/reading-lists/${simple.id}/articles/${(await t.database.db.selectFrom('articles').select('id').where('title', '=', 'Quiet coffee').executeTakeFirstOrThrow()).id}`)).statusCode).toBe(404);
+      expect(
+        (
+          await u.post(
+            `/api/reading-lists/${simple.id}/articles/${(await t.database.db.selectFrom('articles').select('id').where('title', '=', 'Quiet coffee').executeTakeFirstOrThrow()).id}`,
+          )
+        ).statusCode,
+      ).toBe(404);
 
       const quietTea = await u.idOf('Quiet tea');
       expect((await u.post(`/api/feeds/${quiet.feedId}/mute`, { permanently: true })).statusCode).toBe(200);
@@ -451,7 +488,11 @@ for (const dialect of DIALECTS) {
       const [a, b, c] = [await u.list({ name: 'A' }), await u.list({ name: 'B' }), await u.list({ name: 'C' })];
       const res = await u.post('/api/reading-lists/sort', { reading_list_order: [c.id, a.id] });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().reading_lists.map((l: ReadingList) => [l.name, l.sort_order])).toEqual([['C', 0], ['A', 1], ['B', 2]]);
+      expect(res.json().reading_lists.map((l: ReadingList) => [l.name, l.sort_order])).toEqual([
+        ['C', 0],
+        ['A', 1],
+        ['B', 2],
+      ]);
       expect((await u.get('/api/reading-lists/unread_counts')).json().unread_counts.map((x: { id: number }) => x.id)).toEqual([c.id, a.id, b.id]);
       const dup = await u.post('/api/reading-lists/sort', { reading_list_order: [a.id, a.id] });
       expect(dup.statusCode).toBe(400);
@@ -488,7 +529,10 @@ for (const dialect of DIALECTS) {
 
       // Deleting all feeds empties the lists but keeps them.
       expect((await u.del('/api/feeds/all')).statusCode).toBe(204);
-      expect((await u.get('/api/reading-lists')).json().reading_lists.map((l: ReadingList) => [l.name, l.article_count])).toEqual([['Tea', 0], ['Simple', 0]]);
+      expect((await u.get('/api/reading-lists')).json().reading_lists.map((l: ReadingList) => [l.name, l.article_count])).toEqual([
+        ['Tea', 0],
+        ['Simple', 0],
+      ]);
       const rows = await t.database.db.selectFrom('reading_list_articles').select('article_id').where('user_id', '=', u.id).execute();
       expect(rows).toEqual([]);
     });

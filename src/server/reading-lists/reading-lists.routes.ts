@@ -26,17 +26,13 @@ export async function registerReadingListsRoutes(app: App, services: Pick<Servic
       reply.status(201).send(await lists.create(request.userId, request.body)),
     );
 
-    api.get('/api/reading-lists/unread_counts', { schema: { response: { 200: S.UnreadCountsReply } } }, async (request) =>
-      lists.unreadCounts(request.userId),
-    );
+    api.get('/api/reading-lists/unread_counts', { schema: { response: { 200: S.UnreadCountsReply } } }, async (request) => lists.unreadCounts(request.userId));
 
     api.post('/api/reading-lists/sort', { schema: { body: S.SortBody, response: { 200: S.ReadingListsReply } } }, async (request) =>
       lists.sort(request.userId, request.body.reading_list_order),
     );
 
-    api.get('/api/reading-lists/:id', { schema: { ...list, response: { 200: S.ReadingListReply } } }, async (request) =>
-      lists.get(request.userId, request.params.id),
-    );
+    api.get('/api/reading-lists/:id', { schema: { ...list, response: { 200: S.ReadingListReply } } }, async (request) => lists.get(request.userId, request.params.id));
 
     api.put('/api/reading-lists/:id', { schema: { ...list, body: S.ReadingListBody, response: { 200: S.ReadingListReply } } }, async (request) =>
       lists.update(request.userId, request.params.id, request.body),

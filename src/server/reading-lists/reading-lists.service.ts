@@ -118,7 +118,8 @@ export class ReadingListsService {
   async create(userId: number, input: ReadingListInputBody): Promise<{ reading_list: ReadingList }> {
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const fields = await this.fields(trx, userId, input);
-      if ((await repo.countReadingLists(trx, userId)) >= MAX_READING_LISTS) throw badRequest('TOO_MANY_LISTS', `You can have at most ${MAX_READING_LISTS} reading lists.`);
+      if ((await repo.countReadingLists(trx, userId)) >= MAX_READING_LISTS)
+        throw badRequest('TOO_MANY_LISTS', `You can have at most ${MAX_READING_LISTS} reading lists.`);
       return repo.createReadingList(trx, userId, fields, this.nowIso());
     });
     if (row.is_smart === 1) await recomputeSmartList(this.deps.db, row.id, { now: this.deps.now });

@@ -24,7 +24,7 @@ describe('smart-list rules', () => {
     expect(matchesAny(compileRules([r(' ai ')]), subject('the AI race'))).toBe(true);
   });
 
-  it('matches when any rule matches, and only in the rule\'s feeds', () => {
+  it("matches when any rule matches, and only in the rule's feeds", () => {
     const rules = compileRules([r('cats', { include_all_feeds: false, selected_feeds: [2] }), r('dogs')]);
     expect(matchesAny(rules, subject('cats', '', 1))).toBe(false);
     expect(matchesAny(rules, subject('cats', '', 2))).toBe(true);
@@ -44,7 +44,7 @@ describe('smart-list rules', () => {
     expect(matchesAny(evil, subject('a'.repeat(5000) + '!', 'a'.repeat(100_000) + '!'))).toBe(false);
   });
 
-  it('undoes the web app\'s escaping of angle brackets before matching (dashboard.md §5)', () => {
+  it("undoes the web app's escaping of angle brackets before matching (dashboard.md §5)", () => {
     expect(matchesAny(compileRules([r('&lt;3 Rust')]), subject('We <3 rust'))).toBe(true);
     expect(matchesAny(compileRules([r('a&lt;b&gt;c', { rule_type: 'regex' })]), subject('x a<b>c y'))).toBe(true);
     expect(matchesAny(compileRules([r('&lt;3')]), subject('We &lt;3 rust'))).toBe(false);

@@ -63,7 +63,10 @@ function sourceWorker(url: URL, options: ConstructorParameters<typeof Worker>[1]
   const source = new URL(url.href.replace(/\.js$/, '.ts'));
   const require = createRequire(import.meta.url);
   const tsxPackage = require.resolve('tsx/package.json');
-  const api = new URL((require(tsxPackage) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'].import.default, pathToFileURL(tsxPackage));
+  const api = new URL(
+    (require(tsxPackage) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'].import.default,
+    pathToFileURL(tsxPackage),
+  );
   const bootstrap = `import(${JSON.stringify(api.href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
@@ -230,12 +233,7 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
    * Workers start on the first job that needs one, so a pool nobody uses costs nothing. `timeLimitsMs` overrides
    * JOB_TIME_LIMIT_MS (tests). `onLog` receives the workers' log records and the pool's own (a worker replaced).
    */
-  constructor(
-    size: number,
-    url: URL = DOCUMENT_WORKER_URL,
-    timeLimitsMs: Partial<Record<JobKind, number>> = {},
-    onLog: (record: LogRecord) => void = () => {},
-  ) {
+  constructor(size: number, url: URL = DOCUMENT_WORKER_URL, timeLimitsMs: Partial<Record<JobKind, number>> = {}, onLog: (record: LogRecord) => void = () => {}) {
     const limits = { ...JOB_TIME_LIMIT_MS, ...timeLimitsMs };
     for (let i = 0; i < size; i++) {
       const w = new PooledWorker(url, limits, (worker) => this.release(worker), onLog);

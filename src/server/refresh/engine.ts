@@ -86,7 +86,10 @@ class BackgroundPool {
   private readonly waiting: Array<() => Promise<void>> = [];
   private readonly idle = new Set<() => void>();
 
-  constructor(private readonly concurrency: number, private readonly maxWaiting: number) {}
+  constructor(
+    private readonly concurrency: number,
+    private readonly maxWaiting: number,
+  ) {}
 
   run(task: () => Promise<void>): void {
     if (this.waiting.length >= this.maxWaiting) return;
@@ -137,13 +140,12 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   // One pool per process, at least one worker even with REFRESH_PARSE_THREADS=0: the requests' parsing (extraction,
   // discovery, OPML) never runs on the main thread (docs/decisions.md "Worker pool").
   // The threads' log records go out through the engine's log (log.ts: the process's one logger).
-  const threadLog = (r: LogRecord) => log[r.level === 'warn' ? 'warn' : r.level === 'error' || r.level === 'fatal' ? 'error' : 'info']({ component: 'parse-thread', ...r.fields }, r.msg);
+  const threadLog = (r: LogRecord) =>
+    log[r.level === 'warn' ? 'warn' : r.level === 'error' || r.level === 'fatal' ? 'error' : 'info']({ component: 'parse-thread', ...r.fields }, r.msg);
   const pool = deps.pool ?? new WorkerPoolProcessor(Math.max(1, config.feeds.parseThreads), undefined, {}, threadLog);
   // A refresh's documents go to the pool too when the compiled worker is there (dist/); from TypeScript sources
   // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
-  const processor =
-    deps.processor ??
-    (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable() ? pool : inlineProcessor);
+  const processor = deps.processor ?? (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable() ? pool : inlineProcessor);
   const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
   const ctx: RefreshContext = {
     database,

@@ -89,7 +89,15 @@ for (const dialect of DIALECTS) {
     it('a live worker renews its lease while a fetch outlasts it, so no other worker fetches the feed meanwhile', async () => {
       // Real time passes here (the heartbeat is a timer): a 1.5 s lease renewed every 0.5 s, a 4 s fetch.
       const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000, leaseMs: 1500 } });
-      const other = createRefreshEngine({ config: env.config, database: env.database, role: 'worker', now: env.clock.now, queue: new EmbeddedQueue(), tickMs: 3_600_000, leaseMs: 1500 });
+      const other = createRefreshEngine({
+        config: env.config,
+        database: env.database,
+        role: 'worker',
+        now: env.clock.now,
+        queue: new EmbeddedQueue(),
+        tickMs: 3_600_000,
+        leaseMs: 1500,
+      });
       try {
         server.set('/slow-lease.xml', { body: rss('Slow', [item(1)]), delayMs: 4000 });
         const feedId = await env.subscribe(await env.user(), server.url('/slow-lease.xml'));

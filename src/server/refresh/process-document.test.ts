@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { processDocument } from './process-document.js';
 
-const fixture = (name: string) =>
-  readFileSync(new URL(`../reader/parse/testdata/${name}`, import.meta.url));
+const fixture = (name: string) => readFileSync(new URL(`../reader/parse/testdata/${name}`, import.meta.url));
 
 function contents(name: string): (string | null)[] {
   const result = processDocument({

@@ -80,9 +80,7 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
 
 async function refreshLeased(ctx: RefreshContext, feed: FeedRow, signal?: AbortSignal): Promise<RefreshOutcome> {
   try {
-    const result = await ctx.hostLimiter.run(feed.url, () =>
-      ctx.fetcher.fetch(feed.url, { validators: { etag: feed.etag, lastModified: feed.last_modified }, signal }),
-    );
+    const result = await ctx.hostLimiter.run(feed.url, () => ctx.fetcher.fetch(feed.url, { validators: { etag: feed.etag, lastModified: feed.last_modified }, signal }));
     const now = ctx.now();
     const nowIso = now.toISOString();
     const base: FeedRefreshUpdate = {
@@ -134,13 +132,7 @@ async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string
   return { url };
 }
 
-async function storeDocument(
-  ctx: RefreshContext,
-  feed: FeedRow,
-  doc: ProcessedDocument,
-  base: FeedRefreshUpdate,
-  now: Date,
-): Promise<RefreshOutcome> {
+async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
   const nowIso = now.toISOString();
   const meta = doc.feed;
   const minutes = successIntervalMinutes(doc.publishedTimes, now, ctx.config, meta.ttlMinutes);

@@ -27,11 +27,7 @@ export class FeverSettingsService {
   }
 
   private async user(userId: number) {
-    const row = await this.deps.db
-      .selectFrom('users')
-      .select(['id', 'email', 'fever_api_enabled', 'app_password_enc'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const row = await this.deps.db.selectFrom('users').select(['id', 'email', 'fever_api_enabled', 'app_password_enc']).where('id', '=', userId).executeTakeFirst();
     // requireUser checked the account a moment ago; it can only be gone if deleted in between.
     if (!row) throw unauthorized('USER_NOT_FOUND', 'User not found.');
     return row;

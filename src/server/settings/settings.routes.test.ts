@@ -30,7 +30,9 @@ for (const dialect of DIALECTS) {
       };
     }
     const fever = async (apiKey: string) =>
-      (await t.app.inject({ method: 'POST', url: '/api/fever.php?api', payload: `api_key=${apiKey}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).json();
+      (
+        await t.app.inject({ method: 'POST', url: '/api/fever.php?api', payload: `api_key=${apiKey}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      ).json();
 
     it('enabling returns a password whose md5 key signs in to Fever; the user shows the flag', async () => {
       const u = await user();
@@ -132,7 +134,9 @@ for (const dialect of DIALECTS) {
       for (const body of [{}, { regenerate: false }, { regenerate: 'true' }]) {
         expect((await u.call('POST', '/api/user/fever-api/password', body)).statusCode).toBe(400);
       }
-      expect((await t.app.inject({ method: 'PUT', url: '/api/user/fever-api', headers: { ...u.headers, 'content-type': 'application/json' }, payload: '{bad' })).statusCode).toBe(400);
+      expect(
+        (await t.app.inject({ method: 'PUT', url: '/api/user/fever-api', headers: { ...u.headers, 'content-type': 'application/json' }, payload: '{bad' })).statusCode,
+      ).toBe(400);
       expect((await u.call('GET', '/auth/me')).json().user.fever_api_enabled).toBe(false);
     });
   });

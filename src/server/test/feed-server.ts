@@ -88,7 +88,8 @@ export function rss(title: string, items: TestItem[], extra = ''): string {
 <rss version="2.0"><channel><title>${esc(title)}</title><link>${TEST_SITE}/</link><description>Test feed</description>${extra}
 ${items
   .map(
-    (i) => `<item><guid isPermaLink="false">${esc(i.guid)}</guid><title>${esc(i.title)}</title>` +
+    (i) =>
+      `<item><guid isPermaLink="false">${esc(i.guid)}</guid><title>${esc(i.title)}</title>` +
       `<link>${esc(i.link ?? `${TEST_SITE}/${encodeURIComponent(i.guid)}`)}</link>` +
       `<description>${esc(i.description ?? `<p>About ${i.title}</p>`)}</description>` +
       (i.pubDate ? `<pubDate>${i.pubDate}</pubDate>` : '') +

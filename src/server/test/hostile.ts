@@ -55,7 +55,14 @@ export const paramsQuery = (names: string[], param: fc.Arbitrary<string>) =>
 export const anyBearer = (maxLength: number) => fc.string({ maxLength }).map((s) => s.replace(/[^\x21-\x7e]/g, 'x'));
 
 /** The content types a raw body is sent with: the right one, wrong ones, a wrong charset, none. */
-export const contentTypes = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=latin1', '');
+export const contentTypes = fc.constantFrom(
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/json; charset=latin1',
+  '',
+);
 
 /** Sends each endpoint JSON bodies from `bodies` (after `prepare`), with the headers `headers(endpoint)` gives. */
 export async function assertJsonBodiesAnswered<E extends HostileEndpoint>(
@@ -79,7 +86,12 @@ export async function assertRawBodiesAnswered<E extends HostileEndpoint>(
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(o.endpoints, fc.string({ maxLength: 300 }), contentTypes, async (ep, raw, type) => {
-      const res = await t.app.inject({ method: ep.method, url: ep.url, headers: { ...(type ? { 'content-type': type } : {}), ...o.headers(ep) }, payload: o.prepare ? o.prepare(raw) : raw });
+      const res = await t.app.inject({
+        method: ep.method,
+        url: ep.url,
+        headers: { ...(type ? { 'content-type': type } : {}), ...o.headers(ep) },
+        payload: o.prepare ? o.prepare(raw) : raw,
+      });
       expectClientAnswer(res, `${ep.method} ${ep.url} [${type}] ${JSON.stringify(raw).slice(0, 120)}`);
     }),
     { numRuns: o.numRuns },

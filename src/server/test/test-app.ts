@@ -58,9 +58,7 @@ export interface TestAppOptions {
   engine?: Partial<RefreshEngineDeps>;
 }
 
-const RELAXED_LIMITS = Object.fromEntries(
-  Object.entries(AUTH_LIMITS).map(([name, l]) => [name, { ...l, limit: l.limit * 1000 }]),
-) as AuthLimits;
+const RELAXED_LIMITS = Object.fromEntries(Object.entries(AUTH_LIMITS).map(([name, l]) => [name, { ...l, limit: l.limit * 1000 }])) as AuthLimits;
 
 export interface TestApp {
   app: App;

@@ -74,8 +74,22 @@ export function AppRouter() {
       <GlobalRules />
       <Suspense fallback={<LoadingScreen />}>
         <Routes>
-          <Route path="/" element={<AnonymousOnly><LandingPage /></AnonymousOnly>} />
-          <Route path="/login" element={<AnonymousOnly><LoginPage /></AnonymousOnly>} />
+          <Route
+            path="/"
+            element={
+              <AnonymousOnly>
+                <LandingPage />
+              </AnonymousOnly>
+            }
+          />
+          <Route
+            path="/login"
+            element={
+              <AnonymousOnly>
+                <LoginPage />
+              </AnonymousOnly>
+            }
+          />
           <Route path="/register" element={<RegisterPage />} />
           <Route path="/verify-email" element={<VerifyEmailPage />} />
           <Route path="/resend-verification" element={<ResendVerificationPage />} />
@@ -85,7 +99,14 @@ export function AppRouter() {
           <Route path="/imprint" element={<ImprintPage />} />
           <Route path="/terms" element={<TermsPage />} />
           <Route path="/api-docs" element={<ApiDocsPage />} />
-          <Route path="/dashboard/*" element={<RequireAuth><DashboardRoutes /></RequireAuth>} />
+          <Route
+            path="/dashboard/*"
+            element={
+              <RequireAuth>
+                <DashboardRoutes />
+              </RequireAuth>
+            }
+          />
           <Route path="*" element={<UnknownRoute />} />
         </Routes>
       </Suspense>

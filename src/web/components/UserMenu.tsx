@@ -7,7 +7,6 @@ import { useAuth } from '../lib/auth.js';
 import { isLanguage } from '../i18n/index.js';
 import { menuItemClass, useMenuButton } from './ui/useMenuButton.js';
 
-
 /** One entry of the menu: out of the tab order, reached with the arrow keys (roving focus over role="menuitem"). */
 function MenuItem({ onClick, children, 'aria-label': ariaLabel }: { onClick: () => void; children: ReactNode; 'aria-label'?: string }) {
   return (
@@ -73,9 +72,7 @@ export function UserMenu({ className = '' }: { className?: string }) {
             >
               <Languages aria-hidden className="size-4 text-muted" />
               <span className="flex-1">{t('userMenu.language')}</span>
-              <span className="rounded-md border border-border px-1.5 py-0.5 text-xs font-semibold tracking-wide text-muted">
-                {current.toUpperCase()}
-              </span>
+              <span className="rounded-md border border-border px-1.5 py-0.5 text-xs font-semibold tracking-wide text-muted">{current.toUpperCase()}</span>
             </MenuItem>
             <MenuItem
               onClick={() => {

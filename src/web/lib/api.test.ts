@@ -26,14 +26,18 @@ describe('api client (public-area-and-api.md §4)', () => {
   });
 
   it('reports a network failure as status 0', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const err = (await api('/api/x').catch((e) => e)) as ApiError;
     expect(err.isNetwork).toBe(true);
   });
 
   it('on 401 refreshes once with the refresh token, stores the new pair and retries', async () => {
     const calls = fakeServer({
-      'GET /api/x': (_body, init) => ((init.headers as Record<string, string>).authorization === 'Bearer new-access' ? [200, { ok: true }] : [401, { code: 'TOKEN_INVALID', message: 'x' }]),
+      'GET /api/x': (_body, init) =>
+        (init.headers as Record<string, string>).authorization === 'Bearer new-access' ? [200, { ok: true }] : [401, { code: 'TOKEN_INVALID', message: 'x' }],
       'POST /auth/refresh': () => [200, { access_token: 'new-access', refresh_token: 'refresh-2' }],
     });
     await expect(api('/api/x')).resolves.toEqual({ ok: true });

@@ -135,10 +135,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [user],
   );
 
-  const value = useMemo(
-    () => ({ user, status, signIn, signOut, updateSession, changeLanguage }),
-    [user, status, signIn, signOut, updateSession, changeLanguage],
-  );
+  const value = useMemo(() => ({ user, status, signIn, signOut, updateSession, changeLanguage }), [user, status, signIn, signOut, updateSession, changeLanguage]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -65,7 +65,10 @@ describe('announce (dashboard.md §7 "Browser events")', () => {
 describe('useAppMutation', () => {
   it('announces the changes once the call has succeeded, before mutateAsync resolves', async () => {
     const seen = record();
-    const { result } = renderHook(() => useAppMutation({ mutationFn: async (id: number) => id * 2, changes: (data, id) => [{ membership: { list_id: id, article_id: data } }] }), { wrapper });
+    const { result } = renderHook(
+      () => useAppMutation({ mutationFn: async (id: number) => id * 2, changes: (data, id) => [{ membership: { list_id: id, article_id: data } }] }),
+      { wrapper },
+    );
     let answer: number | undefined;
     await act(async () => {
       answer = await result.current.mutateAsync(4);

@@ -15,14 +15,9 @@ export const PAGE_SIZE = 50;
 export type Selector = 'groups' | 'feeds' | 'favicons' | 'items' | 'links' | 'unread_item_ids' | 'saved_item_ids';
 const SELECTORS: readonly Selector[] = ['groups', 'feeds', 'favicons', 'items', 'links', 'unread_item_ids', 'saved_item_ids'];
 
-export type ItemsWindow =
-  | { kind: 'since'; sinceId: number }
-  | { kind: 'max'; maxId: number | null }
-  | { kind: 'with'; ids: number[] };
+export type ItemsWindow = { kind: 'since'; sinceId: number } | { kind: 'max'; maxId: number | null } | { kind: 'with'; ids: number[] };
 
-export type Mark =
-  | { mark: 'item'; as: 'read' | 'unread' | 'saved' | 'unsaved'; id: number }
-  | { mark: 'feed' | 'group'; as: 'read'; id: number; before: number | null };
+export type Mark = { mark: 'item'; as: 'read' | 'unread' | 'saved' | 'unsaved'; id: number } | { mark: 'feed' | 'group'; as: 'read'; id: number; before: number | null };
 
 export interface FeverParams {
   apiKey: unknown;

@@ -120,7 +120,14 @@ export interface ItemRow {
  * when `feedIds` is not null. `anyMuted` false (the
  * common case) leaves the mute condition out, so the page is a plain primary-key range.
  */
-export async function listItems(db: Db, userId: number, now: string, window: ItemsWindow, anyMuted: boolean, feedIds: readonly number[] | null = null): Promise<ItemRow[]> {
+export async function listItems(
+  db: Db,
+  userId: number,
+  now: string,
+  window: ItemsWindow,
+  anyMuted: boolean,
+  feedIds: readonly number[] | null = null,
+): Promise<ItemRow[]> {
   if (window.kind === 'with' && window.ids.length === 0) return [];
   if (feedIds !== null && feedIds.length === 0) return [];
   let q = db

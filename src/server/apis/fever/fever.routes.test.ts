@@ -161,8 +161,14 @@ for (const dialect of DIALECTS) {
 
     it('pages items by since_id until empty, backwards by max_id, and by with_ids; 50 a page with total_items', async () => {
       const u = await user();
-      await u.feed('Big', range(1, 70).map((i) => item(i, { description: `<p>Body of <b>item</b> ${i}</p>` })));
-      await u.feed('Small', range(1, 12).map((i) => item(i, { title: `Small ${i}` })));
+      await u.feed(
+        'Big',
+        range(1, 70).map((i) => item(i, { description: `<p>Body of <b>item</b> ${i}</p>` })),
+      );
+      await u.feed(
+        'Small',
+        range(1, 12).map((i) => item(i, { title: `Small ${i}` })),
+      );
 
       const all = await u.allItemIds();
       expect(all).toHaveLength(82);
@@ -200,7 +206,10 @@ for (const dialect of DIALECTS) {
 
     it('syncs unread and saved ids and marks items read, unread, saved and unsaved, shared with the web app', async () => {
       const u = await user();
-      const feed = await u.feed('Marks', range(1, 6).map((i) => item(i)));
+      const feed = await u.feed(
+        'Marks',
+        range(1, 6).map((i) => item(i)),
+      );
       const ids = await u.allItemIds();
       expect(await u.unreadIds()).toEqual(ids);
       expect(await u.savedIds()).toEqual([]);
@@ -236,12 +245,19 @@ for (const dialect of DIALECTS) {
 
     it('marks a feed read up to `before`: articles stored after the client synced stay unread', async () => {
       const u = await user();
-      const feed = await u.feed('Before', range(1, 4).map((i) => item(i)));
+      const feed = await u.feed(
+        'Before',
+        range(1, 4).map((i) => item(i)),
+      );
       const other = await u.feed('Other', [item(1)]);
       const synced = Math.floor(t.clock.now().getTime() / 1000);
       t.clock.advance(HOUR);
       await u.renew();
-      await u.refetch(feed, 'Before', range(1, 6).map((i) => item(i)));
+      await u.refetch(
+        feed,
+        'Before',
+        range(1, 6).map((i) => item(i)),
+      );
       const ids = await u.allItemIds();
       expect(ids).toHaveLength(7);
       const res = await u.fever('api', { mark: 'feed', as: 'read', id: String(feed.id), before: String(synced) });
@@ -278,7 +294,10 @@ for (const dialect of DIALECTS) {
 
     it('unread_recently_read=1 makes the reads of the last minutes unread again', async () => {
       const u = await user();
-      await u.feed('Recent', range(1, 4).map((i) => item(i)));
+      await u.feed(
+        'Recent',
+        range(1, 4).map((i) => item(i)),
+      );
       const ids = await u.allItemIds();
       await u.fever('api', { mark: 'item', as: 'read', id: String(ids[0]) });
       t.clock.advance(30 * 60_000);
@@ -343,19 +362,48 @@ for (const dialect of DIALECTS) {
 
     it('answers every hostile argument with a 200 or a 4xx, never a 500', async () => {
       const u = await user();
-      await u.feed('Hostile', range(1, 3).map((i) => item(i)));
+      await u.feed(
+        'Hostile',
+        range(1, 3).map((i) => item(i)),
+      );
       const ids = await u.allItemIds();
-      const odd = ['', '-1', '0', 'abc', '1e3', '12abc', ' 7 ', '99999999999999999999999', '9007199254740993', '2147483648', '1.5', ',,,', 'null', '[]', '%00', 'ü'.repeat(500)];
+      const odd = [
+        '',
+        '-1',
+        '0',
+        'abc',
+        '1e3',
+        '12abc',
+        ' 7 ',
+        '99999999999999999999999',
+        '9007199254740993',
+        '2147483648',
+        '1.5',
+        ',,,',
+        'null',
+        '[]',
+        '%00',
+        'ü'.repeat(500),
+      ];
       for (const v of odd) {
         for (const name of ['since_id', 'max_id', 'with_ids', 'id', 'before']) {
-          const res = await u.fever('api&items&unread_item_ids', { [name]: v, mark: name === 'id' || name === 'before' ? 'feed' : 'item', as: 'read', ...(name === 'before' ? { id: '1' } : {}) }, 'form');
+          const res = await u.fever(
+            'api&items&unread_item_ids',
+            { [name]: v, mark: name === 'id' || name === 'before' ? 'feed' : 'item', as: 'read', ...(name === 'before' ? { id: '1' } : {}) },
+            'form',
+          );
           expect(res.auth).toBe(1);
           expect(Array.isArray(res.items)).toBe(true);
         }
       }
       // U+0000 is refused as everywhere in the app (decisions.md "No NUL characters"), on both databases alike.
       for (const name of ['api_key', 'since_id', 'with_ids', 'id']) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/fever.php?api&items', payload: new URLSearchParams({ api_key: u.apiKey, [name]: '1\u0000' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/fever.php?api&items',
+          payload: new URLSearchParams({ api_key: u.apiKey, [name]: '1\u0000' }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
         expect(res.statusCode, res.body).toBe(400);
         expect(res.json()).toMatchObject({ code: 'INVALID_CHARACTERS' });
       }
@@ -377,7 +425,10 @@ for (const dialect of DIALECTS) {
         ['just text', 'text/plain'],
         ['--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n', 'multipart/form-data'],
         ['garbage', 'multipart/form-data; boundary=zzz'],
-        ['--zzz\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nfile\r\n--zzz--\r\n', 'multipart/form-data; boundary=zzz'],
+        [
+          '--zzz\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nfile\r\n--zzz--\r\n',
+          'multipart/form-data; boundary=zzz',
+        ],
         [Buffer.from([0xff, 0xfe, 0x00, 0x01]), 'application/octet-stream'],
         ['', undefined],
       ] as const) {
@@ -389,9 +440,13 @@ for (const dialect of DIALECTS) {
 
       await fc.assert(
         fc.asyncProperty(
-          fc.dictionary(fc.constantFrom('api_key', 'items', 'since_id', 'max_id', 'with_ids', 'mark', 'as', 'id', 'before', 'groups', 'feeds', 'unread_recently_read'), fc.string({ maxLength: 30 }), {
-            maxKeys: 8,
-          }),
+          fc.dictionary(
+            fc.constantFrom('api_key', 'items', 'since_id', 'max_id', 'with_ids', 'mark', 'as', 'id', 'before', 'groups', 'feeds', 'unread_recently_read'),
+            fc.string({ maxLength: 30 }),
+            {
+              maxKeys: 8,
+            },
+          ),
           fc.constantFrom<Via>('multipart', 'form', 'query'),
           async (fields, via) => {
             const res = await call('api', { api_key: u.apiKey, ...fields }, via);

@@ -85,11 +85,7 @@ export class GReaderAuth {
     const match = /^([0-9]{1,10})\/([0-9a-f]{40})$/.exec(token);
     if (!match) return undefined;
     const userId = Number(match[1]);
-    const row = await this.db
-      .selectFrom('users')
-      .select(['id', 'email', 'app_password_key', 'fever_api_enabled'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('users').select(['id', 'email', 'app_password_key', 'fever_api_enabled']).where('id', '=', userId).executeTakeFirst();
     if (!row || row.fever_api_enabled !== 1 || !row.app_password_key) return undefined;
     const user: ReaderUser = { id: row.id, email: row.email, key: row.app_password_key };
     if (!constantTimeEqual(match[2], this.mac('auth', user.id, user.key))) return undefined;

@@ -101,9 +101,7 @@ function streamRange(db: Db, userId: number, now: string, muted: readonly number
   const dir = q.oldestFirst ? 'asc' : 'desc';
   // The article row only when its text or crawl time is wanted: ids pages of 10,000 stay on the index alone.
   const joined = withText || q.crawledFrom !== undefined || q.crawledUntil !== undefined;
-  const from = joined
-    ? withArticles(db)
-    : (db.selectFrom('user_articles') as unknown as ReturnType<typeof withArticles>);
+  const from = joined ? withArticles(db) : (db.selectFrom('user_articles') as unknown as ReturnType<typeof withArticles>);
   let query = from
     .select(withText ? [...SLIM, ...TEXT] : SLIM)
     .where('user_articles.user_id', '=', userId)
@@ -128,12 +126,7 @@ function streamRange(db: Db, userId: number, now: string, muted: readonly number
 
 /** Where an article sits in every stream (its date); undefined when it is not the user's. */
 export async function streamPosition(db: Db, userId: number, articleId: number): Promise<StreamPosition | undefined> {
-  return db
-    .selectFrom('user_articles')
-    .select(['published_at', 'article_id'])
-    .where('user_id', '=', userId)
-    .where('article_id', '=', articleId)
-    .executeTakeFirst();
+  return db.selectFrom('user_articles').select(['published_at', 'article_id']).where('user_id', '=', userId).where('article_id', '=', articleId).executeTakeFirst();
 }
 
 /**
@@ -186,7 +179,11 @@ export async function feedCounts(db: Db, userId: number, now: string) {
       'subscriptions.feed_id',
       'subscriptions.folder_id',
       'subscriptions.unread_count',
-      eb.selectFrom('articles').select((a) => a.fn.max('articles.published_at').as('newest')).whereRef('articles.feed_id', '=', 'subscriptions.feed_id').as('newest'),
+      eb
+        .selectFrom('articles')
+        .select((a) => a.fn.max('articles.published_at').as('newest'))
+        .whereRef('articles.feed_id', '=', 'subscriptions.feed_id')
+        .as('newest'),
     ])
     .where('subscriptions.user_id', '=', userId)
     .where((eb) => isVisibleSubscription(eb, now))

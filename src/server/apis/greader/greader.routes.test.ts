@@ -47,7 +47,15 @@ for (const dialect of DIALECTS) {
     async function client() {
       const { user, email } = await t.createUser();
       const password = await enableReaderAppsWithNewPassword(t.database.db, t.config.secret, { id: user.id, email });
-      const login = await t.app.inject({ method: 'POST', url: '/api/greader.php/accounts/ClientLogin', headers: FORM, payload: form([['Email', email], ['Passwd', password]]) });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/greader.php/accounts/ClientLogin',
+        headers: FORM,
+        payload: form([
+          ['Email', email],
+          ['Passwd', password],
+        ]),
+      });
       expect(login.statusCode, login.body).toBe(200);
       const auth = /^Auth=(.+)$/m.exec(login.body)![1];
       const headers = { authorization: `GoogleLogin auth=${auth}` };
@@ -58,7 +66,8 @@ for (const dialect of DIALECTS) {
         auth,
         headers,
         get: (path: string) => t.app.inject({ method: 'GET', url: `${API}/${path}`, headers }),
-        post: (path: string, pairs: [string, string][]) => t.app.inject({ method: 'POST', url: `${API}/${path}`, headers: { ...headers, ...FORM }, payload: form(pairs) }),
+        post: (path: string, pairs: [string, string][]) =>
+          t.app.inject({ method: 'POST', url: `${API}/${path}`, headers: { ...headers, ...FORM }, payload: form(pairs) }),
         async json<T = any>(path: string): Promise<T> {
           const res = await self.get(path);
           expect(res.statusCode, res.body).toBe(200);
@@ -68,7 +77,10 @@ for (const dialect of DIALECTS) {
           return self.json(`stream/items/ids?${query}`);
         },
         async contents(ids: string[]): Promise<Item[]> {
-          const res = await self.post('stream/items/contents', ids.map((i) => ['i', i]));
+          const res = await self.post(
+            'stream/items/contents',
+            ids.map((i) => ['i', i]),
+          );
           expect(res.statusCode, res.body).toBe(200);
           return res.json().items;
         },
@@ -98,7 +110,15 @@ for (const dialect of DIALECTS) {
       });
       expect(viaQuery.statusCode).toBe(200);
       expect(viaQuery.body).toBe(`SID=${c.auth}\nLSID=null\nAuth=${c.auth}\n`);
-      for (const payload of [form([['Email', c.email], ['Passwd', 'wrong']]), form([['Email', c.email]]), '', '%%%']) {
+      for (const payload of [
+        form([
+          ['Email', c.email],
+          ['Passwd', 'wrong'],
+        ]),
+        form([['Email', c.email]]),
+        '',
+        '%%%',
+      ]) {
         const bad = await t.app.inject({ method: 'POST', url: '/api/greader.php/accounts/ClientLogin', headers: FORM, payload });
         expect(bad.statusCode).toBe(401);
         expect(bad.body).toBe('Error=BadAuthentication\n');
@@ -110,7 +130,12 @@ for (const dialect of DIALECTS) {
       expect(token.body).toMatch(/^[0-9a-f]{40}Z{17}\n$/);
       expect(await c.json('user-info')).toMatchObject({ userId: String(c.id), userEmail: c.email, userProfileId: String(c.id) });
 
-      for (const headers of [{}, { authorization: 'GoogleLogin auth=junk' }, { authorization: `GoogleLogin auth=${c.id}/${'0'.repeat(40)}` }, { authorization: `Bearer ${c.auth}` }]) {
+      for (const headers of [
+        {},
+        { authorization: 'GoogleLogin auth=junk' },
+        { authorization: `GoogleLogin auth=${c.id}/${'0'.repeat(40)}` },
+        { authorization: `Bearer ${c.auth}` },
+      ]) {
         const res = await t.app.inject({ method: 'GET', url: `${API}/user-info`, headers });
         expect(res.statusCode).toBe(401);
         expect(res.headers['google-bad-token']).toBe('true');
@@ -118,7 +143,15 @@ for (const dialect of DIALECTS) {
 
       // Switched off: ClientLogin refuses at once; a token checked before is refused once its cache entry ends.
       await setReaderAppsEnabled(t.database.db, c.id, false, new Date().toISOString());
-      const off = await t.app.inject({ method: 'POST', url: '/api/greader.php/accounts/ClientLogin', headers: FORM, payload: form([['Email', c.email], ['Passwd', c.password]]) });
+      const off = await t.app.inject({
+        method: 'POST',
+        url: '/api/greader.php/accounts/ClientLogin',
+        headers: FORM,
+        payload: form([
+          ['Email', c.email],
+          ['Passwd', c.password],
+        ]),
+      });
       expect(off.statusCode).toBe(401);
       t.clock.advance(TOKEN_CACHE_TTL_MS + 1000);
       expect((await c.get('user-info')).statusCode).toBe(401);
@@ -130,9 +163,19 @@ for (const dialect of DIALECTS) {
 
     it('serves a NetNewsWire-style sync: subscriptions, labels, counts, unread ids, contents in batches, edit-tag and mark-all-as-read', async () => {
       const c = await client();
-      const news = await c.feed('News', range(1, 5).map((i) => item(i)));
-      const tech = await c.feed('Tech', range(6, 8).map((i) => item(i, { title: `Tech ${i}`, guid: `tech-${i}` })));
-      await c.ok('subscription/edit', [['ac', 'edit'], ['s', `feed/${tech}`], ['a', 'user/-/label/Gadgets']]);
+      const news = await c.feed(
+        'News',
+        range(1, 5).map((i) => item(i)),
+      );
+      const tech = await c.feed(
+        'Tech',
+        range(6, 8).map((i) => item(i, { title: `Tech ${i}`, guid: `tech-${i}` })),
+      );
+      await c.ok('subscription/edit', [
+        ['ac', 'edit'],
+        ['s', `feed/${tech}`],
+        ['a', 'user/-/label/Gadgets'],
+      ]);
 
       const subs = await c.json('subscription/list?output=json');
       expect(subs.subscriptions).toHaveLength(2);
@@ -178,8 +221,17 @@ for (const dialect of DIALECTS) {
       // edit-tag: read with the long form, starred with the short form, T as the token endpoint gives it.
       const T = (await c.get('token')).body.trim();
       const id5 = BigInt('0x' + five.id.slice(ITEM_PREFIX.length)).toString();
-      await c.ok('edit-tag', [['i', five.id], ['a', READ], ['T', T]]);
-      await c.ok('edit-tag', [['i', id5], ['a', STARRED], ['a', 'user/-/label/Unknown'], ['T', 'x']]);
+      await c.ok('edit-tag', [
+        ['i', five.id],
+        ['a', READ],
+        ['T', T],
+      ]);
+      await c.ok('edit-tag', [
+        ['i', id5],
+        ['a', STARRED],
+        ['a', 'user/-/label/Unknown'],
+        ['T', 'x'],
+      ]);
       const [after] = await c.contents([id5]);
       expect(after.categories).toEqual([READING_LIST, READ, STARRED]);
       expect(idsOf(await c.ids(`s=${STARRED}`))).toEqual([id5]);
@@ -190,35 +242,66 @@ for (const dialect of DIALECTS) {
       expect(idsOf(await c.ids(`s=${READING_LIST}&it=${READ}`))).toEqual([id5]);
       expect(idsOf(await c.ids(`s=${READ}&xt=${READ}`))).toEqual([]);
       // The web app sees the same state.
-      const web = await t.app.inject({ method: 'GET', url: '/api/articles/favorites', headers: t.bearer((await t.login(c.email, 'correct horse battery')).access_token) });
+      const web = await t.app.inject({
+        method: 'GET',
+        url: '/api/articles/favorites',
+        headers: t.bearer((await t.login(c.email, 'correct horse battery')).access_token),
+      });
       expect(web.json().articles.map((a: { id: number }) => a.id)).toEqual([Number(id5)]);
-      await c.ok('edit-tag', [['i', id5], ['r', READ], ['r', STARRED]]);
+      await c.ok('edit-tag', [
+        ['i', id5],
+        ['r', READ],
+        ['r', STARRED],
+      ]);
       expect(await c.unread(`feed/${news}`)).toBe(5);
-      await c.ok('edit-tag', [['i', id5], ['a', READ]]);
-      await c.ok('edit-tag', [['i', id5], ['a', 'user/-/state/com.google/kept-unread']]);
+      await c.ok('edit-tag', [
+        ['i', id5],
+        ['a', READ],
+      ]);
+      await c.ok('edit-tag', [
+        ['i', id5],
+        ['a', 'user/-/state/com.google/kept-unread'],
+      ]);
       expect(await c.unread(`feed/${news}`)).toBe(5);
 
       // mark-all-as-read with ts: what arrived after ts stays unread.
       const ts = `${t.clock.now().getTime() + 30 * 60_000}000`;
       t.clock.advance(3_600_000);
       const path = (await t.database.db.selectFrom('feeds').select('url').where('id', '=', news).executeTakeFirstOrThrow()).url.replace(/^http:\/\/[^/]+/, '');
-      server.set(path, { body: rss('News', range(1, 7).map((i) => item(i))) });
+      server.set(path, {
+        body: rss(
+          'News',
+          range(1, 7).map((i) => item(i)),
+        ),
+      });
       expect((await t.refresh.refreshFeed(news)).status).toBe('ok');
       expect(await c.unread(`feed/${news}`)).toBe(7);
-      await c.ok('mark-all-as-read', [['s', `feed/${news}`], ['ts', ts]]);
+      await c.ok('mark-all-as-read', [
+        ['s', `feed/${news}`],
+        ['ts', ts],
+      ]);
       expect(await c.unread(`feed/${news}`)).toBe(2);
       expect(await c.unread(`feed/${tech}`)).toBe(3);
       await c.ok('mark-all-as-read', [['s', 'user/-/label/Gadgets']]);
       expect(await c.unread(`feed/${tech}`)).toBe(0);
-      await c.ok('mark-all-as-read', [['s', READING_LIST], ['ts', `${t.clock.now().getTime()}000`]]);
+      await c.ok('mark-all-as-read', [
+        ['s', READING_LIST],
+        ['ts', `${t.clock.now().getTime()}000`],
+      ]);
       expect(await c.unread(READING_LIST)).toBe(0);
       expect((await c.json('unread-count')).max).toBe(0);
     });
 
     it('pages with continuations without gaps or repeats, newest or oldest first, also while items are marked read', async () => {
       const c = await client();
-      await c.feed('Many', range(1, 25).map((i) => item(i)));
-      await c.feed('Same time', range(1, 6).map((i) => item(i, { guid: `same-${i}`, title: `Same ${i}`, pubDate: new Date(Date.UTC(2026, 10, 1) + 10 * 3_600_000).toUTCString() })));
+      await c.feed(
+        'Many',
+        range(1, 25).map((i) => item(i)),
+      );
+      await c.feed(
+        'Same time',
+        range(1, 6).map((i) => item(i, { guid: `same-${i}`, title: `Same ${i}`, pubDate: new Date(Date.UTC(2026, 10, 1) + 10 * 3_600_000).toUTCString() })),
+      );
 
       const pages = async (base: string, n: number) => {
         const seen: string[] = [];
@@ -262,8 +345,15 @@ for (const dialect of DIALECTS) {
 
     it('names items by long, short and bare-hex ids and streams by feed id, feed URL, label and query', async () => {
       const c = await client();
-      const feedId = await c.feed('Forms', range(1, 3).map((i) => item(i)));
-      await c.ok('subscription/edit', [['ac', 'edit'], ['s', `feed/${feedId}`], ['a', 'user/-/label/Folder One']]);
+      const feedId = await c.feed(
+        'Forms',
+        range(1, 3).map((i) => item(i)),
+      );
+      await c.ok('subscription/edit', [
+        ['ac', 'edit'],
+        ['s', `feed/${feedId}`],
+        ['a', 'user/-/label/Folder One'],
+      ]);
       const short = idsOf(await c.ids(`s=feed/${feedId}`));
       expect(short).toHaveLength(3);
       const long = short.map((id) => longItemId(Number(id)));
@@ -303,19 +393,41 @@ for (const dialect of DIALECTS) {
       server.set(`/sub-${dialect}.xml`, { body: rss('Subscribed', [item(1), item(2)]) });
       server.set(`/quick-${dialect}.xml`, { body: rss('Quick', [item(1)]) });
       const url = server.url(`/sub-${dialect}.xml`);
-      await c.ok('subscription/edit', [['ac', 'subscribe'], ['s', `feed/${url}`], ['t', 'My title'], ['a', 'user/-/label/Reading']]);
+      await c.ok('subscription/edit', [
+        ['ac', 'subscribe'],
+        ['s', `feed/${url}`],
+        ['t', 'My title'],
+        ['a', 'user/-/label/Reading'],
+      ]);
       let subs = (await c.json('subscription/list')).subscriptions;
       expect(subs).toHaveLength(1);
       expect(subs[0]).toMatchObject({ title: 'My title', url, categories: [{ id: 'user/-/label/Reading', label: 'Reading' }] });
       const feedId = Number(subs[0].id.slice(5));
       // Subscribing again is no error, and the label can change on the way.
-      await c.ok('subscription/edit', [['ac', 'subscribe'], ['s', `feed/${url}`], ['a', 'user/-/label/Other']]);
+      await c.ok('subscription/edit', [
+        ['ac', 'subscribe'],
+        ['s', `feed/${url}`],
+        ['a', 'user/-/label/Other'],
+      ]);
       expect((await c.json('subscription/list')).subscriptions[0].categories).toEqual([{ id: 'user/-/label/Other', label: 'Other', type: 'folder' }]);
-      await c.ok('subscription/edit', [['ac', 'edit'], ['s', `feed/${feedId}`], ['t', 'Renamed'], ['a', 'user/-/label/Reading']]);
-      await c.ok('subscription/edit', [['ac', 'edit'], ['s', `feed/${feedId}`], ['r', 'user/-/label/Other']]);
+      await c.ok('subscription/edit', [
+        ['ac', 'edit'],
+        ['s', `feed/${feedId}`],
+        ['t', 'Renamed'],
+        ['a', 'user/-/label/Reading'],
+      ]);
+      await c.ok('subscription/edit', [
+        ['ac', 'edit'],
+        ['s', `feed/${feedId}`],
+        ['r', 'user/-/label/Other'],
+      ]);
       subs = (await c.json('subscription/list')).subscriptions;
       expect(subs[0]).toMatchObject({ title: 'Renamed', categories: [{ id: 'user/-/label/Reading', label: 'Reading' }] });
-      await c.ok('subscription/edit', [['ac', 'edit'], ['s', `feed/${feedId}`], ['r', 'user/-/label/Reading']]);
+      await c.ok('subscription/edit', [
+        ['ac', 'edit'],
+        ['s', `feed/${feedId}`],
+        ['r', 'user/-/label/Reading'],
+      ]);
       expect((await c.json('subscription/list')).subscriptions[0].categories).toEqual([]);
 
       const quick = await c.post('subscription/quickadd', [['quickadd', server.url(`/quick-${dialect}.xml`)]]);
@@ -325,26 +437,67 @@ for (const dialect of DIALECTS) {
       expect(missing.statusCode).toBe(404);
 
       // Labels: rename, refuse a clash, disable (the folder goes, its feeds stay).
-      await c.ok('subscription/edit', [['ac', 'edit'], ['s', `feed/${feedId}`], ['a', 'user/-/label/Reading']]);
-      await c.ok('rename-tag', [['s', 'user/-/label/Reading'], ['dest', 'user/-/label/Later']]);
+      await c.ok('subscription/edit', [
+        ['ac', 'edit'],
+        ['s', `feed/${feedId}`],
+        ['a', 'user/-/label/Reading'],
+      ]);
+      await c.ok('rename-tag', [
+        ['s', 'user/-/label/Reading'],
+        ['dest', 'user/-/label/Later'],
+      ]);
       expect((await c.json('tag/list')).tags.map((x: { id: string }) => x.id)).toEqual([STARRED, 'user/-/label/Later', 'user/-/label/Other']);
-      expect((await c.post('rename-tag', [['s', 'user/-/label/Later'], ['dest', 'user/-/label/other']])).statusCode).toBe(409);
-      expect((await c.post('rename-tag', [['s', 'user/-/label/Nope'], ['dest', 'user/-/label/X']])).statusCode).toBe(404);
+      expect(
+        (
+          await c.post('rename-tag', [
+            ['s', 'user/-/label/Later'],
+            ['dest', 'user/-/label/other'],
+          ])
+        ).statusCode,
+      ).toBe(409);
+      expect(
+        (
+          await c.post('rename-tag', [
+            ['s', 'user/-/label/Nope'],
+            ['dest', 'user/-/label/X'],
+          ])
+        ).statusCode,
+      ).toBe(404);
       await c.ok('disable-tag', [['s', 'user/-/label/Later']]);
       expect((await c.json('tag/list')).tags.map((x: { id: string }) => x.id)).toEqual([STARRED, 'user/-/label/Other']);
       subs = (await c.json('subscription/list')).subscriptions;
       expect(subs).toHaveLength(2);
       expect(subs.every((s: { categories: unknown[] }) => s.categories.length === 0)).toBe(true);
 
-      await c.ok('subscription/edit', [['ac', 'unsubscribe'], ['s', `feed/${feedId}`]]);
+      await c.ok('subscription/edit', [
+        ['ac', 'unsubscribe'],
+        ['s', `feed/${feedId}`],
+      ]);
       expect((await c.json('subscription/list')).subscriptions.map((s: { id: string }) => s.id)).not.toContain(`feed/${feedId}`);
-      expect((await c.post('subscription/edit', [['ac', 'unsubscribe'], ['s', `feed/${feedId}`]])).statusCode).toBe(404);
-      expect((await c.post('subscription/edit', [['ac', 'explode'], ['s', `feed/${feedId}`]])).statusCode).toBe(400);
+      expect(
+        (
+          await c.post('subscription/edit', [
+            ['ac', 'unsubscribe'],
+            ['s', `feed/${feedId}`],
+          ])
+        ).statusCode,
+      ).toBe(404);
+      expect(
+        (
+          await c.post('subscription/edit', [
+            ['ac', 'explode'],
+            ['s', `feed/${feedId}`],
+          ])
+        ).statusCode,
+      ).toBe(400);
     });
 
     it('serves the Atom stream as valid Atom with continuation', async () => {
       const c = await client();
-      const feedId = await c.feed('Atom <source>', range(1, 3).map((i) => item(i, { title: `A & B ${i}` })));
+      const feedId = await c.feed(
+        'Atom <source>',
+        range(1, 3).map((i) => item(i, { title: `A & B ${i}` })),
+      );
       const res = await t.app.inject({ method: 'GET', url: `/api/greader.php/reader/atom/feed/${feedId}?n=2`, headers: c.headers });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/atom\+xml/);
@@ -365,7 +518,10 @@ for (const dialect of DIALECTS) {
     it('keeps muted feeds and filtered-out articles invisible and unchangeable, and another user’s items untouched', async () => {
       const a = await client();
       const b = await client();
-      const muted = await a.feed('Muted', range(1, 3).map((i) => item(i, { guid: `m-${i}` })));
+      const muted = await a.feed(
+        'Muted',
+        range(1, 3).map((i) => item(i, { guid: `m-${i}` })),
+      );
       const filtered = await a.feed('Filtered', [item(1, { title: 'Keep me', guid: 'f-1' }), item(2, { title: 'Hide me', guid: 'f-2' })]);
       const bearer = t.bearer((await t.login(a.email, 'correct horse battery')).access_token);
       const mutedIds = idsOf(await a.ids(`s=feed/${muted}`));
@@ -373,7 +529,12 @@ for (const dialect of DIALECTS) {
       expect(all).toHaveLength(5);
       const hidden = (await a.contents(all)).find((i) => i.title === 'Hide me')!;
       expect((await t.app.inject({ method: 'POST', url: `/api/feeds/${muted}/mute`, headers: bearer, payload: { permanently: true } })).statusCode).toBe(200);
-      const filter = await t.app.inject({ method: 'POST', url: `/api/feeds/${filtered}/filters`, headers: bearer, payload: { filter_type: 'exclude', filter_scope: 'title', filter_text: 'hide' } });
+      const filter = await t.app.inject({
+        method: 'POST',
+        url: `/api/feeds/${filtered}/filters`,
+        headers: bearer,
+        payload: { filter_type: 'exclude', filter_scope: 'title', filter_text: 'hide' },
+      });
       expect(filter.statusCode, filter.body).toBe(201);
 
       const visible = idsOf(await a.ids(`s=${READING_LIST}&n=100`));
@@ -384,16 +545,32 @@ for (const dialect of DIALECTS) {
       expect(counts).not.toContain(`feed/${muted}`);
       expect((await a.json('subscription/list')).subscriptions.map((s: { id: string }) => s.id)).toContain(`feed/${muted}`);
       await a.ok('edit-tag', [...mutedIds.map((i): [string, string] => ['i', i]), ['i', hidden.id], ['a', READ], ['a', STARRED]]);
-      const state = await t.database.db.selectFrom('user_articles').select(['is_read', 'is_favorite']).where('user_id', '=', a.id).where('article_id', 'in', [...mutedIds.map(Number), Number(BigInt('0x' + hidden.id.slice(ITEM_PREFIX.length)))]).execute();
+      const state = await t.database.db
+        .selectFrom('user_articles')
+        .select(['is_read', 'is_favorite'])
+        .where('user_id', '=', a.id)
+        .where('article_id', 'in', [...mutedIds.map(Number), Number(BigInt('0x' + hidden.id.slice(ITEM_PREFIX.length)))])
+        .execute();
       expect(state.every((s) => s.is_read === 0 && s.is_favorite === 0)).toBe(true);
 
       // B names A's items and feeds: nothing is shown and nothing changes.
       const keep = visible[0];
       expect(await b.contents([keep, ...all])).toEqual([]);
-      await b.ok('edit-tag', [['i', keep], ['a', READ], ['a', STARRED]]);
+      await b.ok('edit-tag', [
+        ['i', keep],
+        ['a', READ],
+        ['a', STARRED],
+      ]);
       expect((await b.json(`stream/contents/feed/${filtered}`)).items).toEqual([]);
       await b.ok('mark-all-as-read', [['s', `feed/${filtered}`]]);
-      expect((await b.post('subscription/edit', [['ac', 'unsubscribe'], ['s', `feed/${filtered}`]])).statusCode).toBe(404);
+      expect(
+        (
+          await b.post('subscription/edit', [
+            ['ac', 'unsubscribe'],
+            ['s', `feed/${filtered}`],
+          ])
+        ).statusCode,
+      ).toBe(404);
       expect((await b.get(`stream/items/ids?s=${READING_LIST}&c=${keep}`)).statusCode).toBe(400);
       expect((await a.contents([keep]))[0].categories).toEqual([READING_LIST]);
       expect(await a.unread(`feed/${filtered}`)).toBe(1);
@@ -401,7 +578,10 @@ for (const dialect of DIALECTS) {
 
     it('answers hostile parameters with 4xx or sane answers, never a 500', async () => {
       const c = await client();
-      const feedId = await c.feed('Hostile', range(1, 3).map((i) => item(i)));
+      const feedId = await c.feed(
+        'Hostile',
+        range(1, 3).map((i) => item(i)),
+      );
       const expectStatus = async (method: 'GET' | 'POST', path: string, status: number, payload = '') => {
         const res = await t.app.inject({ method, url: `/api/greader.php${path}`, headers: { ...c.headers, ...FORM }, payload });
         expect(res.statusCode, `${method} ${path} ${payload}: ${res.body}`).toBe(status);
@@ -421,24 +601,90 @@ for (const dialect of DIALECTS) {
       for (const i of ['abc', '-1', '0', 'tag:google.com,2005:reader/item/zz', `tag:google.com,2005:reader/item/${'f'.repeat(17)}`, '1.5', '']) {
         if (i === '') continue;
         await expectStatus('POST', '/reader/api/0/stream/items/contents', 400, form([['i', i]]));
-        await expectStatus('POST', '/reader/api/0/edit-tag', 400, form([['i', i], ['a', READ]]));
+        await expectStatus(
+          'POST',
+          '/reader/api/0/edit-tag',
+          400,
+          form([
+            ['i', i],
+            ['a', READ],
+          ]),
+        );
       }
       // Ids that are well-formed but name nothing: an empty answer.
-      const none = await expectStatus('POST', '/reader/api/0/stream/items/contents', 200, form([['i', '999999999'], ['i', 'ffffffffffffffff'.replace(/f/g, '0').replace(/0$/, '1')]]));
+      const none = await expectStatus(
+        'POST',
+        '/reader/api/0/stream/items/contents',
+        200,
+        form([
+          ['i', '999999999'],
+          ['i', 'ffffffffffffffff'.replace(/f/g, '0').replace(/0$/, '1')],
+        ]),
+      );
       expect(none.json().items).toEqual([]);
-      await expectStatus('POST', '/reader/api/0/stream/items/contents', 400, range(1, 1001).map((i) => `i=${i}`).join('&'));
+      await expectStatus(
+        'POST',
+        '/reader/api/0/stream/items/contents',
+        400,
+        range(1, 1001)
+          .map((i) => `i=${i}`)
+          .join('&'),
+      );
       // An edit-tag without any item is a 400 (README.md "Calls"), as FreshRSS and Miniflux answer it.
       await expectStatus('POST', '/reader/api/0/edit-tag', 400, form([['a', READ]]));
-      await expectStatus('POST', '/reader/api/0/edit-tag', 401, form([['i', '1'], ['a', READ], ['T', 'not-the-token']]));
+      await expectStatus(
+        'POST',
+        '/reader/api/0/edit-tag',
+        401,
+        form([
+          ['i', '1'],
+          ['a', READ],
+          ['T', 'not-the-token'],
+        ]),
+      );
       await expectStatus('POST', '/reader/api/0/mark-all-as-read', 400, form([['ts', '123']]));
-      await expectStatus('POST', '/reader/api/0/mark-all-as-read', 400, form([['s', READING_LIST], ['ts', 'yesterday']]));
+      await expectStatus(
+        'POST',
+        '/reader/api/0/mark-all-as-read',
+        400,
+        form([
+          ['s', READING_LIST],
+          ['ts', 'yesterday'],
+        ]),
+      );
       await expectStatus('POST', '/reader/api/0/mark-all-as-read', 400, form([['s', 'bogus']]));
       await expectStatus('GET', `/reader/api/0/stream/contents/${READING_LIST}?ot=soon`, 400);
       await expectStatus('GET', `/reader/api/0/stream/contents/${READING_LIST}?ot=99999999999999`, 400);
       await expectStatus('POST', '/reader/api/0/subscription/edit', 400, form([['ac', 'subscribe']]));
-      await expectStatus('POST', '/reader/api/0/subscription/edit', 400, form([['ac', 'subscribe'], ['s', 'feed/not a url']]));
-      await expectStatus('POST', '/reader/api/0/subscription/edit', 400, form([['ac', 'edit'], ['s', `feed/${feedId}`], ['a', 'user/-/label/' + 'x'.repeat(201)]]));
-      await expectStatus('POST', '/reader/api/0/subscription/edit', 400, form([['ac', 'edit'], ['s', `feed/${feedId}`], ['a', 'not-a-label']]));
+      await expectStatus(
+        'POST',
+        '/reader/api/0/subscription/edit',
+        400,
+        form([
+          ['ac', 'subscribe'],
+          ['s', 'feed/not a url'],
+        ]),
+      );
+      await expectStatus(
+        'POST',
+        '/reader/api/0/subscription/edit',
+        400,
+        form([
+          ['ac', 'edit'],
+          ['s', `feed/${feedId}`],
+          ['a', 'user/-/label/' + 'x'.repeat(201)],
+        ]),
+      );
+      await expectStatus(
+        'POST',
+        '/reader/api/0/subscription/edit',
+        400,
+        form([
+          ['ac', 'edit'],
+          ['s', `feed/${feedId}`],
+          ['a', 'not-a-label'],
+        ]),
+      );
       await expectStatus('POST', '/reader/api/0/subscription/quickadd', 400, '');
       await expectStatus('POST', '/reader/api/0/rename-tag', 400, form([['s', 'user/-/label/A']]));
       await expectStatus('POST', '/reader/api/0/disable-tag', 400, '');

@@ -110,10 +110,7 @@ export class GReaderService {
     const unread = new Map<number, number>();
     for (const c of counts) if (c.folder_id !== null) unread.set(c.folder_id, (unread.get(c.folder_id) ?? 0) + c.unread_count);
     return {
-      tags: [
-        { id: STARRED },
-        ...list.map((f) => ({ id: LABEL_PREFIX + f.name, type: 'folder', unread_count: unread.get(f.id) ?? 0 })),
-      ],
+      tags: [{ id: STARRED }, ...list.map((f) => ({ id: LABEL_PREFIX + f.name, type: 'folder', unread_count: unread.get(f.id) ?? 0 }))],
     };
   }
 
@@ -306,7 +303,11 @@ export class GReaderService {
    * What a stream id and xt/it select, or null when the stream is empty for this user (a feed they do not read,
    * a label they do not have, contradictory states). Unknown stream ids are a 400.
    */
-  private async selection(userId: number, streamId: string, o: Pick<StreamOptions, 'exclude' | 'include'>): Promise<Omit<repo.StreamQuery, 'oldestFirst' | 'limit'> | null> {
+  private async selection(
+    userId: number,
+    streamId: string,
+    o: Pick<StreamOptions, 'exclude' | 'include'>,
+  ): Promise<Omit<repo.StreamQuery, 'oldestFirst' | 'limit'> | null> {
     const ref: StreamRef | null = parseStreamId(streamId);
     if (!ref) throw invalidStream();
     let read: 0 | 1 | undefined;
@@ -377,14 +378,20 @@ export class GReaderService {
     const [selection, after] = await Promise.all([this.selection(user.id, streamId, o), this.position(user.id, o.continuation)]);
     if (selection === null) return { refs: [] };
     // One more than asked tells whether another page follows, so the last page carries no continuation.
-    const refs = await repo.streamPage(this.deps.db, user.id, this.nowIso(), {
-      ...selection,
-      crawledFrom: o.crawledFrom,
-      crawledUntil: o.crawledUntil,
-      after,
-      oldestFirst: o.oldestFirst,
-      limit: o.limit + 1,
-    }, withText);
+    const refs = await repo.streamPage(
+      this.deps.db,
+      user.id,
+      this.nowIso(),
+      {
+        ...selection,
+        crawledFrom: o.crawledFrom,
+        crawledUntil: o.crawledUntil,
+        after,
+        oldestFirst: o.oldestFirst,
+        limit: o.limit + 1,
+      },
+      withText,
+    );
     if (refs.length <= o.limit) return { refs };
     const page = refs.slice(0, o.limit);
     return { refs: page, continuation: String(page[page.length - 1].article_id) };
@@ -438,7 +445,14 @@ export class GReaderService {
     const newestFirst = (a: repo.StreamRef, b: repo.StreamRef) =>
       a.published_at === b.published_at ? b.article_id - a.article_id : a.published_at < b.published_at ? 1 : -1;
     refs.sort(oldestFirst ? (a, b) => newestFirst(b, a) : newestFirst);
-    const texts = new Map((await repo.articleTexts(this.deps.db, refs.map((r) => r.article_id))).map((t) => [t.id, t]));
+    const texts = new Map(
+      (
+        await repo.articleTexts(
+          this.deps.db,
+          refs.map((r) => r.article_id),
+        )
+      ).map((t) => [t.id, t]),
+    );
     return this.items(
       user.id,
       refs.flatMap((r) => {

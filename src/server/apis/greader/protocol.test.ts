@@ -12,7 +12,20 @@ describe('Google Reader protocol', () => {
     // Reeder: the 16 hex digits without the prefix.
     expect(parseItemId('000000000001e240')).toBe(123456);
     expect(parseItemId('0000000000000010')).toBe(16);
-    for (const bad of ['', '0', '-1', '1.5', 'abc', '1e3', 'tag:google.com,2005:reader/item/', 'tag:google.com,2005:reader/item/xyz', `tag:google.com,2005:reader/item/${'f'.repeat(17)}`, 'ffffffffffffffff', '99999999999', '1234567890123456789']) {
+    for (const bad of [
+      '',
+      '0',
+      '-1',
+      '1.5',
+      'abc',
+      '1e3',
+      'tag:google.com,2005:reader/item/',
+      'tag:google.com,2005:reader/item/xyz',
+      `tag:google.com,2005:reader/item/${'f'.repeat(17)}`,
+      'ffffffffffffffff',
+      '99999999999',
+      '1234567890123456789',
+    ]) {
       expect(parseItemId(bad), bad).toBeNull();
     }
   });
@@ -26,7 +39,19 @@ describe('Google Reader protocol', () => {
     expect(parseStreamId('feed/https://example.com/feed/')).toEqual({ kind: 'feed-url', url: 'https://example.com/feed/' });
     expect(parseStreamId('user/-/label/Tech & Science')).toEqual({ kind: 'label', name: 'Tech & Science' });
     expect(parseStreamId('user/-/label/a/b')).toEqual({ kind: 'label', name: 'a/b' });
-    for (const bad of ['', 'feed/', 'feed/0', 'feed/99999999999', 'feed/ftp://x', 'feed/javascript:alert(1)', 'user/-/label/', 'user/-/label/  ', 'user/-/state/com.google/broadcast', 'pop/topic/top/language/en', 'user//label/x']) {
+    for (const bad of [
+      '',
+      'feed/',
+      'feed/0',
+      'feed/99999999999',
+      'feed/ftp://x',
+      'feed/javascript:alert(1)',
+      'user/-/label/',
+      'user/-/label/  ',
+      'user/-/state/com.google/broadcast',
+      'pop/topic/top/language/en',
+      'user//label/x',
+    ]) {
       expect(parseStreamId(bad), bad).toBeNull();
     }
   });

@@ -77,16 +77,19 @@ describe('OpenAPI document of the public API v1', () => {
             expect.arrayContaining([...Object.keys(RATE_LIMIT_HEADERS), ...(status === '429' ? ['Retry-After'] : [])]),
           );
           const media = response.content['application/json'];
-          if (status !== '200') expect(media.example ?? media.schema.examples?.[0], `${where} ${status}`).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+          if (status !== '200')
+            expect(media.example ?? media.schema.examples?.[0], `${where} ${status}`).toMatchObject({ message: expect.any(String), code: expect.any(String) });
         }
         // each request field says what it is
         for (const p of op.parameters ?? []) expect(p.schema.description ?? p.description, `${where} ${p.name}`).toEqual(expect.any(String));
         const body = op.requestBody?.content?.['application/json']?.schema;
-        for (const [name, field] of Object.entries((body?.properties ?? {}) as Record<string, any>)) expect(field.description, `${where} ${name}`).toEqual(expect.any(String));
+        for (const [name, field] of Object.entries((body?.properties ?? {}) as Record<string, any>))
+          expect(field.description, `${where} ${name}`).toEqual(expect.any(String));
       }
     }
     // the state changes may be refused for muted feeds
-    for (const change of ['read', 'unread', 'favorite', 'unfavorite']) expect(doc.paths[`/public-api/v1/articles/{article_id}/${change}`].post.responses).toHaveProperty('403');
+    for (const change of ['read', 'unread', 'favorite', 'unfavorite'])
+      expect(doc.paths[`/public-api/v1/articles/{article_id}/${change}`].post.responses).toHaveProperty('403');
     expect(doc.paths['/public-api/v1/articles'].get.responses).toHaveProperty('404');
   });
 });

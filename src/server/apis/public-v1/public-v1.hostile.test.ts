@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { anyBearer, assertGetsAnswered, assertJsonBodiesAnswered, assertRawBodiesAnswered, expectClientAnswer, paramsQuery, rawQuery, subscribedFeedWithArticle } from '../../test/hostile.js';
+import {
+  anyBearer,
+  assertGetsAnswered,
+  assertJsonBodiesAnswered,
+  assertRawBodiesAnswered,
+  expectClientAnswer,
+  paramsQuery,
+  rawQuery,
+  subscribedFeedWithArticle,
+} from '../../test/hostile.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -61,7 +70,13 @@ describe('hostile input on the public API v1', () => {
   const headers = () => ({ authorization: `Bearer ${token}` });
 
   it('answers arbitrary JSON bodies with success or a 4xx {message, code}', async () => {
-    await assertJsonBodiesAnswered(t, { endpoints: fc.constantFrom(...endpoints()), bodies: fc.oneof(fc.jsonValue(), fieldish), headers, numRuns: 300, prepare: offline });
+    await assertJsonBodiesAnswered(t, {
+      endpoints: fc.constantFrom(...endpoints()),
+      bodies: fc.oneof(fc.jsonValue(), fieldish),
+      headers,
+      numRuns: 300,
+      prepare: offline,
+    });
   });
 
   it('answers arbitrary raw bodies and content types with a 4xx or success', async () => {
@@ -74,7 +89,9 @@ describe('hostile input on the public API v1', () => {
     const param = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('0', '-1', '1e9', '101', '2147483648', 'true', 'false', '1', '', 'null', '[]', String(feedId)));
     const query = fc.oneof(rawQuery, paramsQuery(['page', 'per_page', 'feed_id', 'unread', 'include_base64_favicons', 'include_favicons'], param));
     const bearer = fc.oneof(fc.constant(token), anyBearer(80));
-    const lists = fc.tuple(fc.constantFrom('/articles', '/feeds'), query, bearer).map(([path, q, auth]) => ({ url: `${BASE}${path}?${q}`, headers: { authorization: `Bearer ${auth}` } }));
+    const lists = fc
+      .tuple(fc.constantFrom('/articles', '/feeds'), query, bearer)
+      .map(([path, q, auth]) => ({ url: `${BASE}${path}?${q}`, headers: { authorization: `Bearer ${auth}` } }));
     await assertGetsAnswered(t, lists, 300);
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 40 }), fc.constantFrom('read', 'unread', 'favorite', 'unfavorite'), async (id, change) => {

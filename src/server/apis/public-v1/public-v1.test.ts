@@ -80,7 +80,12 @@ for (const dialect of DIALECTS) {
       // authenticate
       const { email, password, user } = await t.createUser({ name: 'Script User' });
       const auth = ok(await t.app.inject({ method: 'POST', url: `${BASE}/authenticate`, payload: { username: ` ${email.toUpperCase()} `, password } }));
-      expect(auth).toEqual({ message: expect.any(String), token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expires_at: expect.any(String), user: { id: user.id, email, name: 'Script User' } });
+      expect(auth).toEqual({
+        message: expect.any(String),
+        token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        expires_at: expect.any(String),
+        user: { id: user.id, email, name: 'Script User' },
+      });
       expect(Date.parse(auth.expires_at) - t.clock.now().getTime()).toBeGreaterThan(364 * DAY);
       expect(Date.parse(auth.expires_at) - t.clock.now().getTime()).toBeLessThanOrEqual(365 * DAY);
       // only the token's hash is stored
@@ -96,7 +101,12 @@ for (const dialect of DIALECTS) {
 
       // find a feed behind a site's address, then subscribe to it
       const feedPath = `/flow-${dialect}.xml`;
-      server.set(feedPath, { body: rss('Flow feed', range(1, 25).map((i) => item(i))) });
+      server.set(feedPath, {
+        body: rss(
+          'Flow feed',
+          range(1, 25).map((i) => item(i)),
+        ),
+      });
       server.set(`/flow-site-${dialect}/`, { body: sitePage(feedPath), contentType: 'text/html' });
       const found = ok(await post('/feeds/search', { url: server.url(`/flow-site-${dialect}/`) }));
       expect(found.feeds).toEqual([{ title: 'Site feed', url: server.url(feedPath), favicon_url: server.url('/favicon.ico'), subscribed: false }]);
@@ -132,7 +142,11 @@ for (const dialect of DIALECTS) {
       // page through the articles: 25, ten per page, newest first
       const p1 = ok(await get('/articles?per_page=10'));
       expect(p1.pagination).toEqual({ total_items: 25, total_pages: 3, current_page: 1, per_page: 10, has_next: true, has_prev: false, has_active_filters: false });
-      expect(p1.articles.map((a: { title: string }) => a.title)).toEqual(range(16, 25).reverse().map((i) => `Item ${i}`));
+      expect(p1.articles.map((a: { title: string }) => a.title)).toEqual(
+        range(16, 25)
+          .reverse()
+          .map((i) => `Item ${i}`),
+      );
       expect(p1.articles[0]).toEqual({
         id: expect.any(Number),
         feed_id: feedId,
@@ -149,7 +163,11 @@ for (const dialect of DIALECTS) {
       });
       const p3 = ok(await get('/articles?per_page=10&page=3'));
       expect(p3.pagination).toMatchObject({ current_page: 3, has_next: false, has_prev: true });
-      expect(p3.articles.map((a: { title: string }) => a.title)).toEqual(range(1, 5).reverse().map((i) => `Item ${i}`));
+      expect(p3.articles.map((a: { title: string }) => a.title)).toEqual(
+        range(1, 5)
+          .reverse()
+          .map((i) => `Item ${i}`),
+      );
       expect(ok(await get('/articles')).pagination).toMatchObject({ per_page: 20, current_page: 1, total_pages: 2 });
       expect(ok(await get('/articles?page=9')).articles).toEqual([]);
 
@@ -165,7 +183,12 @@ for (const dialect of DIALECTS) {
       expect(ok(await get('/articles?per_page=1')).articles[0]).toMatchObject({ id: newest, is_favorite: true });
       expect(ok(await post(`/articles/${newest}/unfavorite`))).toMatchObject({ is_favorite: false });
       // a JSON content type with an empty body, as many HTTP libraries send it, is fine too
-      const emptyJson = await t.app.inject({ method: 'POST', url: `${BASE}/articles/${newest}/read`, headers: { ...headers, 'content-type': 'application/json' }, payload: '' });
+      const emptyJson = await t.app.inject({
+        method: 'POST',
+        url: `${BASE}/articles/${newest}/read`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: '',
+      });
       expect(emptyJson.statusCode, emptyJson.body).toBe(200);
 
       // read/all by ids: two of them (one already read), with unknown ids among them
@@ -178,7 +201,11 @@ for (const dialect of DIALECTS) {
       expect(ok(await get('/feeds')).feeds[0].unread_count).toBe(22);
 
       // read/all by feed: everything unread of the last 30 days
-      expect(ok(await post('/articles/read/all', { feed_id: feedId }))).toEqual({ message: '22 articles marked as read.', count: 22, details: { existing_updated: 22, new_entries: 0 } });
+      expect(ok(await post('/articles/read/all', { feed_id: feedId }))).toEqual({
+        message: '22 articles marked as read.',
+        count: 22,
+        details: { existing_updated: 22, new_entries: 0 },
+      });
       expect(ok(await get('/feeds')).feeds[0].unread_count).toBe(0);
       expect(ok(await get('/articles?unread=true')).articles).toEqual([]);
       expect(ok(await get('/articles?unread=true')).pagination).toMatchObject({ total_items: 0, total_pages: 0, has_next: false, has_prev: false });
@@ -215,7 +242,11 @@ for (const dialect of DIALECTS) {
       const u = await client();
       const feedId = await u.feed('With icon', [item(1)]);
       const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-      await t.database.db.updateTable('feeds').set({ icon_data: png, icon_type: 'image/png', icon_hash: iconHash(png) }).where('id', '=', feedId).execute();
+      await t.database.db
+        .updateTable('feeds')
+        .set({ icon_data: png, icon_type: 'image/png', icon_hash: iconHash(png) })
+        .where('id', '=', feedId)
+        .execute();
       const iconUrl = `http://feeder.test/api/icons/${iconHash(png)}`;
 
       const plain = ok(await u.get('/feeds')).feeds[0];
@@ -231,8 +262,15 @@ for (const dialect of DIALECTS) {
 
       // an icon too large to inline comes as an address only
       const big = 'A'.repeat(70_000);
-      await t.database.db.updateTable('feeds').set({ icon_data: big, icon_hash: iconHash(big) }).where('id', '=', feedId).execute();
-      expect(ok(await u.get('/feeds?include_favicons=true')).feeds[0]).toMatchObject({ favicon_url: `http://feeder.test/api/icons/${iconHash(big)}`, favicon_base64: null });
+      await t.database.db
+        .updateTable('feeds')
+        .set({ icon_data: big, icon_hash: iconHash(big) })
+        .where('id', '=', feedId)
+        .execute();
+      expect(ok(await u.get('/feeds?include_favicons=true')).feeds[0]).toMatchObject({
+        favicon_url: `http://feeder.test/api/icons/${iconHash(big)}`,
+        favicon_base64: null,
+      });
     });
 
     it('shows filters on feeds and pages, and custom titles', async () => {
@@ -251,7 +289,16 @@ for (const dialect of DIALECTS) {
       it('400: bad bodies, parameters and ids', async () => {
         const u = await client();
         const feedId = await u.feed('Four hundred', [item(1)]);
-        for (const url of ['/articles?per_page=101', '/articles?per_page=0', '/articles?page=0', '/articles?page=x', '/articles?unread=maybe', '/articles?feed_id=abc', '/articles?feed_id=0', '/feeds?include_favicons=yes']) {
+        for (const url of [
+          '/articles?per_page=101',
+          '/articles?per_page=0',
+          '/articles?page=0',
+          '/articles?page=x',
+          '/articles?unread=maybe',
+          '/articles?feed_id=abc',
+          '/articles?feed_id=0',
+          '/feeds?include_favicons=yes',
+        ]) {
           error(await u.get(url), 400, 'VALIDATION_ERROR');
         }
         error(await u.post('/articles/read/all', {}), 400, 'READ_ALL_SCOPE_REQUIRED');
@@ -265,7 +312,12 @@ for (const dialect of DIALECTS) {
         error(await u.post('/feeds/subscribe', { url: 'not a url at all' }), 400);
         error(await u.post('/feeds/search', { url: 42 }), 400, 'VALIDATION_ERROR');
         error(await u.post('/articles/abc/read'), 400, 'VALIDATION_ERROR');
-        const badJson = await t.app.inject({ method: 'POST', url: `${BASE}/feeds/search`, headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, payload: '{"url":' });
+        const badJson = await t.app.inject({
+          method: 'POST',
+          url: `${BASE}/feeds/search`,
+          headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+          payload: '{"url":',
+        });
         error(badJson, 400, 'INVALID_JSON');
         error(await t.app.inject({ method: 'POST', url: `${BASE}/authenticate`, payload: { username: 'a@b.c' } }), 400, 'VALIDATION_ERROR');
         error(await t.app.inject({ method: 'POST', url: `${BASE}/authenticate`, payload: { username: 'a@b.c', password: 'x', extra: 1 } }), 400, 'VALIDATION_ERROR');
@@ -273,8 +325,7 @@ for (const dialect of DIALECTS) {
 
       it('401: missing, malformed, unknown, expired and voided tokens; wrong passwords; 403 unconfirmed accounts', async () => {
         const u = await client();
-        const at = (authorization?: string) =>
-          t.app.inject({ method: 'GET', url: `${BASE}/feeds`, headers: authorization === undefined ? {} : { authorization } });
+        const at = (authorization?: string) => t.app.inject({ method: 'GET', url: `${BASE}/feeds`, headers: authorization === undefined ? {} : { authorization } });
         error(await at(), 401, 'UNAUTHORIZED');
         error(await at('Basic abc'), 401, 'UNAUTHORIZED');
         error(await at('Bearer short'), 401, 'TOKEN_INVALID');
@@ -363,12 +414,19 @@ for (const dialect of DIALECTS) {
           expect(res.headers['access-control-allow-credentials']).toBeUndefined();
         }
         // the web app's own API stays same-origin
-        expect((await t.app.inject({ method: 'GET', url: '/api/config', headers: { origin: 'https://client.example' } })).headers['access-control-allow-origin']).toBeUndefined();
+        expect(
+          (await t.app.inject({ method: 'GET', url: '/api/config', headers: { origin: 'https://client.example' } })).headers['access-control-allow-origin'],
+        ).toBeUndefined();
       });
 
       it('every answer carries the rate-limit headers, errors included', async () => {
         const u = await client();
-        for (const res of [await u.get('/feeds'), await u.get('/articles?per_page=500'), await u.post('/articles/2000000000/read'), await t.app.inject({ method: 'GET', url: `${BASE}/feeds` })]) {
+        for (const res of [
+          await u.get('/feeds'),
+          await u.get('/articles?per_page=500'),
+          await u.post('/articles/2000000000/read'),
+          await t.app.inject({ method: 'GET', url: `${BASE}/feeds` }),
+        ]) {
           expect(res.headers['x-ratelimit-limit'], res.body).toMatch(/^\d+$/);
           expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
           expect(res.headers['x-ratelimit-reset']).toMatch(/^\d+$/);

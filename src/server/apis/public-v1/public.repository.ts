@@ -9,10 +9,7 @@ import type { Db } from '../../db/database.js';
 
 /* ───────────── API tokens (table api_tokens, migrations 0005 and 0006) ───────────── */
 
-export async function insertToken(
-  db: Db,
-  row: { user_id: number; token_hash: string; session_epoch: number; created_at: string; expires_at: string },
-): Promise<void> {
+export async function insertToken(db: Db, row: { user_id: number; token_hash: string; session_epoch: number; created_at: string; expires_at: string }): Promise<void> {
   await db.insertInto('api_tokens').values(row).execute();
 }
 
@@ -31,7 +28,15 @@ export async function pruneTokens(db: Db, userId: number, now: string, keep: num
     .offset(keep)
     .limit(1_000_000)
     .execute();
-  if (surplus.length > 0) await db.deleteFrom('api_tokens').where('id', 'in', surplus.map((r) => r.id)).execute();
+  if (surplus.length > 0)
+    await db
+      .deleteFrom('api_tokens')
+      .where(
+        'id',
+        'in',
+        surplus.map((r) => r.id),
+      )
+      .execute();
 }
 
 /**

@@ -147,7 +147,11 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
             400: S.ERRORS[400],
             401: S.ErrorSchema('The e-mail address or the password is wrong.', 'AUTH_401_1', 'E-mail or password is wrong.'),
             403: S.ErrorSchema('The account’s e-mail address is not confirmed yet.', 'AUTH_403_1', 'Please confirm your e-mail address first.'),
-            429: S.ErrorSchema('Too many attempts from this address or for this account; wait for Retry-After seconds.', 'RATE_LIMITED', 'Rate limit exceeded. Try again in 540 seconds.'),
+            429: S.ErrorSchema(
+              'Too many attempts from this address or for this account; wait for Retry-After seconds.',
+              'RATE_LIMITED',
+              'Rate limit exceeded. Try again in 540 seconds.',
+            ),
           },
         },
         onRequest: async (request, reply) => {
@@ -227,7 +231,12 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
               'A page of your articles, newest first: of all your feeds or of one (feed_id), read and unread or only unread (unread=true). Articles of muted feeds and articles your filters hide are left out. Page 1 with 20 articles unless you ask for another page or size.',
             security: bearer,
             querystring: S.ArticlesQuery,
-            response: { 200: S.ArticlesReply, ...errors(400, 401), 404: S.ErrorSchema('You do not subscribe to the feed of feed_id.', 'FEED_NOT_FOUND', 'Feed not found.'), 429: S.ERRORS[429] },
+            response: {
+              200: S.ArticlesReply,
+              ...errors(400, 401),
+              404: S.ErrorSchema('You do not subscribe to the feed of feed_id.', 'FEED_NOT_FOUND', 'Feed not found.'),
+              429: S.ERRORS[429],
+            },
           },
         },
         async (request) => service.listArticles(request.userId, request.query),
@@ -246,7 +255,11 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
             body: S.ReadAllBody,
             response: {
               200: S.ReadAllReply,
-              400: S.ErrorSchema('Neither or both of feed_id and article_ids were sent, or a field is malformed.', 'READ_ALL_SCOPE_REQUIRED', 'Send exactly one of feed_id and article_ids.'),
+              400: S.ErrorSchema(
+                'Neither or both of feed_id and article_ids were sent, or a field is malformed.',
+                'READ_ALL_SCOPE_REQUIRED',
+                'Send exactly one of feed_id and article_ids.',
+              ),
               ...errors(401),
               403: S.ErrorSchema('The feed of feed_id is muted.', 'FEED_MUTED', 'This feed is muted; unmute it to change its articles.'),
               404: S.ErrorSchema('You do not subscribe to the feed of feed_id.', 'FEED_NOT_FOUND', 'Feed not found.'),

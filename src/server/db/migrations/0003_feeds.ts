@@ -88,11 +88,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('favorited_at', ts)
     .addPrimaryKeyConstraint('user_articles_pk', ['user_id', 'article_id'])
     .execute();
-  await db.schema
-    .createIndex('user_articles_list_idx')
-    .on('user_articles')
-    .columns(['user_id', 'published_at', 'article_id'])
-    .execute();
+  await db.schema.createIndex('user_articles_list_idx').on('user_articles').columns(['user_id', 'published_at', 'article_id']).execute();
   await db.schema.createIndex('user_articles_feed_idx').on('user_articles').columns(['user_id', 'feed_id', 'is_read']).execute();
   // The clean-up asks "does anybody still keep this article?" per article.
   await db.schema.createIndex('user_articles_article_idx').on('user_articles').column('article_id').execute();

@@ -19,18 +19,26 @@ export async function up(db: Kysely<any>): Promise<void> {
   const ts = 'varchar(30)';
   const pg = isPostgres(db);
 
-  await db.schema.alterTable('subscriptions').addColumn('muted_permanently', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('subscriptions').addColumn('unread_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('subscriptions').addColumn('article_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('subscriptions')
+    .addColumn('muted_permanently', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('subscriptions')
+    .addColumn('unread_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('subscriptions')
+    .addColumn('article_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('subscriptions_user_order_idx').on('subscriptions').columns(['user_id', 'sort_order', 'id']).execute();
 
-  await db.schema.alterTable('user_articles').addColumn('is_hidden', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  // All-feeds list of unread articles, newest first; and the per-feed list and per-feed counts.
   await db.schema
-    .createIndex('user_articles_unread_idx')
-    .on('user_articles')
-    .columns(['user_id', 'is_read', 'is_hidden', 'published_at', 'article_id'])
+    .alterTable('user_articles')
+    .addColumn('is_hidden', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
+  // All-feeds list of unread articles, newest first; and the per-feed list and per-feed counts.
+  await db.schema.createIndex('user_articles_unread_idx').on('user_articles').columns(['user_id', 'is_read', 'is_hidden', 'published_at', 'article_id']).execute();
   // 0003's (user, date) index over every row goes: beside the unread index it made every stored article land at
   // two random places in two indexes (half the refresh's store rate); lists with read articles merge two ranges
   // of the unread index instead (reading.repository.ts listAllWithRead).
@@ -58,12 +66,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('filter_key', 'varchar(500)', (c) => c.notNull())
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('feed_filters_uq')
-    .on('feed_filters')
-    .columns(['subscription_id', 'filter_type', 'filter_scope', 'filter_key'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('feed_filters_uq').on('feed_filters').columns(['subscription_id', 'filter_type', 'filter_scope', 'filter_key']).unique().execute();
   await db.schema.createIndex('feed_filters_user_feed_idx').on('feed_filters').columns(['user_id', 'feed_id']).execute();
 
   await db.schema.alterTable('articles').addColumn('extracted_content', 'text').execute();
@@ -77,9 +80,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   } else {
     // Contentless: the text lives in articles already; the store writes title and plain text under the article's id,
     // and the trigger removes the entry with the article (also when a feed's deletion cascades).
-    await sql`create virtual table articles_fts using fts5(title, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(
-      db,
-    );
+    await sql`create virtual table articles_fts using fts5(title, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
     await sql`create trigger articles_fts_delete after delete on articles begin delete from articles_fts where rowid = old.id; end`.execute(db);
   }
   // Articles stored before this migration become searchable too (the store indexes every later one).
@@ -89,7 +90,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('feeds').addColumn('icon_hash', 'varchar(64)').execute();
   await db.schema.createIndex('feeds_icon_hash_idx').on('feeds').column('icon_hash').execute();
   const withIcons = await db.selectFrom('feeds').select(['id', 'icon_data']).where('icon_data', 'is not', null).execute();
-  for (const f of withIcons) await db.updateTable('feeds').set({ icon_hash: iconHash(f.icon_data) }).where('id', '=', f.id).execute();
+  for (const f of withIcons)
+    await db
+      .updateTable('feeds')
+      .set({ icon_hash: iconHash(f.icon_data) })
+      .where('id', '=', f.id)
+      .execute();
   // Existing subscriptions start with the counters of what they already hold (list totals and unread counts).
   await recountAllSubscriptions(db);
 }
@@ -139,15 +145,47 @@ async function recountAllSubscriptions(db: Kysely<any>): Promise<void> {
     sql<number>`(select count(*) from user_articles ua where ua.user_id = subscriptions.user_id and ua.feed_id = subscriptions.feed_id${
       unreadOnly ? sql` and ua.is_read = 0` : sql``
     } and ua.is_hidden = 0)`;
-  await db.updateTable('subscriptions').set({ unread_count: count(true), article_count: count(false) }).execute();
+  await db
+    .updateTable('subscriptions')
+    .set({ unread_count: count(true), article_count: count(false) })
+    .execute();
 }
 
 /** Indexed text per article was cut here (article-text.ts INDEX_TEXT_MAX as released). */
 const INDEX_TEXT_MAX = 100_000;
 const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table',
-  'td', 'th', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'td',
+  'th',
+  'tr',
+  'ul',
 ]);
 const HIDDEN_TAGS = new Set(['script', 'style', 'template']);
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;

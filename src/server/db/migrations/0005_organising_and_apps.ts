@@ -58,15 +58,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('added_at', ts, (c) => c.notNull())
     .addPrimaryKeyConstraint('reading_list_articles_pk', ['list_id', 'article_id'])
     .execute();
-  await db.schema
-    .createIndex('reading_list_articles_page_idx')
-    .on('reading_list_articles')
-    .columns(['list_id', 'published_at', 'article_id'])
-    .execute();
+  await db.schema.createIndex('reading_list_articles_page_idx').on('reading_list_articles').columns(['list_id', 'published_at', 'article_id']).execute();
   // "Is this article in any of my lists" (in_reading_list, GET /api/articles/{id}/reading-lists, the clean-up).
   await db.schema.createIndex('reading_list_articles_article_idx').on('reading_list_articles').columns(['article_id', 'user_id']).execute();
 
-  await db.schema.alterTable('users').addColumn('fever_api_enabled', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('fever_api_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   /** The reader-apps password, AES-GCM encrypted with the server secret (shown again on reveal). */
   await db.schema.alterTable('users').addColumn('app_password_enc', 'text').execute();
   /** md5(lower(email):password), hex: the Fever api_key, looked up case-insensitively (stored lower-case). */

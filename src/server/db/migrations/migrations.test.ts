@@ -49,7 +49,10 @@ async function seedAt0003(db: Kysely<any>): Promise<void> {
     created_at: T0,
     updated_at: T0,
   });
-  await db.insertInto('feeds').values([feed(1, 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk'), feed(2, null), feed(3, 'R0lGODlhAQABAAAAACw=')]).execute();
+  await db
+    .insertInto('feeds')
+    .values([feed(1, 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk'), feed(2, null), feed(3, 'R0lGODlhAQABAAAAACw=')])
+    .execute();
   for (const [i, a] of ARTICLES.entries()) {
     await db
       .insertInto('articles')
@@ -132,9 +135,7 @@ function compact(value: unknown): unknown {
 }
 
 function sortedRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
-  return rows
-    .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, compact(v)])))
-    .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, compact(v)]))).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 }
 
 /** The schema, every table's rows and the search index, in a form that compares across runs. */
@@ -152,17 +153,23 @@ async function describeDatabase(dialect: Dialect, db: Kysely<any>, schema?: stri
   let structure: unknown;
   let search: unknown;
   if (dialect === 'sqlite') {
-    structure = (await sql<Record<string, unknown>>`select type, name, tbl_name, sql from sqlite_master where name not like 'kysely_migration%' order by type, name`.execute(db)).rows;
+    structure = (
+      await sql<Record<string, unknown>>`select type, name, tbl_name, sql from sqlite_master where name not like 'kysely_migration%' order by type, name`.execute(db)
+    ).rows;
     await sql`create virtual table temp.fts_vocab using fts5vocab(main, articles_fts, 'instance')`.execute(db);
     search = (
-      await sql<Record<string, unknown>>`select term, doc, col, count(*) as n, min("offset") as first, max("offset") as last from temp.fts_vocab group by term, doc, col order by doc, col, term`.execute(
+      await sql<
+        Record<string, unknown>
+      >`select term, doc, col, count(*) as n, min("offset") as first, max("offset") as last from temp.fts_vocab group by term, doc, col order by doc, col, term`.execute(
         db,
       )
     ).rows;
   } else {
     const strip = (s: unknown) => String(s).replaceAll(`${schema}.`, '');
     const columns = await sql<Record<string, unknown>>`select table_name, column_name, ordinal_position, data_type, character_maximum_length, is_nullable, column_default
-      from information_schema.columns where table_schema = current_schema() and table_name not like 'kysely_migration%' order by table_name, ordinal_position`.execute(db);
+      from information_schema.columns where table_schema = current_schema() and table_name not like 'kysely_migration%' order by table_name, ordinal_position`.execute(
+      db,
+    );
     const indexes = await sql<Record<string, unknown>>`select tablename, indexname, indexdef from pg_indexes
       where schemaname = current_schema() and tablename not like 'kysely_migration%' order by tablename, indexname`.execute(db);
     const constraints = await sql<Record<string, unknown>>`select c.conrelid::regclass::text as table_name, c.conname, pg_get_constraintdef(c.oid) as def
@@ -208,7 +215,10 @@ describe('migration files', () => {
     for (const file of files) {
       const source = readFileSync(new URL(file, dir), 'utf8');
       const imported = [...source.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
-      expect(imported.filter((m) => !['kysely', 'node:crypto', 'htmlparser2'].includes(m)), file).toEqual([]);
+      expect(
+        imported.filter((m) => !['kysely', 'node:crypto', 'htmlparser2'].includes(m)),
+        file,
+      ).toEqual([]);
     }
   });
 });

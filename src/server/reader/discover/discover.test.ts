@@ -12,8 +12,7 @@ const rss = (title: string, site = 'https://site.example/') =>
 const atom = (title: string) =>
   `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>${title}</title>` +
   `<id>urn:x:${title}</id><updated>2024-05-01T00:00:00Z</updated><link rel="alternate" href="https://site.example/"/></feed>`;
-const jsonFeed = (title: string) =>
-  JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', title, home_page_url: 'https://site.example/', items: [] });
+const jsonFeed = (title: string) => JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', title, home_page_url: 'https://site.example/', items: [] });
 
 let server: TestServer;
 let fetcher: Fetcher;
@@ -92,10 +91,7 @@ describe('discoverFeeds: an HTML page', () => {
     server.on('/latin1.html', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(
-        Buffer.from(
-          '<html><head><meta charset="iso-8859-1"><link rel="alternate" type="application/rss+xml" title="Caf\xe9" href="/x.xml"></head></html>',
-          'latin1',
-        ),
+        Buffer.from('<html><head><meta charset="iso-8859-1"><link rel="alternate" type="application/rss+xml" title="Caf\xe9" href="/x.xml"></head></html>', 'latin1'),
       );
     });
     expect((await discoverFeeds(server.url('/latin1.html'), fetcher, inlineParsers))[0]).toEqual({
@@ -166,12 +162,20 @@ describe('discoverFeeds: probing common paths', () => {
 });
 
 describe('discoverFeeds: input and first-request errors', () => {
-  it.each(['', '   ', 'ftp://example.com/feed', 'javascript:alert(1)', 'file:///etc/passwd', 'mailto:me@example.com', 'data:text/html,<b>x</b>', 'not a url', 'hello', 'http://'])(
-    '%j → FETCH_INVALID_URL',
-    async (input) => {
-      expect((await readerError(discoverFeeds(input, fetcher, inlineParsers))).code).toBe('FETCH_INVALID_URL');
-    },
-  );
+  it.each([
+    '',
+    '   ',
+    'ftp://example.com/feed',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'mailto:me@example.com',
+    'data:text/html,<b>x</b>',
+    'not a url',
+    'hello',
+    'http://',
+  ])('%j → FETCH_INVALID_URL', async (input) => {
+    expect((await readerError(discoverFeeds(input, fetcher, inlineParsers))).code).toBe('FETCH_INVALID_URL');
+  });
 
   it('falls back to http when the address was typed without a scheme and the site has no TLS', async () => {
     serve('/plain-http.xml', rss('Plain HTTP'), 'application/rss+xml');

@@ -23,31 +23,13 @@ const CONCURRENCY = 4;
 /** Probes and title look-ups share this budget, so an unresponsive site cannot keep the search open for minutes. */
 const SECONDARY_BUDGET_MS = 15_000;
 
-const FEED_LINK_TYPES = new Set([
-  'application/rss+xml',
-  'application/atom+xml',
-  'application/feed+json',
-  'application/json',
-  'application/rdf+xml',
-]);
+const FEED_LINK_TYPES = new Set(['application/rss+xml', 'application/atom+xml', 'application/feed+json', 'application/json', 'application/rdf+xml']);
 
 /**
  * Where blog engines put their feeds: WordPress (/feed, /feed/, /?feed=rss2), Ghost (/rss/), Hugo (/index.xml),
  * Jekyll (/feed.xml), Blogger (/feeds/posts/default), Zola/Eleventy (/atom.xml, /rss.xml), Django (/rss/index.xml).
  */
-const COMMON_PATHS = [
-  '/feed',
-  '/rss',
-  '/atom.xml',
-  '/feed.xml',
-  '/index.xml',
-  '/rss.xml',
-  '/feed/',
-  '/atom',
-  '/rss/index.xml',
-  '/feeds/posts/default',
-  '/?feed=rss2',
-];
+const COMMON_PATHS = ['/feed', '/rss', '/atom.xml', '/feed.xml', '/index.xml', '/rss.xml', '/feed/', '/atom', '/rss/index.xml', '/feeds/posts/default', '/?feed=rss2'];
 /** Tried relative to a section page ("example.com/blog/") before the origin-wide paths. */
 const SECTION_PATHS = ['feed/', 'index.xml', 'rss', 'atom.xml', 'feed.xml'];
 
@@ -133,8 +115,7 @@ export async function discoverFeeds(input: string, fetcher: Fetcher, parsers: Di
   }
 
   const deadline = AbortSignal.timeout(SECONDARY_BUDGET_MS);
-  const page: ScannedPage =
-    first.status === 'ok' ? await parsers.page(first) : { links: [], title: '', meta: new Map(), channelId: null };
+  const page: ScannedPage = first.status === 'ok' ? await parsers.page(first) : { links: [], title: '', meta: new Map(), channelId: null };
   const favicon = pageFavicon(page, first.url);
 
   const fromYouTube = youtubeFromPage(page, first.url);
@@ -199,8 +180,7 @@ function originFavicon(url: string): string | null {
 function pageFavicon(page: PageInfo, pageUrl: string): string | null {
   const httpLinks = page.links.filter((l) => !l.href.startsWith('data:'));
   const icon =
-    httpLinks.find((l) => l.rel.includes('icon')) ??
-    httpLinks.find((l) => l.rel.includes('apple-touch-icon') || l.rel.includes('apple-touch-icon-precomposed'));
+    httpLinks.find((l) => l.rel.includes('icon')) ?? httpLinks.find((l) => l.rel.includes('apple-touch-icon') || l.rel.includes('apple-touch-icon-precomposed'));
   return icon?.href ?? originFavicon(pageUrl);
 }
 
@@ -215,11 +195,7 @@ function youtubeFromPage(page: ScannedPage, pageUrl: string): Omit<DiscoveredFee
   if (!onYouTube) return null;
   const linked = page.links.find((l) => l.rel.includes('alternate') && /\/feeds\/videos\.xml\?/.test(l.href))?.href;
   const id = page.channelId;
-  const url =
-    linked ??
-    (canonicalUrl ? youtubeFeedUrl(canonicalUrl) : null) ??
-    (id ? channelFeedUrl(id) : null) ??
-    youtubeFeedUrl(new URL(pageUrl));
+  const url = linked ?? (canonicalUrl ? youtubeFeedUrl(canonicalUrl) : null) ?? (id ? channelFeedUrl(id) : null) ?? youtubeFeedUrl(new URL(pageUrl));
   if (!url) return null;
   const title = page.meta.get('og:title') || page.meta.get('name') || page.title.replace(/\s+-\s+YouTube$/, '');
   return { title: title || 'YouTube', url };
@@ -234,12 +210,7 @@ function safeUrl(text: string): URL | null {
 }
 
 /** <link rel="alternate" type="…feed type…">, deduplicated, in document order, titled. */
-async function linkedFeeds(
-  page: PageInfo,
-  fetcher: Fetcher,
-  parsers: DiscoveryParsers,
-  signal: AbortSignal,
-): Promise<Omit<DiscoveredFeed, 'favicon_url'>[]> {
+async function linkedFeeds(page: PageInfo, fetcher: Fetcher, parsers: DiscoveryParsers, signal: AbortSignal): Promise<Omit<DiscoveredFeed, 'favicon_url'>[]> {
   const seen = new Set<string>();
   const candidates = page.links.filter((link) => {
     if (!link.rel.includes('alternate') || !FEED_LINK_TYPES.has(link.type) || link.href.startsWith('data:')) {

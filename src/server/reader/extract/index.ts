@@ -25,9 +25,28 @@ export const MIN_IMAGE_PX = 10;
  * `shadow` or `download`. German shop words (anzeige, werbung) cover the spec's German sites.
  */
 export const AD_WORDS = [
-  'ad', 'ads', 'advert', 'advertisement', 'adsbygoogle', 'adslot', 'advertising', 'sponsor', 'sponsored', 'promo',
-  'promoted', 'affiliate', 'outbrain', 'taboola', 'tracking', 'tracker', 'pixel', 'anzeige', 'werbung', 'banner',
-  'newsletter', 'paywall',
+  'ad',
+  'ads',
+  'advert',
+  'advertisement',
+  'adsbygoogle',
+  'adslot',
+  'advertising',
+  'sponsor',
+  'sponsored',
+  'promo',
+  'promoted',
+  'affiliate',
+  'outbrain',
+  'taboola',
+  'tracking',
+  'tracker',
+  'pixel',
+  'anzeige',
+  'werbung',
+  'banner',
+  'newsletter',
+  'paywall',
 ];
 const AD_WORD_SET = new Set(AD_WORDS);
 

@@ -13,16 +13,7 @@ import { isIP } from 'node:net';
  * judged by the IPv4 address they carry, so ::ffff:127.0.0.1 is loopback.
  */
 
-export type BlockReason =
-  | 'loopback'
-  | 'unspecified'
-  | 'private'
-  | 'link-local'
-  | 'shared (CGNAT)'
-  | 'multicast'
-  | 'broadcast'
-  | 'reserved'
-  | 'documentation';
+export type BlockReason = 'loopback' | 'unspecified' | 'private' | 'link-local' | 'shared (CGNAT)' | 'multicast' | 'broadcast' | 'reserved' | 'documentation';
 
 /** [first address, prefix length, reason] for IPv4, as 32-bit numbers. */
 const IPV4_BLOCKED: readonly (readonly [string, number, BlockReason])[] = [

@@ -87,9 +87,7 @@ function decoderFor(coding: string): Transform | null {
   switch (coding) {
     case 'gzip':
     case 'x-gzip': // RFC 9110 §8.4.1.3: recipients should treat x-gzip as gzip
-      return new SniffingDecoder('gzip', (first) =>
-        first[0] === 0x1f && (first.length < 2 || first[1] === 0x8b) ? zlib.createGunzip(zlibLenient) : null,
-      );
+      return new SniffingDecoder('gzip', (first) => (first[0] === 0x1f && (first.length < 2 || first[1] === 0x8b) ? zlib.createGunzip(zlibLenient) : null));
     case 'deflate':
       return new SniffingDecoder('deflate', (first) => {
         // A zlib stream (RFC 1950) starts with CMF/FLG: method 8 and a header checksum divisible by 31.
@@ -126,12 +124,7 @@ function discard(body: Readable): void {
 }
 
 /** Reads the whole body, decoded, or fails with BodyTooLargeError as soon as it passes maxBytes. */
-export async function readBody(
-  body: Readable,
-  contentEncoding: string | undefined,
-  contentLength: string | undefined,
-  maxBytes: number,
-): Promise<Buffer> {
+export async function readBody(body: Readable, contentEncoding: string | undefined, contentLength: string | undefined, maxBytes: number): Promise<Buffer> {
   const decoders = decodersFor(contentEncoding);
   // Without a coding, a declared length over the cap is refused before a single byte is read.
   if (!decoders && contentLength !== undefined && Number(contentLength) > maxBytes) {

@@ -199,7 +199,11 @@ describe('fetch: hostile servers', () => {
       res.writeHead(200, { 'content-type': 'application/rss+xml', 'content-encoding': coding });
       // Compressed on the fly, so only as much is ever produced as the client reads before it hangs up.
       const compressor =
-        coding === 'gzip' ? zlib.createGzip({ level: 1 }) : coding === 'deflate' ? zlib.createDeflate({ level: 1 }) : zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
+        coding === 'gzip'
+          ? zlib.createGzip({ level: 1 })
+          : coding === 'deflate'
+            ? zlib.createDeflate({ level: 1 })
+            : zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
       compressor.pipe(res);
       const zeros = Buffer.alloc(1024 * 1024);
       const feed = () => {

@@ -28,9 +28,7 @@ export interface Fetcher {
 }
 
 /** Feed formats first; HTML pages still come back (*) so discovery can read their <link rel="alternate">. */
-const FEED_ACCEPT =
-  'application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, ' +
-  'application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1';
+const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, ' + 'application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1';
 
 /**
  * RFC 9110 §15.4 leaves the limit to the client (browsers allow 20). A moved feed needs at most
@@ -131,8 +129,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           const retryAfterSeconds = parseRetryAfter(header(headers, 'retry-after'));
           throw new ReaderError(
             'FETCH_RATE_LIMITED',
-            `The server answered ${statusLine(status)}` +
-              (retryAfterSeconds !== undefined ? ` and asks to retry in ${retryAfterSeconds} seconds` : ''),
+            `The server answered ${statusLine(status)}` + (retryAfterSeconds !== undefined ? ` and asks to retry in ${retryAfterSeconds} seconds` : ''),
             { status, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
           );
         }
@@ -141,12 +138,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           throw new ReaderError('FETCH_HTTP_ERROR', `The server answered ${statusLine(status)}`, { status });
         }
 
-        const body = await readBody(
-          response.body,
-          header(headers, 'content-encoding') ?? undefined,
-          header(headers, 'content-length') ?? undefined,
-          maxBytes,
-        );
+        const body = await readBody(response.body, header(headers, 'content-encoding') ?? undefined, header(headers, 'content-length') ?? undefined, maxBytes);
         return {
           status: 'ok',
           url: current.href,
@@ -160,10 +152,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     } catch (err) {
       if (callerSignal?.aborted) throw callerSignal.reason;
       if (timedOut) {
-        throw new ReaderError(
-          'FETCH_TIMEOUT',
-          `${current.host} did not send the whole answer within ${formatSeconds(options.timeoutMs)}`,
-        );
+        throw new ReaderError('FETCH_TIMEOUT', `${current.host} did not send the whole answer within ${formatSeconds(options.timeoutMs)}`);
       }
       throw toReaderError(err, current.host, maxBytes);
     } finally {

@@ -44,12 +44,7 @@ afterAll(async () => {
 describe('fetchIcon', () => {
   it('uses the page’s <link rel="icon">, preferring a reasonably sized one', async () => {
     const s = await site();
-    serve(
-      s,
-      '/',
-      page(`<link rel="icon" sizes="16x16" href="/icons/16.png"><link rel="icon" type="image/png" sizes="64x64" href="icons/64.png">`),
-      'text/html',
-    );
+    serve(s, '/', page(`<link rel="icon" sizes="16x16" href="/icons/16.png"><link rel="icon" type="image/png" sizes="64x64" href="icons/64.png">`), 'text/html');
     serve(s, '/icons/16.png', PNG_16, 'image/png');
     serve(s, '/icons/64.png', PNG_64, 'image/png');
     expect(await fetchIcon({ siteUrl: s.url('/'), feedUrl: s.url('/feed.xml'), feedImageUrl: null }, fetcher, inlineIconParsers)).toEqual({
@@ -140,7 +135,9 @@ describe('fetchIcon', () => {
     const s = await site();
     const port = new URL(s.url('/')).port;
     await s.close();
-    expect(await fetchIcon({ siteUrl: `http://127.0.0.1:${port}/`, feedUrl: `http://127.0.0.1:${port}/feed`, feedImageUrl: null }, fetcher, inlineIconParsers)).toBeNull();
+    expect(
+      await fetchIcon({ siteUrl: `http://127.0.0.1:${port}/`, feedUrl: `http://127.0.0.1:${port}/feed`, feedImageUrl: null }, fetcher, inlineIconParsers),
+    ).toBeNull();
     expect(await fetchIcon({ siteUrl: 'javascript:alert(1)', feedUrl: 'not a url', feedImageUrl: 'ftp://x/y.png' }, fetcher, inlineIconParsers)).toBeNull();
   });
 });

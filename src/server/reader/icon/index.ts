@@ -115,9 +115,7 @@ function iconKind(link: PageLink): 'svg' | 'png' | 'ico' | 'other' {
  * SVG are preferred over JPEG/GIF/WebP, which rarely have transparency. Ties keep document order.
  */
 function rankIcons(links: PageLink[]): PageLink[] {
-  const icons = links.filter(
-    (l) => l.rel.includes('icon') || l.rel.includes('apple-touch-icon') || l.rel.includes('apple-touch-icon-precomposed'),
-  );
+  const icons = links.filter((l) => l.rel.includes('icon') || l.rel.includes('apple-touch-icon') || l.rel.includes('apple-touch-icon-precomposed'));
   const score = (link: PageLink): number => {
     const kind = iconKind(link);
     const appleTouch = !link.rel.includes('icon');
@@ -178,7 +176,10 @@ function sniffImageType(bytes: Buffer): string | null {
 
 /** An XML document whose root element is <svg> (after an optional XML declaration, comments and DOCTYPE). */
 function looksLikeSvg(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '');
+  const head = bytes
+    .subarray(0, 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head);
 }
 

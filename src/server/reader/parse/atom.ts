@@ -49,22 +49,13 @@ export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext
     // Relative URLs in content resolve against the xml:base in scope for the element that supplied it (RFC 4287
     // §2); without any xml:base the store uses the entry's link.
     const contentElement = ownContent ? entry.content : entry.summary;
-    const contentBase =
-      content && (feed.xml?.base || entry.xml?.base || contentElement?.xml?.base)
-        ? resolveBase(contentElement?.xml?.base, base)
-        : null;
+    const contentBase = content && (feed.xml?.base || entry.xml?.base || contentElement?.xml?.base) ? resolveBase(contentElement?.xml?.base, base) : null;
     const rawLink = atomAlternate(entry.links);
     return {
       id: nonEmpty(entry.id),
-      url: firstUrl(
-        base,
-        rawLink,
-        videoId ? `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}` : undefined,
-      ),
+      url: firstUrl(base, rawLink, videoId ? `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}` : undefined),
       rawLink: nonEmpty(rawLink),
-      title:
-        atomText(entry.title, atom03, titleToText) ||
-        titleToText(firstText(mediaTitle(entry.media), entry.itunes?.title)),
+      title: atomText(entry.title, atom03, titleToText) || titleToText(firstText(mediaTitle(entry.media), entry.itunes?.title)),
       author: firstAuthor(
         atomNames(entry.authors),
         joinNames(entry.dc?.creators ?? [], textWithMarkupToText),

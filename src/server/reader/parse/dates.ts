@@ -53,13 +53,49 @@ MONTH_NAMES.forEach((names, month) => {
 
 /** Zone abbreviations → offset from UTC in minutes. RFC 822 §5.1 names first, then common ones seen in feeds. */
 const ZONES: Record<string, number> = {
-  z: 0, ut: 0, utc: 0, gmt: 0, wet: 0,
-  est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420,
-  akst: -540, akdt: -480, hst: -600, ast: -240, adt: -180, nst: -210, ndt: -150,
-  bst: 60, ist: 60, cet: 60, cest: 120, met: 60, mest: 120, mez: 60, mesz: 120, west: 60,
-  eet: 120, eest: 180, msk: 180,
-  jst: 540, kst: 540, hkt: 480, sgt: 480, awst: 480, acst: 570, acdt: 630, aest: 600, aedt: 660,
-  nzst: 720, nzdt: 780,
+  z: 0,
+  ut: 0,
+  utc: 0,
+  gmt: 0,
+  wet: 0,
+  est: -300,
+  edt: -240,
+  cst: -360,
+  cdt: -300,
+  mst: -420,
+  mdt: -360,
+  pst: -480,
+  pdt: -420,
+  akst: -540,
+  akdt: -480,
+  hst: -600,
+  ast: -240,
+  adt: -180,
+  nst: -210,
+  ndt: -150,
+  bst: 60,
+  ist: 60,
+  cet: 60,
+  cest: 120,
+  met: 60,
+  mest: 120,
+  mez: 60,
+  mesz: 120,
+  west: 60,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  jst: 540,
+  kst: 540,
+  hkt: 480,
+  sgt: 480,
+  awst: 480,
+  acst: 570,
+  acdt: 630,
+  aest: 600,
+  aedt: 660,
+  nzst: 720,
+  nzdt: 780,
 };
 
 /**
@@ -90,16 +126,55 @@ const REGION_ZONES: Record<string, Intl.DateTimeFormat | null> = {
 };
 
 const WEEKDAYS = new Set([
-  'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun',
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
-  'mo', 'di', 'mi', 'do', 'fr', 'sa', 'so', 'montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag',
-  'sonntag', 'lun', 'mar', 'mer', 'jeu', 'ven', 'sam', 'dim', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi',
-  'samedi', 'dimanche',
+  'mon',
+  'tue',
+  'tues',
+  'wed',
+  'thu',
+  'thur',
+  'thurs',
+  'fri',
+  'sat',
+  'sun',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'mo',
+  'di',
+  'mi',
+  'do',
+  'fr',
+  'sa',
+  'so',
+  'montag',
+  'dienstag',
+  'mittwoch',
+  'donnerstag',
+  'freitag',
+  'samstag',
+  'sonntag',
+  'lun',
+  'mar',
+  'mer',
+  'jeu',
+  'ven',
+  'sam',
+  'dim',
+  'lundi',
+  'mardi',
+  'mercredi',
+  'jeudi',
+  'vendredi',
+  'samedi',
+  'dimanche',
 ]);
 
 const UNIX = /^\d{9,10}$|^\d{12,13}$/;
-const ISO =
-  /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\s*|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(.*)$/i;
+const ISO = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:(?:T\s*|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(.*)$/i;
 const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(?:[.,](\d{1,9}))?)?\s*(.*)$/i;
 // Truncated ISO 8601 (hour only, or a "T" with nothing after it): "2003-12-31T10", "2003-12-31T10Z", "2003-12-31T".
 const ISO_HOUR = /^(\d{4})-(\d{1,2})-(\d{1,2})T(\d{1,2})?(?![\d:])\s*(.*)$/i;
@@ -110,16 +185,13 @@ const ORDINAL = /^(\d{4})-(\d{3})(?:T(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*(.*)$/i;
 // Two-digit years ("03-12-31") and the year-less "--12-31" of ISO 8601:1988.
 const SHORT_YEAR = /^(\d{2}|-)-(\d{1,2})-(\d{1,2})$/;
 // US numeric "09/15/2014 4:20 pm PST" (also with "-" and without a time).
-const US_NUMERIC =
-  /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
+const US_NUMERIC = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
 // "5 Jan 2024 10:20:30 +0000" after the weekday is removed.
 const DAY_MONTH_YEAR =
   /^(\d{1,2})(?:st|nd|rd|th)?\.?[\s\-/]*([^\s\d\-/.,]+)\.?,?[\s\-/]+(\d{4}|\d{2})(?:(?:,?\s+|T|\s*-\s*)(\d{1,2})[:.](\d{2})(?:[:.](\d{2})(?:[.,]\d{1,9})?)?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
 // "January 5, 2024 10:20 AM" / "Jan 05 2024 10:20:30 GMT+0100" / asctime "Jan  5 10:20:30 2024".
-const MONTH_DAY_YEAR =
-  /^([^\s\d\-/.,]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
-const ASCTIME =
-  /^([^\s\d\-/.,]+)\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:([a-z]{1,5}|[+-]\d{2}:?\d{2})\s+)?(\d{4})$/i;
+const MONTH_DAY_YEAR = /^([^\s\d\-/.,]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?(?![a-z]))?)?\s*(.*)$/i;
+const ASCTIME = /^([^\s\d\-/.,]+)\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:([a-z]{1,5}|[+-]\d{2}:?\d{2})\s+)?(\d{4})$/i;
 const NUMERIC_ZONE = /^(?:(?:gmt|utc|ut)\s*)?([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i;
 const LEADING_WORD = /^([^\s\d,.]+)\.?(,?)\s*/;
 const DAY_THEN_WORD = /^\d{1,2}\.?[\s-]+[^\s\d]/;
@@ -232,10 +304,7 @@ export function parseDateMs(input: string, now: number = Date.now()): number | n
   }
   m = ISO.exec(s) ?? ISO_BASIC.exec(s);
   if (m) {
-    return build(
-      Number(m[1]), Number(m[2]) - 1, Number(m[3]),
-      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7], undefined, m[8],
-    );
+    return build(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7], undefined, m[8]);
   }
   m = YEAR_MONTH.exec(s);
   if (m) return build(Number(m[1]), m[2] ? Number(m[2]) - 1 : 0, 1, 0, 0, 0, undefined, undefined, '');
@@ -243,8 +312,7 @@ export function parseDateMs(input: string, now: number = Date.now()): number | n
   if (m) {
     const md = ordinalDay(Number(m[1]), Number(m[2]));
     if (!md) return null;
-    return build(Number(m[1]), md[0], md[1], Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0), undefined,
-      undefined, m[6]);
+    return build(Number(m[1]), md[0], md[1], Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0), undefined, undefined, m[6]);
   }
   m = SHORT_YEAR.exec(s);
   if (m) {
@@ -257,10 +325,7 @@ export function parseDateMs(input: string, now: number = Date.now()): number | n
     const b = Number(m[2]);
     // Month first (the US order) unless the first number cannot be a month.
     const [month, day] = a > 12 ? [b, a] : [a, b];
-    return build(
-      Number(m[3]), month - 1, day,
-      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8],
-    );
+    return build(Number(m[3]), month - 1, day, Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8]);
   }
 
   // Drop a leading weekday ("Mon," / "Montag," / "Mon ") — RFC 2822 §3.3 makes it optional, and a wrong one is
@@ -278,19 +343,13 @@ export function parseDateMs(input: string, now: number = Date.now()): number | n
   if (m) {
     const month = monthOf(m[2]);
     if (month === -1) return null;
-    return build(
-      twoDigitYear(m[3]), month, Number(m[1]),
-      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8],
-    );
+    return build(twoDigitYear(m[3]), month, Number(m[1]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8]);
   }
   m = MONTH_DAY_YEAR.exec(s);
   if (m) {
     const month = monthOf(m[1]);
     if (month === -1) return null;
-    return build(
-      Number(m[3]), month, Number(m[2]),
-      Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8],
-    );
+    return build(Number(m[3]), month, Number(m[2]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), undefined, m[7], m[8]);
   }
   m = ASCTIME.exec(s);
   if (m) {

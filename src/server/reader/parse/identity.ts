@@ -104,10 +104,6 @@ function finishItems(drafts: ItemDraft[]): ParsedItem[] {
   return items;
 }
 
-export function feedOf(
-  format: FeedFormat,
-  fields: Omit<ParsedFeed, 'format' | 'items'>,
-  drafts: ItemDraft[],
-): ParsedFeed {
+export function feedOf(format: FeedFormat, fields: Omit<ParsedFeed, 'format' | 'items'>, drafts: ItemDraft[]): ParsedFeed {
   return { format, ...fields, items: finishItems(drafts) };
 }

@@ -14,15 +14,7 @@
  * read without that tag; when it is cut off inside an element (a truncated download), it is parsed again up to
  * its last complete item/entry, so what did arrive is not lost.
  */
-import {
-  DetectError,
-  MalformedError,
-  ParseError,
-  parseAtomFeed,
-  parseJsonFeed,
-  parseRdfFeed,
-  parseRssFeed,
-} from 'feedsmith';
+import { DetectError, MalformedError, ParseError, parseAtomFeed, parseJsonFeed, parseRdfFeed, parseRssFeed } from 'feedsmith';
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
 import { decodeBody } from './encoding.js';
 import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
@@ -72,10 +64,7 @@ function xmlFormatOf(prolog: Prolog): Exclude<FeedFormat, 'json'> | null {
  */
 export function looksLikeFeed(body: Buffer | Uint8Array | string, contentType?: string | null): boolean {
   try {
-    const head =
-      typeof body === 'string'
-        ? toText(body.slice(0, SNIFF_BYTES), null)
-        : toText(body.subarray(0, SNIFF_BYTES), contentType);
+    const head = typeof body === 'string' ? toText(body.slice(0, SNIFF_BYTES), null) : toText(body.subarray(0, SNIFF_BYTES), contentType);
     const start = firstNonSpace(head);
     if (start === -1) return false;
     if (head[start] === '{') return JSON_FEED_VERSION.test(head);

@@ -8,11 +8,13 @@ import { type ItemDraft, feedOf } from './identity.js';
 import { type NormalizeContext, MediaCollector, firstAuthor, firstDate, firstUrl, joinNames } from './shared.js';
 import { collapseWhitespace, nonEmpty, textToHtml } from './text.js';
 
-
 export function normalizeJson(feed: JsonFeed.Feed<string>, ctx: NormalizeContext): ParsedFeed {
   const base = ctx.url;
   const names = (authors: JsonFeed.Author[] | undefined) =>
-    joinNames((authors ?? []).map((a) => a.name), collapseWhitespace);
+    joinNames(
+      (authors ?? []).map((a) => a.name),
+      collapseWhitespace,
+    );
   const feedAuthor = names(feed.authors);
 
   const drafts = (feed.items ?? []).map((item): ItemDraft => {
@@ -22,8 +24,7 @@ export function normalizeJson(feed: JsonFeed.Feed<string>, ctx: NormalizeContext
     }
     // JSON Feed: summary is "a plain text sentence or two"; content_text is plain text.
     const summary = item.summary ? nonEmpty(textToHtml(item.summary)) : null;
-    const content =
-      nonEmpty(item.content_html) ?? (item.content_text ? nonEmpty(textToHtml(item.content_text)) : null) ?? summary;
+    const content = nonEmpty(item.content_html) ?? (item.content_text ? nonEmpty(textToHtml(item.content_text)) : null) ?? summary;
     return {
       id: nonEmpty(item.id),
       url: firstUrl(base, item.url, item.external_url),

@@ -17,8 +17,7 @@ const DEFAULT_URL = 'https://example.com/feed.xml';
 const NOW = Date.UTC(2025, 0, 1);
 
 /** Files in testdata/ that are not fixtures themselves. */
-const isFixture = (name: string) =>
-  !name.endsWith('.expected.json') && !name.endsWith('.meta.json') && name !== 'README.md' && !name.endsWith('.mjs');
+const isFixture = (name: string) => !name.endsWith('.expected.json') && !name.endsWith('.meta.json') && name !== 'README.md' && !name.endsWith('.mjs');
 
 const fixtures = readdirSync(dir).filter(isFixture).sort();
 
@@ -28,9 +27,7 @@ function stem(name: string): string {
 
 function run(name: string): unknown {
   const metaPath = join(dir, `${stem(name)}.meta.json`);
-  const meta = existsSync(metaPath)
-    ? (JSON.parse(readFileSync(metaPath, 'utf8')) as { url?: string; contentType?: string })
-    : {};
+  const meta = existsSync(metaPath) ? (JSON.parse(readFileSync(metaPath, 'utf8')) as { url?: string; contentType?: string }) : {};
   try {
     return parseFeed(readFileSync(join(dir, name)), {
       url: meta.url ?? DEFAULT_URL,

@@ -37,10 +37,39 @@ function check(body: Buffer | Uint8Array | string, contentType?: string) {
 }
 
 const SPLICES = [
-  '<item>', '</item>', '<entry>', '</channel>', '</rss>', '<![CDATA[', ']]>', '<!--', '-->', '<!DOCTYPE x [',
-  '<!ENTITY e "v">', ']>', '&', '&amp;', '&bogus;', '&#x0;', '<', '>', '"', "'", '\u0000', '\uFEFF', '<?xml ',
-  '?>', '<a:b xmlns:a="urn:x">', 'xml:base="javascript:alert(1)"', '{', '}', '<title>', '</title>',
-  '<link>javascript:x</link>', '<pubDate>Mon, 99 Foo 2024</pubDate>', '<guid>dup</guid>',
+  '<item>',
+  '</item>',
+  '<entry>',
+  '</channel>',
+  '</rss>',
+  '<![CDATA[',
+  ']]>',
+  '<!--',
+  '-->',
+  '<!DOCTYPE x [',
+  '<!ENTITY e "v">',
+  ']>',
+  '&',
+  '&amp;',
+  '&bogus;',
+  '&#x0;',
+  '<',
+  '>',
+  '"',
+  "'",
+  '\u0000',
+  '\uFEFF',
+  '<?xml ',
+  '?>',
+  '<a:b xmlns:a="urn:x">',
+  'xml:base="javascript:alert(1)"',
+  '{',
+  '}',
+  '<title>',
+  '</title>',
+  '<link>javascript:x</link>',
+  '<pubDate>Mon, 99 Foo 2024</pubDate>',
+  '<guid>dup</guid>',
 ];
 
 type Mutation =
@@ -89,7 +118,10 @@ function mutate(doc: Buffer, mutations: Mutation[]): Buffer {
 
 describe('parseFeed on arbitrary input', () => {
   it('arbitrary strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => check(s)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => check(s)),
+      { numRuns: 300 },
+    );
   });
 
   it('arbitrary bytes with arbitrary content types', () => {
@@ -105,14 +137,15 @@ describe('parseFeed on arbitrary input', () => {
 
   it('strings built from feed-like tokens', () => {
     const token = fc.constantFrom(...SPLICES, 'rss version="2.0"', 'feed xmlns="http://www.w3.org/2005/Atom"', ' ', 'x');
-    fc.assert(fc.property(fc.array(token, { maxLength: 60 }), (tokens) => check(tokens.join(''))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 60 }), (tokens) => check(tokens.join(''))),
+      { numRuns: 300 },
+    );
   });
 
   it('mutated fixture documents', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...corpus), fc.array(mutation, { minLength: 1, maxLength: 4 }), (doc, mutations) =>
-        check(mutate(doc, mutations)),
-      ),
+      fc.property(fc.constantFrom(...corpus), fc.array(mutation, { minLength: 1, maxLength: 4 }), (doc, mutations) => check(mutate(doc, mutations))),
       { numRuns: 400 },
     );
   });

@@ -19,13 +19,19 @@ function codeOf(fn: () => unknown): ReaderErrorCode | 'no error' {
   }
 }
 
-const rss = (items: string) =>
-  `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>https://s.example.com/</link>${items}</channel></rss>`;
+const rss = (items: string) => `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>https://s.example.com/</link>${items}</channel></rss>`;
 
 describe('identity', () => {
   it('gives the same guids when the same document is parsed twice, for every fixture', () => {
-    for (const name of ['rss20-basic.xml', 'identity-hash-fallback.xml', 'youtube-channel.xml', 'json11-basic.json',
-      'rdf10-basic.xml', 'identity-enclosure-fallback.xml', 'rss092-enclosure.xml']) {
+    for (const name of [
+      'rss20-basic.xml',
+      'identity-hash-fallback.xml',
+      'youtube-channel.xml',
+      'json11-basic.json',
+      'rdf10-basic.xml',
+      'identity-enclosure-fallback.xml',
+      'rss092-enclosure.xml',
+    ]) {
       const a = parseFeed(fixture(name), { url: URL }).items.map((i) => i.guid);
       const b = parseFeed(fixture(name), { url: URL }).items.map((i) => i.guid);
       expect(a.length).toBeGreaterThan(0);
@@ -65,7 +71,10 @@ describe('identity', () => {
            <item><title>C</title><guid>y</guid></item>`),
       { url: URL },
     ).items;
-    expect(items.map((i) => [i.guid, i.title])).toEqual([['x', 'A'], ['y', 'C']]);
+    expect(items.map((i) => [i.guid, i.title])).toEqual([
+      ['x', 'A'],
+      ['y', 'C'],
+    ]);
   });
 });
 

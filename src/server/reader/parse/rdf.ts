@@ -4,21 +4,9 @@
 import type { RdfFeed } from 'feedsmith';
 import type { ParsedFeed } from '../types.js';
 import { type ItemDraft, feedOf } from './identity.js';
-import {
-  type NormalizeContext,
-  MediaCollector,
-  first,
-  firstAuthor,
-  firstDate,
-  firstText,
-  firstUrl,
-  joinNames,
-  mediaDescription,
-  ttlMinutes,
-} from './shared.js';
+import { type NormalizeContext, MediaCollector, first, firstAuthor, firstDate, firstText, firstUrl, joinNames, mediaDescription, ttlMinutes } from './shared.js';
 import { nonEmpty, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
-
 
 export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext): ParsedFeed {
   const xmlBase = feed.xml?.base;
@@ -31,8 +19,7 @@ export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext):
     const base = resolveBase(item.xml?.base, itemParentBase);
     const media = new MediaCollector(base);
     media.media(item.media);
-    const summary =
-      nonEmpty(item.description) ?? nonEmpty(first(item.dc?.descriptions)) ?? mediaDescription(item.media);
+    const summary = nonEmpty(item.description) ?? nonEmpty(first(item.dc?.descriptions)) ?? mediaDescription(item.media);
     return {
       // rdf:about is the item's URI, its identity in RDF (RSS 1.0 §5.5).
       id: nonEmpty(item.rdf?.about),
@@ -42,8 +29,7 @@ export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext):
       author: firstAuthor(joinNames(item.dc?.creators ?? [], textWithMarkupToText), feedAuthor),
       content: nonEmpty(item.content?.encoded) ?? summary,
       summary,
-      publishedAt: firstDate(ctx, first(item.dc?.dates), first(item.dcterms?.issued), first(item.dcterms?.created),
-        first(item.dcterms?.modified)),
+      publishedAt: firstDate(ctx, first(item.dc?.dates), first(item.dcterms?.issued), first(item.dcterms?.created), first(item.dcterms?.modified)),
       updatedAt: firstDate(ctx, first(item.dcterms?.modified)),
       imageUrl: media.imageUrl(),
       enclosures: media.enclosures(),

@@ -25,7 +25,6 @@ import {
 import { nonEmpty, textToHtml, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
 
-
 export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext): ParsedFeed {
   const xmlBase = feed.xml?.base;
   const docBase = resolveBase(xmlBase, ctx.url);
@@ -60,8 +59,7 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
       atomHtml(item.atom?.summary, false);
     const content = nonEmpty(item.content?.encoded) ?? atomHtml(item.atom?.content, false) ?? summary;
     const title =
-      titleToText(firstText(item.title, first(item.dc?.titles), item.itunes?.title, mediaTitle(item.media))) ||
-      atomText(item.atom?.title, false, titleToText);
+      titleToText(firstText(item.title, first(item.dc?.titles), item.itunes?.title, mediaTitle(item.media))) || atomText(item.atom?.title, false, titleToText);
 
     return {
       id: guid ?? atomId,
@@ -69,7 +67,10 @@ export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext):
       rawLink: nonEmpty(item.link),
       title,
       author: firstAuthor(
-        joinNames((item.authors ?? []).map((a) => a.name), textWithMarkupToText),
+        joinNames(
+          (item.authors ?? []).map((a) => a.name),
+          textWithMarkupToText,
+        ),
         joinNames(item.dc?.creators ?? [], textWithMarkupToText),
         joinNames([item.itunes?.author], textWithMarkupToText),
         atomNames(item.atom?.authors),

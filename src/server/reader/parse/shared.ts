@@ -80,10 +80,7 @@ export function ttlMinutes(ttl: number | undefined, sy: SyNs.Feed<string> | unde
   if (typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0) return Math.max(1, Math.round(ttl));
   const period = sy?.updatePeriod ? SY_PERIOD_MINUTES[sy.updatePeriod.trim().toLowerCase()] : undefined;
   if (!period) return null;
-  const frequency =
-    typeof sy?.updateFrequency === 'number' && Number.isFinite(sy.updateFrequency) && sy.updateFrequency > 0
-      ? sy.updateFrequency
-      : 1;
+  const frequency = typeof sy?.updateFrequency === 'number' && Number.isFinite(sy.updateFrequency) && sy.updateFrequency > 0 ? sy.updateFrequency : 1;
   return Math.max(1, Math.round(period / frequency));
 }
 
@@ -166,10 +163,7 @@ export function mediaTitle(m: MediaNs.ItemOrFeed | undefined): string | undefine
 
 export function mediaDescription(m: MediaNs.ItemOrFeed | undefined): string | null {
   if (!m) return null;
-  const d =
-    m.description ??
-    m.groups?.find((g) => g.description)?.description ??
-    m.contents?.find((c) => c.description)?.description;
+  const d = m.description ?? m.groups?.find((g) => g.description)?.description ?? m.contents?.find((c) => c.description)?.description;
   return mediaDescriptionHtml(d);
 }
 
@@ -192,7 +186,10 @@ export function atomEnclosures(links: AtomFeed.Link<string>[] | undefined, media
 }
 
 export function atomNames(people: AtomFeed.Person[] | undefined): string | null {
-  return joinNames((people ?? []).map((p) => p.name), collapseWhitespace);
+  return joinNames(
+    (people ?? []).map((p) => p.name),
+    collapseWhitespace,
+  );
 }
 
 /**
@@ -205,11 +202,7 @@ function defaultAtomType(atom03: boolean): string {
 }
 
 /** Atom text construct (RFC 4287 §3.1) → plain text; `markupToText` reads the html and xhtml types. */
-export function atomText(
-  t: AtomFeed.Text | undefined,
-  atom03: boolean,
-  markupToText: (s: string) => string = textWithMarkupToText,
-): string {
+export function atomText(t: AtomFeed.Text | undefined, atom03: boolean, markupToText: (s: string) => string = textWithMarkupToText): string {
   if (!t) return '';
   const type = (t.type ?? defaultAtomType(atom03)).toLowerCase();
   return type === 'text' || type === 'text/plain' ? collapseWhitespace(t.value) : markupToText(t.value);

@@ -72,10 +72,7 @@ function skipInternalSubset(text: string, start: number): number {
       if (close === -1) return -1;
       i = close + 3;
     } else if (c === 0x3c && text.slice(i, i + 8).toUpperCase() === '<!ENTITY') {
-      throw new ReaderError(
-        'PARSE_ENTITY_LIMIT',
-        'The document declares XML entities in its DOCTYPE; feeds never need them and they are refused for safety.',
-      );
+      throw new ReaderError('PARSE_ENTITY_LIMIT', 'The document declares XML entities in its DOCTYPE; feeds never need them and they are refused for safety.');
     } else {
       i++;
     }

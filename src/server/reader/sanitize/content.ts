@@ -28,19 +28,83 @@ const UNWRAP: sanitizeHtml.Attributes = Object.freeze({});
 /** Elements kept. Everything else is removed; its text stays unless it is listed in NON_TEXT_TAGS. */
 const ALLOWED_TAGS: readonly string[] = [
   // text
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'span', 'blockquote', 'q', 'cite', 'pre', 'code', 'kbd',
-  'samp', 'var', 'em', 'strong', 'b', 'i', 'u', 's', 'del', 'ins', 'mark', 'sub', 'sup', 'small', 'abbr', 'dfn',
-  'time', 'bdi', 'bdo', 'wbr', 'ruby', 'rt', 'rp',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'div',
+  'span',
+  'blockquote',
+  'q',
+  'cite',
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'var',
+  'em',
+  'strong',
+  'b',
+  'i',
+  'u',
+  's',
+  'del',
+  'ins',
+  'mark',
+  'sub',
+  'sup',
+  'small',
+  'abbr',
+  'dfn',
+  'time',
+  'bdi',
+  'bdo',
+  'wbr',
+  'ruby',
+  'rt',
+  'rp',
   // sections: harmless containers; unwrapping them would merge the blocks inside
-  'section', 'article', 'aside', 'header', 'footer',
+  'section',
+  'article',
+  'aside',
+  'header',
+  'footer',
   // lists
-  'ul', 'ol', 'li', 'dl', 'dt', 'dd',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
   // tables
-  'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
+  'table',
+  'caption',
+  'colgroup',
+  'col',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
   // links and media
-  'a', 'img', 'picture', 'source', 'figure', 'figcaption', 'audio', 'video', 'iframe',
+  'a',
+  'img',
+  'picture',
+  'source',
+  'figure',
+  'figcaption',
+  'audio',
+  'video',
+  'iframe',
   // disclosure
-  'details', 'summary',
+  'details',
+  'summary',
 ];
 
 /**
@@ -51,8 +115,28 @@ const ALLOWED_TAGS: readonly string[] = [
  * fallback is a plugin prompt; select/option/datalist are form controls; head/title carry document metadata.
  */
 const NON_TEXT_TAGS = [
-  'script', 'style', 'xmp', 'textarea', 'plaintext', 'noscript', 'noembed', 'noframes', 'template', 'title', 'head',
-  'svg', 'math', 'select', 'option', 'optgroup', 'datalist', 'object', 'applet', 'embed', 'frameset', 'frame',
+  'script',
+  'style',
+  'xmp',
+  'textarea',
+  'plaintext',
+  'noscript',
+  'noembed',
+  'noframes',
+  'template',
+  'title',
+  'head',
+  'svg',
+  'math',
+  'select',
+  'option',
+  'optgroup',
+  'datalist',
+  'object',
+  'applet',
+  'embed',
+  'frameset',
+  'frame',
 ];
 
 /**
@@ -76,9 +160,7 @@ const IFRAME_HOSTS: ReadonlyMap<string, { path: string; host: string }> = new Ma
  * The origins an iframe in sanitised content can load from: the page's CSP frame-src is exactly this list
  * (docs/decisions.md "Feeds read right: dates, identity, fallbacks").
  */
-export const EMBED_FRAME_SOURCES: readonly string[] = [
-  ...new Set([...IFRAME_HOSTS.values()].map((h) => `https://${h.host}`)),
-];
+export const EMBED_FRAME_SOURCES: readonly string[] = [...new Set([...IFRAME_HOSTS.values()].map((h) => `https://${h.host}`))];
 
 /**
  * The sources audio, video and <source> elements in sanitised content can load from (mediaUrl: http and https):
@@ -274,7 +356,10 @@ type BaseTransform = (name: string, attribs: sanitizeHtml.Attributes, base: stri
  * per-call set-up.
  */
 function optionsFor(base: string | null): sanitizeHtml.IOptions {
-  const bind = (f: BaseTransform): sanitizeHtml.Transformer => (name, attribs) => f(name, attribs, base);
+  const bind =
+    (f: BaseTransform): sanitizeHtml.Transformer =>
+    (name, attribs) =>
+      f(name, attribs, base);
   return {
     ...OPTIONS,
     transformTags: {

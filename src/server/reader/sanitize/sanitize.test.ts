@@ -15,16 +15,114 @@ import { MAX_DEPTH } from './nesting.js';
 const BASE = 'https://blog.example.com/2026/11/post.html';
 
 const ALLOWED_ELEMENTS = new Set([
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'span', 'blockquote', 'q', 'cite', 'pre', 'code', 'kbd',
-  'samp', 'var', 'em', 'strong', 'b', 'i', 'u', 's', 'del', 'ins', 'mark', 'sub', 'sup', 'small', 'abbr', 'dfn',
-  'time', 'bdi', 'bdo', 'wbr', 'ruby', 'rt', 'rp', 'section', 'article', 'aside', 'header', 'footer', 'ul', 'ol',
-  'li', 'dl', 'dt', 'dd', 'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'a',
-  'img', 'picture', 'source', 'figure', 'figcaption', 'audio', 'video', 'iframe', 'details', 'summary',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'div',
+  'span',
+  'blockquote',
+  'q',
+  'cite',
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'var',
+  'em',
+  'strong',
+  'b',
+  'i',
+  'u',
+  's',
+  'del',
+  'ins',
+  'mark',
+  'sub',
+  'sup',
+  'small',
+  'abbr',
+  'dfn',
+  'time',
+  'bdi',
+  'bdo',
+  'wbr',
+  'ruby',
+  'rt',
+  'rp',
+  'section',
+  'article',
+  'aside',
+  'header',
+  'footer',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'caption',
+  'colgroup',
+  'col',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'a',
+  'img',
+  'picture',
+  'source',
+  'figure',
+  'figcaption',
+  'audio',
+  'video',
+  'iframe',
+  'details',
+  'summary',
 ]);
 const ALLOWED_ATTRIBUTES = new Set([
-  'title', 'lang', 'dir', 'href', 'rel', 'target', 'src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading',
-  'decoding', 'referrerpolicy', 'type', 'media', 'poster', 'controls', 'preload', 'loop', 'muted', 'playsinline',
-  'sandbox', 'allow', 'start', 'reversed', 'value', 'colspan', 'rowspan', 'scope', 'span', 'datetime', 'open',
+  'title',
+  'lang',
+  'dir',
+  'href',
+  'rel',
+  'target',
+  'src',
+  'srcset',
+  'sizes',
+  'alt',
+  'width',
+  'height',
+  'loading',
+  'decoding',
+  'referrerpolicy',
+  'type',
+  'media',
+  'poster',
+  'controls',
+  'preload',
+  'loop',
+  'muted',
+  'playsinline',
+  'sandbox',
+  'allow',
+  'start',
+  'reversed',
+  'value',
+  'colspan',
+  'rowspan',
+  'scope',
+  'span',
+  'datetime',
+  'open',
 ]);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'poster']);
 /** The only hosts an output iframe may load from: what the page's CSP frame-src allows (http/app.ts). */
@@ -253,16 +351,90 @@ describe('sanitizeContent: filter-evasion vectors', () => {
 
 /** Pieces an attacker composes from: tags, attribute openers, quotes, schemes, encodings, comments, raw-text ends. */
 const FRAGMENTS = [
-  '<script>', '</script>', '<SCRIPT SRC=x.js>', '<img', '<img src=x', ' src=', ' href=', ' onerror=', ' onload=',
-  ' style=', ' srcset=', ' poster=', ' on', 'alert(1)', 'javascript:', 'JaVaScRiPt:', 'jav&#x09;ascript:',
-  '&#106;&#97;&#118;&#97;', 'vbscript:', 'data:text/html,', 'data:image/svg+xml,', 'data:image/png;base64,AA',
-  '"', "'", '`', '>', '<', '/', '/>', '=', ' ', '\t', '\n', '\0', '<!--', '-->', '<![CDATA[', ']]>', '<svg',
-  '<svg/onload=alert(1)>', '<math>', '<mglyph>', '<style>', '</style>', '<xmp>', '</xmp>', '<noscript>',
-  '</noscript>', '<textarea>', '</textarea>', '<title>', '</title>', '<iframe', '<iframe src=', '</iframe>',
-  'https://www.youtube.com/embed/x', 'https://evil.example/', '<a', '<a href=', '</a>', '<p>', '</p>', '<table>',
-  '<td background=', '<object data=', '<embed src=', '<form action=', '<base href=', '<meta http-equiv=refresh content="0;url=',
-  '<link rel=stylesheet href=', '<video', '<source', '<picture>', 'expression(', 'url(', '&quot;', '&lt;', '&gt;',
-  '&amp;', '&colon;', '<template>', '<select><option>', '<plaintext>', '<details ontoggle=',
+  '<script>',
+  '</script>',
+  '<SCRIPT SRC=x.js>',
+  '<img',
+  '<img src=x',
+  ' src=',
+  ' href=',
+  ' onerror=',
+  ' onload=',
+  ' style=',
+  ' srcset=',
+  ' poster=',
+  ' on',
+  'alert(1)',
+  'javascript:',
+  'JaVaScRiPt:',
+  'jav&#x09;ascript:',
+  '&#106;&#97;&#118;&#97;',
+  'vbscript:',
+  'data:text/html,',
+  'data:image/svg+xml,',
+  'data:image/png;base64,AA',
+  '"',
+  "'",
+  '`',
+  '>',
+  '<',
+  '/',
+  '/>',
+  '=',
+  ' ',
+  '\t',
+  '\n',
+  '\0',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  ']]>',
+  '<svg',
+  '<svg/onload=alert(1)>',
+  '<math>',
+  '<mglyph>',
+  '<style>',
+  '</style>',
+  '<xmp>',
+  '</xmp>',
+  '<noscript>',
+  '</noscript>',
+  '<textarea>',
+  '</textarea>',
+  '<title>',
+  '</title>',
+  '<iframe',
+  '<iframe src=',
+  '</iframe>',
+  'https://www.youtube.com/embed/x',
+  'https://evil.example/',
+  '<a',
+  '<a href=',
+  '</a>',
+  '<p>',
+  '</p>',
+  '<table>',
+  '<td background=',
+  '<object data=',
+  '<embed src=',
+  '<form action=',
+  '<base href=',
+  '<meta http-equiv=refresh content="0;url=',
+  '<link rel=stylesheet href=',
+  '<video',
+  '<source',
+  '<picture>',
+  'expression(',
+  'url(',
+  '&quot;',
+  '&lt;',
+  '&gt;',
+  '&amp;',
+  '&colon;',
+  '<template>',
+  '<select><option>',
+  '<plaintext>',
+  '<details ontoggle=',
 ];
 
 describe('sanitizeContent: property', () => {
@@ -294,7 +466,9 @@ describe('sanitizeContent: behaviour', () => {
   const elements = (html: string) => viaBrowserParser(clean(html));
 
   it('keeps article markup and drops class, id and style', () => {
-    const out = clean('<h2 id="t" class="x">Title</h2><p style="color:red" lang="de" dir="ltr" title="t">Text <em>em</em> <strong>s</strong> <code>c</code></p><ul><li>a</li></ul><blockquote><p>q</p></blockquote><table><thead><tr><th scope="col" colspan="2">h</th></tr></thead><tbody><tr><td rowspan="2">d</td></tr></tbody></table><figure><img src="a.png" alt="A"><figcaption>cap</figcaption></figure><hr><pre><code>x &lt; y</code></pre><time datetime="2026-11-01">1 Nov</time><ol start="3" reversed><li>x</li></ol>');
+    const out = clean(
+      '<h2 id="t" class="x">Title</h2><p style="color:red" lang="de" dir="ltr" title="t">Text <em>em</em> <strong>s</strong> <code>c</code></p><ul><li>a</li></ul><blockquote><p>q</p></blockquote><table><thead><tr><th scope="col" colspan="2">h</th></tr></thead><tbody><tr><td rowspan="2">d</td></tr></tbody></table><figure><img src="a.png" alt="A"><figcaption>cap</figcaption></figure><hr><pre><code>x &lt; y</code></pre><time datetime="2026-11-01">1 Nov</time><ol start="3" reversed><li>x</li></ol>',
+    );
     expect(out).toContain('<h2>Title</h2>');
     expect(out).toContain('<p lang="de" dir="ltr" title="t">Text <em>em</em> <strong>s</strong> <code>c</code></p>');
     expect(out).toContain('<th scope="col" colspan="2">h</th>');
@@ -307,8 +481,12 @@ describe('sanitizeContent: behaviour', () => {
   });
 
   it('keeps an iframe from an allowed video host, sandboxed, lazy and with a fixed referrer policy', () => {
-    const out = clean('<iframe src="https://www.youtube-nocookie.com/embed/abc?rel=0" width="560" height="315" frameborder="0" allowfullscreen allow="autoplay; camera" sandbox="allow-top-navigation" onload="x()"></iframe>');
-    expect(out).toBe('<iframe src="https://www.youtube-nocookie.com/embed/abc?rel=0" width="560" height="315" sandbox="allow-scripts allow-same-origin allow-popups allow-presentation" allow="fullscreen" loading="lazy" referrerpolicy="strict-origin-when-cross-origin"></iframe>');
+    const out = clean(
+      '<iframe src="https://www.youtube-nocookie.com/embed/abc?rel=0" width="560" height="315" frameborder="0" allowfullscreen allow="autoplay; camera" sandbox="allow-top-navigation" onload="x()"></iframe>',
+    );
+    expect(out).toBe(
+      '<iframe src="https://www.youtube-nocookie.com/embed/abc?rel=0" width="560" height="315" sandbox="allow-scripts allow-same-origin allow-popups allow-presentation" allow="fullscreen" loading="lazy" referrerpolicy="strict-origin-when-cross-origin"></iframe>',
+    );
     expect(clean('<iframe src="https://player.vimeo.com/video/1"></iframe>')).toContain('src="https://player.vimeo.com/video/1"');
     expect(clean('<iframe src="https://www.dailymotion.com/embed/video/x1"></iframe>')).toContain('<iframe');
   });
@@ -325,7 +503,13 @@ describe('sanitizeContent: behaviour', () => {
   });
 
   it('drops iframes from other hosts, over http, or outside the embed path, with their fallback content', () => {
-    for (const src of ['https://evil.example/embed/x', 'http://www.youtube.com/embed/x', 'https://www.youtube.com/watch?v=x', 'https://www.youtube.com.evil.example/embed/x', 'javascript:alert(1)']) {
+    for (const src of [
+      'https://evil.example/embed/x',
+      'http://www.youtube.com/embed/x',
+      'https://www.youtube.com/watch?v=x',
+      'https://www.youtube.com.evil.example/embed/x',
+      'javascript:alert(1)',
+    ]) {
       expect(clean(`<p>a<iframe src="${src}">fallback</iframe>b</p>`)).toBe('<p>ab</p>');
     }
   });
@@ -333,23 +517,33 @@ describe('sanitizeContent: behaviour', () => {
   it('resolves relative URLs against the base and drops what cannot be resolved', () => {
     expect(clean('<a href="../other.html">x</a>')).toContain('href="https://blog.example.com/2026/other.html"');
     expect(clean('<a href="//cdn.example.com/x">x</a>')).toContain('href="https://cdn.example.com/x"');
-    expect(clean('<img src="/img/a.png" srcset="a-1x.png 1x, /b-2x.png 2x">')).toContain('src="https://blog.example.com/img/a.png" srcset="https://blog.example.com/2026/11/a-1x.png 1x, https://blog.example.com/b-2x.png 2x"');
+    expect(clean('<img src="/img/a.png" srcset="a-1x.png 1x, /b-2x.png 2x">')).toContain(
+      'src="https://blog.example.com/img/a.png" srcset="https://blog.example.com/2026/11/a-1x.png 1x, https://blog.example.com/b-2x.png 2x"',
+    );
     expect(clean('<video src="v.mp4" poster="p.jpg"></video>')).toContain('src="https://blog.example.com/2026/11/v.mp4" poster="https://blog.example.com/2026/11/p.jpg"');
-    expect(clean('<picture><source srcset="w.webp 640w" type="image/webp"><img src="a.png"></picture>')).toContain('<source srcset="https://blog.example.com/2026/11/w.webp 640w" type="image/webp" />');
+    expect(clean('<picture><source srcset="w.webp 640w" type="image/webp"><img src="a.png"></picture>')).toContain(
+      '<source srcset="https://blog.example.com/2026/11/w.webp 640w" type="image/webp" />',
+    );
     // Without a base, relative references have no meaning: links become text, images go.
     expect(clean('<p><a href="/x">text</a><img src="/a.png"></p>', null)).toBe('<p>text</p>');
     expect(clean('<a href="https://example.com/">abs</a>', null)).toContain('href="https://example.com/"');
   });
 
   it('opens links in a new tab without opener or referrer, and unwraps links with unsafe targets', () => {
-    expect(clean('<a href="https://example.com/" target="_self" rel="opener" name="n">x</a>')).toBe('<a href="https://example.com/" rel="noopener noreferrer" target="_blank">x</a>');
+    expect(clean('<a href="https://example.com/" target="_self" rel="opener" name="n">x</a>')).toBe(
+      '<a href="https://example.com/" rel="noopener noreferrer" target="_blank">x</a>',
+    );
     expect(clean('<a href="mailto:me@example.com">mail</a>')).toContain('href="mailto:me@example.com"');
     expect(clean('<p><a href="ftp://example.com/">f</a> <a href="tel:123">t</a> <a>none</a></p>')).toBe('<p>f t none</p>');
   });
 
   it('lazy-loads images and decodes them off the main thread', () => {
-    expect(clean('<img src="https://example.com/a.png" alt="A" width="640" height="480" class="wp-image" style="x">')).toBe('<img src="https://example.com/a.png" alt="A" width="640" height="480" loading="lazy" decoding="async" referrerpolicy="no-referrer" />');
-    expect(clean('<img src="https://example.com/a.png" width="100%" height="auto">')).toBe('<img src="https://example.com/a.png" alt="" loading="lazy" decoding="async" referrerpolicy="no-referrer" />');
+    expect(clean('<img src="https://example.com/a.png" alt="A" width="640" height="480" class="wp-image" style="x">')).toBe(
+      '<img src="https://example.com/a.png" alt="A" width="640" height="480" loading="lazy" decoding="async" referrerpolicy="no-referrer" />',
+    );
+    expect(clean('<img src="https://example.com/a.png" width="100%" height="auto">')).toBe(
+      '<img src="https://example.com/a.png" alt="" loading="lazy" decoding="async" referrerpolicy="no-referrer" />',
+    );
   });
 
   it('removes tracking pixels and images from tracker hosts', () => {
@@ -372,8 +566,12 @@ describe('sanitizeContent: behaviour', () => {
   });
 
   it('strips tracking parameters from links and images, keeping the rest byte for byte', () => {
-    expect(clean('<a href="https://example.com/a?utm_source=rss&amp;id=7&amp;utm_medium=feed&amp;fbclid=x#top">x</a>')).toContain('href="https://example.com/a?id=7#top"');
-    expect(clean('<img src="https://cdn.example.com/i.jpg?w=600&amp;sig=a%2Fb&amp;utm_campaign=c">')).toContain('src="https://cdn.example.com/i.jpg?w=600&amp;sig=a%2Fb"');
+    expect(clean('<a href="https://example.com/a?utm_source=rss&amp;id=7&amp;utm_medium=feed&amp;fbclid=x#top">x</a>')).toContain(
+      'href="https://example.com/a?id=7#top"',
+    );
+    expect(clean('<img src="https://cdn.example.com/i.jpg?w=600&amp;sig=a%2Fb&amp;utm_campaign=c">')).toContain(
+      'src="https://cdn.example.com/i.jpg?w=600&amp;sig=a%2Fb"',
+    );
   });
 
   it('keeps raster data: images and drops svg and other data: URLs', () => {
@@ -385,7 +583,16 @@ describe('sanitizeContent: behaviour', () => {
 
   it('gives audio and video controls and never autoplay', () => {
     const [video] = elements('<video src="https://example.com/v.mp4" autoplay muted loop width="640"></video>');
-    expect(new Map(video!.attrs)).toEqual(new Map([['src', 'https://example.com/v.mp4'], ['width', '640'], ['loop', ''], ['muted', ''], ['controls', ''], ['preload', 'none']]));
+    expect(new Map(video!.attrs)).toEqual(
+      new Map([
+        ['src', 'https://example.com/v.mp4'],
+        ['width', '640'],
+        ['loop', ''],
+        ['muted', ''],
+        ['controls', ''],
+        ['preload', 'none'],
+      ]),
+    );
     expect(clean('<audio src="https://example.com/a.mp3" autoplay></audio>')).toBe('<audio src="https://example.com/a.mp3" controls preload="none"></audio>');
   });
 
@@ -436,7 +643,9 @@ describe('sanitizeContent: behaviour', () => {
 
 describe('stripTracking', () => {
   it('removes utm_* and click identifiers and nothing else', () => {
-    expect(stripTracking('https://example.com/a?utm_source=x&UTM_Medium=y&gclid=1&mc_cid=2&mc_eid=3&_hsenc=4&_hsmi=5&mkt_tok=6&yclid=7&igshid=8&fbclid=9')).toBe('https://example.com/a');
+    expect(stripTracking('https://example.com/a?utm_source=x&UTM_Medium=y&gclid=1&mc_cid=2&mc_eid=3&_hsenc=4&_hsmi=5&mkt_tok=6&yclid=7&igshid=8&fbclid=9')).toBe(
+      'https://example.com/a',
+    );
     expect(stripTracking('https://example.com/a?b=1&utm_source=x&c=%20+d#frag')).toBe('https://example.com/a?b=1&c=%20+d#frag');
     expect(stripTracking('https://example.com/a?utm_source=x#frag')).toBe('https://example.com/a#frag');
     expect(stripTracking('https://example.com/a?utm%5Fsource=x&k=v')).toBe('https://example.com/a?k=v');
@@ -450,7 +659,8 @@ describe('stripTracking', () => {
 });
 
 describe('sanitizeSvg', () => {
-  const icon = '<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE svg><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="32" height="32"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#f80"/><stop offset="1" stop-color="#c40"/></linearGradient><clipPath id="c"><circle cx="16" cy="16" r="16"/></clipPath></defs><g clip-path="url(#c)"><rect width="32" height="32" fill="url(#g)"/><path d="M8 24 L24 8" stroke="#fff" stroke-width="3" stroke-linecap="round"/></g><use href="#c"/><title>Logo</title></svg>';
+  const icon =
+    '<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE svg><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="32" height="32"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#f80"/><stop offset="1" stop-color="#c40"/></linearGradient><clipPath id="c"><circle cx="16" cy="16" r="16"/></clipPath></defs><g clip-path="url(#c)"><rect width="32" height="32" fill="url(#g)"/><path d="M8 24 L24 8" stroke="#fff" stroke-width="3" stroke-linecap="round"/></g><use href="#c"/><title>Logo</title></svg>';
 
   function svgElements(svg: string): El[] {
     const out: El[] = [];
@@ -478,7 +688,9 @@ describe('sanitizeSvg', () => {
   });
 
   it('removes script, foreignObject, style, event handlers and external references', () => {
-    const out = sanitizeSvg(`<svg viewBox="0 0 10 10" onload="alert(1)" style="x"><script>alert(1)</script><script><![CDATA[alert(2)]]></script><SCRIPT>alert(3)</SCRIPT><style>@import url(https://evil.example/x.css);</style><foreignObject><div xmlns="http://www.w3.org/1999/xhtml"><img src="x" onerror="alert(1)"/></div></foreignObject><a href="javascript:alert(1)"><rect width="5" height="5"/></a><image href="https://evil.example/x.png"/><use xlink:href="https://evil.example/s.svg#a"/><use href="data:image/svg+xml,x#a"/><rect fill="url(https://evil.example/p.svg#p)" onclick="alert(1)" class="c" width="1" height="1"/><animate attributeName="href" to="javascript:alert(1)"/><set attributeName="onload" to="alert(1)"/></svg>`)!;
+    const out = sanitizeSvg(
+      `<svg viewBox="0 0 10 10" onload="alert(1)" style="x"><script>alert(1)</script><script><![CDATA[alert(2)]]></script><SCRIPT>alert(3)</SCRIPT><style>@import url(https://evil.example/x.css);</style><foreignObject><div xmlns="http://www.w3.org/1999/xhtml"><img src="x" onerror="alert(1)"/></div></foreignObject><a href="javascript:alert(1)"><rect width="5" height="5"/></a><image href="https://evil.example/x.png"/><use xlink:href="https://evil.example/s.svg#a"/><use href="data:image/svg+xml,x#a"/><rect fill="url(https://evil.example/p.svg#p)" onclick="alert(1)" class="c" width="1" height="1"/><animate attributeName="href" to="javascript:alert(1)"/><set attributeName="onload" to="alert(1)"/></svg>`,
+    )!;
     expect(out).not.toBeNull();
     const els = svgElements(out);
     expect([...new Set(els.map((e) => e.name))].sort()).toEqual(['rect', 'svg', 'use']);
@@ -506,13 +718,69 @@ describe('sanitizeSvg', () => {
   });
 
   it('never lets dangerous fragments through (property)', () => {
-    const fragments = ['<svg>', '</svg>', '<svg onload=alert(1)>', '<script>', '</script>', 'alert(1)', '<foreignObject>', '</foreignObject>', '<use href="', '<use xlink:href="', 'javascript:', 'https://evil/', '#a', '"/>', '<rect ', 'fill="url(', ')"', ' onclick="x"', '<![CDATA[', ']]>', '<style>', '</style>', ' style="', '<a href="', '</a>', '<image href="', '"', '>', '<', '<!--', '-->', '&lt;', '&#106;'];
+    const fragments = [
+      '<svg>',
+      '</svg>',
+      '<svg onload=alert(1)>',
+      '<script>',
+      '</script>',
+      'alert(1)',
+      '<foreignObject>',
+      '</foreignObject>',
+      '<use href="',
+      '<use xlink:href="',
+      'javascript:',
+      'https://evil/',
+      '#a',
+      '"/>',
+      '<rect ',
+      'fill="url(',
+      ')"',
+      ' onclick="x"',
+      '<![CDATA[',
+      ']]>',
+      '<style>',
+      '</style>',
+      ' style="',
+      '<a href="',
+      '</a>',
+      '<image href="',
+      '"',
+      '>',
+      '<',
+      '<!--',
+      '-->',
+      '&lt;',
+      '&#106;',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 30 }), (pieces) => {
         const out = sanitizeSvg(pieces.join(''));
         if (out === null) return;
         for (const el of svgElements(out)) {
-          expect(['svg', 'g', 'path', 'circle', 'rect', 'ellipse', 'line', 'polyline', 'polygon', 'defs', 'symbol', 'use', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'title', 'desc', 'text', 'tspan']).toContain(el.name);
+          expect([
+            'svg',
+            'g',
+            'path',
+            'circle',
+            'rect',
+            'ellipse',
+            'line',
+            'polyline',
+            'polygon',
+            'defs',
+            'symbol',
+            'use',
+            'linearGradient',
+            'radialGradient',
+            'stop',
+            'clipPath',
+            'mask',
+            'title',
+            'desc',
+            'text',
+            'tspan',
+          ]).toContain(el.name);
           for (const [name, value] of el.attrs) {
             expect(name).not.toMatch(/^on|^style$/i);
             if (name.endsWith('href')) expect(value).toMatch(/^#/);

@@ -41,7 +41,12 @@ describe('public header', () => {
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
     expect(screen.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe('/register');
     // public-area-and-api.md §2: the footer links privacy, imprint, terms and api-docs
-    for (const [name, href] of [['Privacy', '/privacy'], ['Imprint', '/imprint'], ['Terms', '/terms'], ['API', '/api-docs']]) {
+    for (const [name, href] of [
+      ['Privacy', '/privacy'],
+      ['Imprint', '/imprint'],
+      ['Terms', '/terms'],
+      ['API', '/api-docs'],
+    ]) {
       expect(screen.getByRole('link', { name }).getAttribute('href')).toBe(href);
     }
     expect(screen.getByText('© 2026 Feeder')).toBeTruthy();

@@ -28,4 +28,3 @@ export function itemClass(active: boolean): string {
     active ? 'bg-surface-2 font-semibold text-text' : 'font-medium text-muted hover:bg-surface-2 hover:text-text'
   }`;
 }
-

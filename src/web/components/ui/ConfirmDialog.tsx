@@ -36,16 +36,7 @@ export function ConfirmDialog({ open, onClose, title, ...body }: ConfirmDialogPr
   );
 }
 
-function ConfirmBody({
-  title,
-  onClose,
-  children,
-  cancelLabel,
-  confirmLabel,
-  pendingLabel,
-  onConfirm,
-  errorMessage,
-}: Omit<ConfirmDialogProps, 'open'>) {
+function ConfirmBody({ title, onClose, children, cancelLabel, confirmLabel, pendingLabel, onConfirm, errorMessage }: Omit<ConfirmDialogProps, 'open'>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -147,16 +147,14 @@ function Fields({ rows, label, response = false }: { rows: FieldRow[]; label: st
 
 function EndpointSection({ endpoint, origin }: { endpoint: Endpoint; origin: string }) {
   const { operation } = endpoint;
-  const params = (operation.parameters ?? []).map(
-    (p): FieldRow => ({
-      name: p.name,
-      type: `${typeLabel(p.schema)}, in ${p.in}`,
-      required: p.required ?? false,
-      description: p.description ?? p.schema.description ?? '',
-      constraints: constraintsOf(p.schema),
-      depth: 0,
-    }),
-  );
+  const params = (operation.parameters ?? []).map((p): FieldRow => ({
+    name: p.name,
+    type: `${typeLabel(p.schema)}, in ${p.in}`,
+    required: p.required ?? false,
+    description: p.description ?? p.schema.description ?? '',
+    constraints: constraintsOf(p.schema),
+    depth: 0,
+  }));
   const bodyMedia = operation.requestBody?.content['application/json'];
   const bodies = exampleBodies(bodyMedia);
   const { success, errors } = responsesOf(operation);
@@ -164,7 +162,12 @@ function EndpointSection({ endpoint, origin }: { endpoint: Endpoint; origin: str
   const successExample = exampleBody(successMedia);
   const headingId = `${endpoint.id}-title`;
   return (
-    <section id={endpoint.id} aria-labelledby={headingId} data-endpoint={`${endpoint.method} ${endpoint.path}`} className="mt-12 scroll-mt-20 border-t border-border pt-10">
+    <section
+      id={endpoint.id}
+      aria-labelledby={headingId}
+      data-endpoint={`${endpoint.method} ${endpoint.path}`}
+      className="mt-12 scroll-mt-20 border-t border-border pt-10"
+    >
       <h3 id={headingId}>{operation.summary ?? `${endpoint.method} ${endpoint.path}`}</h3>
       <p className="mt-3! flex flex-wrap items-center gap-2">
         <MethodBadge method={endpoint.method} />
@@ -240,7 +243,12 @@ function EndpointSection({ endpoint, origin }: { endpoint: Endpoint; origin: str
 
       <h4>{bodies.length > 1 ? 'Examples' : 'Example'}</h4>
       {(bodies.length > 1 ? bodies : [undefined]).map((body, i) => (
-        <CodeBlock key={i} code={curlFor(endpoint, origin, body)} kind="curl" label={`curl example${bodies.length > 1 ? ` ${i + 1}` : ''} for ${endpoint.method} ${endpoint.path}`} />
+        <CodeBlock
+          key={i}
+          code={curlFor(endpoint, origin, body)}
+          kind="curl"
+          label={`curl example${bodies.length > 1 ? ` ${i + 1}` : ''} for ${endpoint.method} ${endpoint.path}`}
+        />
       ))}
     </section>
   );

@@ -16,7 +16,10 @@ const doc: OpenApiDocument = {
         security: [{ bearerAuth: [] }],
         parameters: [{ name: 'article_id', in: 'path', required: true, schema: { type: 'integer', examples: [4711] } }],
         responses: {
-          '404': { description: 'Not found', content: { 'application/json': { schema: { type: 'object' }, example: { message: 'Article not found.', code: 'ARTICLE_NOT_FOUND' } } } },
+          '404': {
+            description: 'Not found',
+            content: { 'application/json': { schema: { type: 'object' }, example: { message: 'Article not found.', code: 'ARTICLE_NOT_FOUND' } } },
+          },
           '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer', examples: [4711] } } } } } },
         },
       },
@@ -84,7 +87,10 @@ describe('api-docs OpenAPI reading', () => {
       properties: {
         feeds: {
           type: 'array',
-          items: { type: 'object', properties: { id: { type: 'integer', examples: [1] }, icon: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'Icon', examples: [null] } } },
+          items: {
+            type: 'object',
+            properties: { id: { type: 'integer', examples: [1] }, icon: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'Icon', examples: [null] } },
+          },
         },
       },
     };
@@ -100,8 +106,13 @@ describe('api-docs OpenAPI reading', () => {
 
   it('reads one example, several named ones, or builds one from the schema', () => {
     expect(exampleBodies({ example: { a: 1 } })).toEqual([{ a: 1 }]);
-    expect(exampleBodies({ examples: { example1: { value: { feed_id: 12 } }, example2: { value: { article_ids: [1] } } } })).toEqual([{ feed_id: 12 }, { article_ids: [1] }]);
-    expect(exampleBodies({ schema: { type: 'object', properties: { url: { type: 'string', examples: ['https://x.example/'] } } } })).toEqual([{ url: 'https://x.example/' }]);
+    expect(exampleBodies({ examples: { example1: { value: { feed_id: 12 } }, example2: { value: { article_ids: [1] } } } })).toEqual([
+      { feed_id: 12 },
+      { article_ids: [1] },
+    ]);
+    expect(exampleBodies({ schema: { type: 'object', properties: { url: { type: 'string', examples: ['https://x.example/'] } } } })).toEqual([
+      { url: 'https://x.example/' },
+    ]);
     expect(exampleBodies(undefined)).toEqual([]);
     const [, read] = endpointsOf(doc);
     expect(curlFor(read, 'https://f.example', { article_ids: [1] })).toContain(`-d '{"article_ids":[1]}'`);

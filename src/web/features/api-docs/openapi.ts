@@ -97,7 +97,10 @@ export function endpointsOf(doc: OpenApiDocument): Endpoint[] {
     const i = tagOrder.indexOf(e.operation.tags?.[0] ?? '');
     return i < 0 ? tagOrder.length : i;
   };
-  return list.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
+  return list
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }
 
 /** The schema without its null branch, and whether null is allowed. */
@@ -206,7 +209,10 @@ export function exampleBody(media: MediaType | undefined): unknown {
 /** Every example body the media type names (read-all has one per way of calling it), else the one built. */
 export function exampleBodies(media: MediaType | undefined): unknown[] {
   if (!media) return [];
-  if (media.examples) return Object.values(media.examples).map((e) => e.value).filter((v) => v !== undefined);
+  if (media.examples)
+    return Object.values(media.examples)
+      .map((e) => e.value)
+      .filter((v) => v !== undefined);
   const one = media.example ?? exampleOf(media.schema);
   return one === undefined ? [] : [one];
 }

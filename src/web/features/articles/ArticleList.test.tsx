@@ -37,7 +37,11 @@ function articleCards(): HTMLElement[] {
 }
 
 function titles(): string[] {
-  return articleCards().map((a) => within(a).getByRole('heading').textContent!.replace(/\s*\(opens in a new tab\)$/, ''));
+  return articleCards().map((a) =>
+    within(a)
+      .getByRole('heading')
+      .textContent!.replace(/\s*\(opens in a new tab\)$/, ''),
+  );
 }
 
 function sidebarBadge(name: RegExp | string) {
@@ -200,7 +204,10 @@ describe('all articles (dashboard.md §2 "Article list view")', () => {
 
     // Hold page 2 to see the placeholders.
     const realFetch = globalThis.fetch;
-    vi.stubGlobal('fetch', vi.fn(async (...args: Parameters<typeof fetch>) => (await gate, realFetch(...args))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (...args: Parameters<typeof fetch>) => (await gate, realFetch(...args))),
+    );
     act(() => io.intersect());
     expect(screen.getAllByTestId('article-skeleton')).toHaveLength(5);
     release();
@@ -261,8 +268,16 @@ describe('a single feed (?feed=<id>)', () => {
     expect(heading.querySelector('[aria-hidden]')?.textContent).toBe('Feed 1');
     await screen.findByRole('heading', { level: 2, name: /Article 3/ });
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(within(nav).getByRole('link', { name: /Feed 1/ }).getAttribute('aria-current')).toBe('page');
-    expect(within(nav).getByRole('link', { name: /All articles/ }).getAttribute('aria-current')).toBeNull();
+    expect(
+      within(nav)
+        .getByRole('link', { name: /Feed 1/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    expect(
+      within(nav)
+        .getByRole('link', { name: /All articles/ })
+        .getAttribute('aria-current'),
+    ).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(requests.find((r) => r.path === '/api/articles/read/all')?.body).toEqual({ feed_id: 1 }));
@@ -393,7 +408,11 @@ describe('search (?q=)', () => {
 
   it('says "Fehler bei der Suche" when the search fails', async () => {
     await signedIn(undefined, 'de');
-    serve({ feeds: [feed1], counts: { counts: {}, total: 0 }, list: (req) => (req.path === '/api/articles/search' ? [500, { message: 'x', code: 'X' }] : [200, page([])]) });
+    serve({
+      feeds: [feed1],
+      counts: { counts: {}, total: 0 },
+      list: (req) => (req.path === '/api/articles/search' ? [500, { message: 'x', code: 'X' }] : [200, page([])]),
+    });
     await renderAt('/dashboard?q=x', <DashboardRoutes />);
     await wait(700);
     expect(screen.getByRole('alert').textContent).toContain('Fehler bei der Suche. Bitte versuche es erneut.');
@@ -408,7 +427,15 @@ describe('extended card', () => {
       list: () => [200, page([makeArticle({ id: 5, title: 'Long read', author: 'Ada' })])],
       extra: (req) =>
         req.path === '/api/extract-article-content'
-          ? [200, { content: '<p>The whole story.</p><img src="https://x/pixel.gif" width="1" height="1"><img src="https://x/photo.jpg" width="600">', warning: null, error: null, cached: false }]
+          ? [
+              200,
+              {
+                content: '<p>The whole story.</p><img src="https://x/pixel.gif" width="1" height="1"><img src="https://x/photo.jpg" width="600">',
+                warning: null,
+                error: null,
+                cached: false,
+              },
+            ]
           : undefined,
     });
     await renderAt('/dashboard', <DashboardRoutes />);
@@ -434,9 +461,7 @@ describe('extended card', () => {
       counts: { counts: { '1': 1 }, total: 1 },
       list: () => [200, page([makeArticle({ id: 5 })])],
       extra: (req) =>
-        req.path === '/api/extract-article-content'
-          ? [200, { content: '<p>Feed text only.</p>', warning: 'EXTRACT_FAILED', error: null, cached: false }]
-          : undefined,
+        req.path === '/api/extract-article-content' ? [200, { content: '<p>Feed text only.</p>', warning: 'EXTRACT_FAILED', error: null, cached: false }] : undefined,
     });
     await renderAt('/dashboard', <DashboardRoutes />);
     const card = (await screen.findAllByRole('article'))[0];
@@ -486,7 +511,7 @@ describe('keyboard shortcuts', () => {
     fireEvent.keyDown(box, { key: 'm' });
     expect(requests.some((r) => r.path === '/api/articles/1/read')).toBe(false);
 
-    fireEvent.keyDown(document.body, { key: '?' , shiftKey: true });
+    fireEvent.keyDown(document.body, { key: '?', shiftKey: true });
     expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
     expect(screen.getByText('Open original')).toBeTruthy();
   });

@@ -116,7 +116,11 @@ function MutedFeed({ feed }: { feed: Feed }) {
       >
         {t('articles.empty.unmute')}
       </Button>
-      {failed && <p role="alert" className="w-full text-sm text-danger">{t('articles.errors.unmute')}</p>}
+      {failed && (
+        <p role="alert" className="w-full text-sm text-danger">
+          {t('articles.errors.unmute')}
+        </p>
+      )}
     </EmptyState>
   );
 }

@@ -65,7 +65,11 @@ function ListView({ listId }: { listId: number }) {
   const data = list.data;
   return (
     <>
-      <ArticleList view={view} intro={<Intro list={data} onEdit={() => setEditing(true)} onDelete={() => setDeleting(true)} />} emptyState={<ListEmpty list={data} onEdit={() => setEditing(true)} />} />
+      <ArticleList
+        view={view}
+        intro={<Intro list={data} onEdit={() => setEditing(true)} onDelete={() => setDeleting(true)} />}
+        emptyState={<ListEmpty list={data} onEdit={() => setEditing(true)} />}
+      />
       <ReadingListDialog open={editing} list={data} onClose={() => setEditing(false)} />
       <DeleteReadingListDialog list={data} open={deleting} onClose={() => setDeleting(false)} onDeleted={() => navigate('/dashboard')} />
     </>

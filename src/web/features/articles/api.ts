@@ -1,12 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type {
-  Article,
-  ArticlePage,
-  ArticleStateResponse,
-  ExtractContentResponse,
-  MarkReadResponse,
-  UnreadCounts,
-} from '../../../common/api.js';
+import type { Article, ArticlePage, ArticleStateResponse, ExtractContentResponse, MarkReadResponse, UnreadCounts } from '../../../common/api.js';
 import { DEFAULT_PER_PAGE } from '../../../common/limits.js';
 import { api, ApiError } from '../../lib/api.js';
 import { storage } from '../../lib/storage.js';
@@ -20,11 +13,7 @@ export const PER_PAGE = DEFAULT_PER_PAGE;
 
 /** Which list is on screen (§2 "Article list view": all, favorites, feed-{id}, or a search). */
 export type ArticleView =
-  | { kind: 'all' }
-  | { kind: 'favorites' }
-  | { kind: 'feed'; feedId: number }
-  | { kind: 'search'; q: string; feedId?: number }
-  | { kind: 'reading-list'; listId: number };
+  { kind: 'all' } | { kind: 'favorites' } | { kind: 'feed'; feedId: number } | { kind: 'search'; q: string; feedId?: number } | { kind: 'reading-list'; listId: number };
 
 /** The view key of §2; switching to another key starts again at page 1. */
 export function viewKey(view: ArticleView): string {
@@ -110,9 +99,7 @@ export function setFavorite(id: number, favorite: boolean): Promise<ArticleState
 }
 
 /** POST /api/articles/read/all: one feed, one reading list, the given articles, or (empty body) everything. */
-export function markAllRead(
-  scope: { feed_id: number } | { reading_list_id: number } | { article_ids: number[] } | Record<string, never>,
-): Promise<MarkReadResponse> {
+export function markAllRead(scope: { feed_id: number } | { reading_list_id: number } | { article_ids: number[] } | Record<string, never>): Promise<MarkReadResponse> {
   return api<MarkReadResponse>('/api/articles/read/all', { method: 'POST', body: scope });
 }
 

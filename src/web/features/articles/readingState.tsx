@@ -27,10 +27,7 @@ export function ReadingStateProvider({ children, initialShowRead = false }: { ch
     searchFocus.current = focus;
   }, []);
   const focusSearch = useCallback(() => searchFocus.current?.(), []);
-  const value = useMemo(
-    () => ({ showRead, setShowRead, toggleShowRead, registerSearch, focusSearch }),
-    [showRead, toggleShowRead, registerSearch, focusSearch],
-  );
+  const value = useMemo(() => ({ showRead, setShowRead, toggleShowRead, registerSearch, focusSearch }), [showRead, toggleShowRead, registerSearch, focusSearch]);
   return <ReadingStateContext.Provider value={value}>{children}</ReadingStateContext.Provider>;
 }
 

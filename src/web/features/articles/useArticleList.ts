@@ -57,9 +57,7 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
       clearTimeout(errorTimer.current);
       removed.current.clear();
       setState((s) =>
-        opts.keepList
-          ? { ...s, error: null }
-          : { articles: [], total: 0, activeFilters: [], status: 'loading', loadingMore: false, error: null, hasMore: false },
+        opts.keepList ? { ...s, error: null } : { articles: [], total: 0, activeFilters: [], status: 'loading', loadingMore: false, error: null, hasMore: false },
       );
       try {
         const page = await fetchArticlePage(viewRef.current, 1, showReadRef.current);

@@ -5,7 +5,15 @@ import { fakeServer, flush, renderPublic, usePublicTestEnv } from '../../test/pu
 import LoginPage from './LoginPage.js';
 import ResendVerificationPage from './ResendVerificationPage.js';
 
-const user: User = { id: 1, name: 'Erika', email: 'erika@feeder.test', is_verified: true, language_preference: 'en', created_at: '2026-01-01T00:00:00Z', fever_api_enabled: false };
+const user: User = {
+  id: 1,
+  name: 'Erika',
+  email: 'erika@feeder.test',
+  is_verified: true,
+  language_preference: 'en',
+  created_at: '2026-01-01T00:00:00Z',
+  fever_api_enabled: false,
+};
 const routes = { '/login': <LoginPage />, '/resend-verification': <ResendVerificationPage />, '/dashboard': <p>dashboard</p> };
 const location = () => screen.getByTestId('location').textContent;
 

@@ -20,9 +20,7 @@ export default function ResendVerificationPage() {
         submitLabel={t('auth.resend.submit')}
         busyLabel={t('auth.resend.sending')}
         interpret={(body) =>
-          body?.status === 'success' && body.code && SUCCESS_CODES.has(body.code)
-            ? { ok: true, key: `auth.errorCodes.${body.code}` }
-            : { ok: false, key: 'common.error' }
+          body?.status === 'success' && body.code && SUCCESS_CODES.has(body.code) ? { ok: true, key: `auth.errorCodes.${body.code}` } : { ok: false, key: 'common.error' }
         }
         errorKey={(err) => resendErrorKey(i18n, err)}
         onSuccess={(email) => pendingEmail.set(email)}

@@ -63,7 +63,10 @@ describe('verification and resend errors', () => {
 
 describe('{status, code} answers (§8)', () => {
   it('a success code shows its own text', () => {
-    expect(statusResultKey(i18n, { status: 'success', code: 'PASSWORD_RESET_SUCCESS' }, 'auth.reset.success')).toEqual({ ok: true, key: 'auth.errorCodes.PASSWORD_RESET_SUCCESS' });
+    expect(statusResultKey(i18n, { status: 'success', code: 'PASSWORD_RESET_SUCCESS' }, 'auth.reset.success')).toEqual({
+      ok: true,
+      key: 'auth.errorCodes.PASSWORD_RESET_SUCCESS',
+    });
   });
   it('an unknown success code shows the generic success text', () => {
     expect(statusResultKey(i18n, { status: 'success', code: 'NEW_THING' }, 'auth.reset.success')).toEqual({ ok: true, key: 'auth.reset.success' });

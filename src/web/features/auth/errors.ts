@@ -55,11 +55,7 @@ export function registerError(i18n: Translator, err: unknown): { key: string } |
  * A 200 answer of the {status, code} kind (§8): a success code shows its own text when it has one, else the
  * screen's generic success text; a non-success status inside a 200 is the common error.
  */
-export function statusResultKey(
-  i18n: Translator,
-  body: { status?: string; code?: string } | null | undefined,
-  successFallbackKey: string,
-): { ok: boolean; key: string } {
+export function statusResultKey(i18n: Translator, body: { status?: string; code?: string } | null | undefined, successFallbackKey: string): { ok: boolean; key: string } {
   if (!body || body.status !== 'success') return { ok: false, key: 'common.error' };
   if (body.code && i18n.exists(codeKey(body.code))) return { ok: true, key: codeKey(body.code) };
   return { ok: true, key: successFallbackKey };

@@ -46,7 +46,12 @@ export const validateReset = validatePasswords;
 /** Domain part of an address, lower-cased ('' when there is none). */
 export function emailDomain(email: string): string {
   const at = email.trim().lastIndexOf('@');
-  return at < 0 ? '' : email.trim().slice(at + 1).toLowerCase();
+  return at < 0
+    ? ''
+    : email
+        .trim()
+        .slice(at + 1)
+        .toLowerCase();
 }
 
 /**
@@ -67,10 +72,7 @@ export interface RegisterValidation {
   domainClosed: boolean;
 }
 
-export function validateRegister(
-  v: { name: string; email: string; password: string; confirm: string },
-  allowedDomains: readonly string[],
-): RegisterValidation {
+export function validateRegister(v: { name: string; email: string; password: string; confirm: string }, allowedDomains: readonly string[]): RegisterValidation {
   const errors: FieldErrors<RegisterField> = {
     ...compact({ name: v.name.trim() ? undefined : 'auth.fieldRequired', email: emailError(v.email) }),
     ...validatePasswords(v),

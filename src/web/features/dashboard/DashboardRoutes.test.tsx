@@ -86,16 +86,51 @@ describe('a new feed’s first articles', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let fetched = false;
     const feed = {
-      id: 1, title: 'Fresh Feed', original_title: 'Fresh Feed', custom_title: null, url: 'https://example.org/feed.xml', site_url: null,
-      description: null, favicon_base64: null, favicon_type: null, favicon_url: null, is_muted: false, muted_permanently: false,
-      muted_until: null, sort_order: 0, folder_id: null, last_error_code: null, created_at: '2026-11-22T07:00:00.000Z',
+      id: 1,
+      title: 'Fresh Feed',
+      original_title: 'Fresh Feed',
+      custom_title: null,
+      url: 'https://example.org/feed.xml',
+      site_url: null,
+      description: null,
+      favicon_base64: null,
+      favicon_type: null,
+      favicon_url: null,
+      is_muted: false,
+      muted_permanently: false,
+      muted_until: null,
+      sort_order: 0,
+      folder_id: null,
+      last_error_code: null,
+      created_at: '2026-11-22T07:00:00.000Z',
     };
     const article = {
-      id: 5, url: 'https://example.org/5', title: 'First article', summary: 'Hello.', content: null, author: null, image_url: null,
-      published_at: '2026-11-22T07:00:00.000Z', feed_id: 1, feed_title: 'Fresh Feed', feed_favicon: null, feed_favicon_base64: null,
-      feed_favicon_type: null, is_read: false, is_favorite: false, in_reading_list: false,
+      id: 5,
+      url: 'https://example.org/5',
+      title: 'First article',
+      summary: 'Hello.',
+      content: null,
+      author: null,
+      image_url: null,
+      published_at: '2026-11-22T07:00:00.000Z',
+      feed_id: 1,
+      feed_title: 'Fresh Feed',
+      feed_favicon: null,
+      feed_favicon_base64: null,
+      feed_favicon_type: null,
+      is_read: false,
+      is_favorite: false,
+      in_reading_list: false,
     };
-    const listPage = (articles: unknown[]) => ({ articles, total: articles.length, current_page: 1, pages: 1, per_page: 20, active_filters: [], has_active_filters: false });
+    const listPage = (articles: unknown[]) => ({
+      articles,
+      total: articles.length,
+      current_page: 1,
+      pages: 1,
+      per_page: 20,
+      active_filters: [],
+      has_active_filters: false,
+    });
     const calls = fakeServer({
       'GET /api/feeds': () => [200, [{ ...feed, last_fetched_at: fetched ? '2026-11-22T07:01:00.000Z' : null }]],
       'GET /api/feeds/unread_counts': () => [200, { counts: { '1': fetched ? 1 : 0 }, total: fetched ? 1 : 0 }],

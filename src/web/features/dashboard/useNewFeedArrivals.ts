@@ -31,8 +31,7 @@ export function useNewFeedArrivals(): void {
     const { waiting: before, known } = previous.current;
     // A feed arrives when it was waiting and now is fetched, or when it shows up already fetched: the server may
     // fetch a new subscription before the feed list is asked again, and then it is never seen waiting.
-    const arrived =
-      [...before].some((id) => !now.has(id) && list.some((f) => f.id === id)) || (known !== null && fetched.some((id) => !known.has(id)));
+    const arrived = [...before].some((id) => !now.has(id) && list.some((f) => f.id === id)) || (known !== null && fetched.some((id) => !known.has(id)));
     previous.current = { waiting: now, known: new Set(list.map((f) => f.id)) };
     if (arrived) {
       announce(['articles', 'counts']);

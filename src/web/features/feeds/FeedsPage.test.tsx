@@ -125,7 +125,11 @@ describe('feed management screen (dashboard.md §2, §4, §5, §8)', () => {
     await screen.findByRole('list', { name: 'Your feeds' });
     fireEvent.click(within(row('Tagesschau')).getByRole('button', { name: 'Actions for “Tagesschau”' }));
     const menu = within(row('Tagesschau')).getByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Mute', 'Manage filters', 'Edit', 'Refresh now', 'Delete']);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((m) => m.textContent),
+    ).toEqual(['Mute', 'Manage filters', 'Edit', 'Refresh now', 'Delete']);
     expect(document.activeElement?.textContent).toBe('Mute');
     fireEvent.keyDown(menu, { key: 'Escape' });
     expect(within(row('Tagesschau')).queryByRole('menu')).toBeNull();

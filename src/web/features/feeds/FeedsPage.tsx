@@ -55,7 +55,10 @@ export default function FeedsPage() {
     const next = [...list];
     [next[from], next[to]] = [next[to]!, next[from]!];
     await client.cancelQueries({ queryKey: feedsKey });
-    client.setQueryData<Feed[]>(feedsKey, next.map((f, i) => ({ ...f, sort_order: i })));
+    client.setQueryData<Feed[]>(
+      feedsKey,
+      next.map((f, i) => ({ ...f, sort_order: i })),
+    );
     keepFocus(feedId, delta, to === 0 || to === next.length - 1);
 
     const ids = next.map((f) => f.id);
@@ -154,12 +157,7 @@ export default function FeedsPage() {
       {dialog.kind === 'mute' && <MuteDialog open={dialogOpen} feed={dialog.feed} onClose={closeDialog} />}
       {dialog.kind === 'filters' && <FeedFiltersDialog open={dialogOpen} feedId={dialog.feedId} onClose={closeDialog} />}
       {dialog.kind === 'delete' && (
-        <DeleteFeedDialog
-          open={dialogOpen}
-          feed={dialog.feed}
-          onClose={closeDialog}
-          onDeleted={(title) => showNotice(t('feeds.page.deleted', { title }))}
-        />
+        <DeleteFeedDialog open={dialogOpen} feed={dialog.feed} onClose={closeDialog} onDeleted={(title) => showNotice(t('feeds.page.deleted', { title }))} />
       )}
     </div>
   );

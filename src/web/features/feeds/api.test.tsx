@@ -166,14 +166,7 @@ describe('feed mutations and their events (dashboard.md §4, §7)', () => {
       ['DELETE /api/feeds/3', undefined],
       ['DELETE /api/feeds/4', undefined],
     ]);
-    expect(events).toEqual([
-      'feeds-updated',
-      'force-article-update',
-      'feeds-updated',
-      'feeds-updated',
-      'force-unread-update',
-      'force-article-update',
-    ]);
+    expect(events).toEqual(['feeds-updated', 'force-article-update', 'feeds-updated', 'feeds-updated', 'force-unread-update', 'force-article-update']);
   });
 
   it('useRefreshFeed queues the fetch and asks for the lists again once it has had time to finish', async () => {

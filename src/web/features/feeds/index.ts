@@ -1,4 +1,16 @@
-export { UNREAD_COUNTS_DEBOUNCE_MS, UNREAD_COUNTS_STALE_MS, downloadOpmlExport, feedTitle, feedsKey, unreadCountsKey, useDeleteAllFeeds, useFeeds, useImportOpml, useUnmuteFeed, useUnreadCounts } from './api.js';
+export {
+  UNREAD_COUNTS_DEBOUNCE_MS,
+  UNREAD_COUNTS_STALE_MS,
+  downloadOpmlExport,
+  feedTitle,
+  feedsKey,
+  unreadCountsKey,
+  useDeleteAllFeeds,
+  useFeeds,
+  useImportOpml,
+  useUnmuteFeed,
+  useUnreadCounts,
+} from './api.js';
 export { AddFeedDialog } from './components/AddFeedDialog.js';
 export { ChoiceGroup, filterScopeChoices } from './components/ChoiceGroup.js';
 export { FeedActionsMenu } from './components/FeedActionsMenu.js';

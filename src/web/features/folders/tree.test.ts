@@ -6,7 +6,13 @@ import { applyFeedOrder, buildLayout, diffLayouts, feedsForLayout, foldersForLay
 const folder = (id: number, sort_order: number, name = `Folder ${id}`): Folder => ({ id, name, feeds: [], sort_order, created_at: '2026-11-22T07:00:00.000Z' });
 
 describe('the sidebar tree (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
-  const feeds = [makeFeed({ id: 1, folder_id: 20 }), makeFeed({ id: 2 }), makeFeed({ id: 3, folder_id: 10 }), makeFeed({ id: 4, folder_id: 20 }), makeFeed({ id: 5, folder_id: 99 })];
+  const feeds = [
+    makeFeed({ id: 1, folder_id: 20 }),
+    makeFeed({ id: 2 }),
+    makeFeed({ id: 3, folder_id: 10 }),
+    makeFeed({ id: 4, folder_id: 20 }),
+    makeFeed({ id: 5, folder_id: 99 }),
+  ];
   const folders = [folder(20, 1), folder(10, 0), folder(30, 2)];
 
   it('puts folders in their order, each with its feeds in feed order, and the rest at the root (an unknown folder too)', () => {

@@ -41,16 +41,18 @@ export function feedsOf(layout: Layout, group: Group): number[] {
 }
 
 function withGroup(layout: Layout, group: Group, feeds: number[]): Layout {
-  return group === 'root'
-    ? { ...layout, root: feeds }
-    : { ...layout, folders: layout.folders.map((f) => (f.id === group ? { ...f, feeds } : f)) };
+  return group === 'root' ? { ...layout, root: feeds } : { ...layout, folders: layout.folders.map((f) => (f.id === group ? { ...f, feeds } : f)) };
 }
 
 /** Moves a feed to `index` of `to` (the end when index is past it), from wherever it is. */
 export function moveFeed(layout: Layout, feedId: number, to: Group, index = Number.POSITIVE_INFINITY): Layout {
   const from = groupOf(layout, feedId);
   if (from === undefined) return layout;
-  let next = withGroup(layout, from, feedsOf(layout, from).filter((id) => id !== feedId));
+  let next = withGroup(
+    layout,
+    from,
+    feedsOf(layout, from).filter((id) => id !== feedId),
+  );
   const target = [...feedsOf(next, to)];
   target.splice(Math.max(0, Math.min(index, target.length)), 0, feedId);
   next = withGroup(next, to, target);

@@ -84,8 +84,7 @@ export function useLayoutCommit(): (before: Layout, after: Layout, options?: Com
 
         // A move into a folder or out of one; the feed then takes the place it was dropped at (a sort of its group).
         try {
-          const result =
-            change.to === 'root' ? await removeFeedFromFolder(change.from as number, change.feedId) : await moveFeedToFolder(change.to, change.feedId);
+          const result = change.to === 'root' ? await removeFeedFromFolder(change.from as number, change.feedId) : await moveFeedToFolder(change.to, change.feedId);
           if (result?.code === 'FEED_ALREADY_IN_FOLDER') toast(t('folders.toasts.alreadyInFolder', { title, folder: folderName(change.to) }), 'info');
           else if (change.to === 'root') toast(t('folders.toasts.movedOut', { title, folder: folderName(change.from) }));
           else toast(t('folders.toasts.movedInto', { title, folder: folderName(change.to) }));

@@ -38,9 +38,7 @@ export function LegalLayout({ title, children }: { title: string; children: Reac
     <PublicLayout mainClassName="px-4 py-10 sm:px-6 sm:py-16">
       <div className="mx-auto max-w-[70ch]">
         {back}
-        {i18n.language !== 'de' && (
-          <p className="mt-6 rounded-lg border border-border bg-surface-2 px-4 py-3 text-sm text-muted">{t('legal.germanOnly')}</p>
-        )}
+        {i18n.language !== 'de' && <p className="mt-6 rounded-lg border border-border bg-surface-2 px-4 py-3 text-sm text-muted">{t('legal.germanOnly')}</p>}
         <article lang="de" className={`mt-8 ${prose}`}>
           <header>
             <h1 className="text-3xl font-semibold tracking-tight text-balance sm:text-4xl">{title}</h1>

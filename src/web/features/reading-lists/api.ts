@@ -1,6 +1,16 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { ArticleReadingListRef, ArticleReadingListsResponse, ReadingList, ReadingListInput, ReadingListResponse, ReadingListRule, ReadingListsResponse, ReadingListUnreadCount, ReadingListUnreadCountsResponse } from '../../../common/api.js';
+import type {
+  ArticleReadingListRef,
+  ArticleReadingListsResponse,
+  ReadingList,
+  ReadingListInput,
+  ReadingListResponse,
+  ReadingListRule,
+  ReadingListsResponse,
+  ReadingListUnreadCount,
+  ReadingListUnreadCountsResponse,
+} from '../../../common/api.js';
 import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH } from '../../../common/limits.js';
 import { api } from '../../lib/api.js';
 import { announce, useAppMutation, useRefetchOn } from '../../lib/mutations.js';
@@ -135,8 +145,7 @@ export interface MembershipEdit {
 export function useEditMembership() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ listId, articleId, action }: MembershipEdit) =>
-      action === 'add' ? addToReadingList(listId, articleId) : removeFromReadingList(listId, articleId),
+    mutationFn: ({ listId, articleId, action }: MembershipEdit) => (action === 'add' ? addToReadingList(listId, articleId) : removeFromReadingList(listId, articleId)),
     onSettled: async (_data, _error, { listId, articleId }) => {
       let inAny: boolean | undefined;
       try {
@@ -223,4 +232,3 @@ export function useSortReadingLists(): (ids: number[]) => Promise<boolean> {
     [client, mutateAsync],
   );
 }
-

@@ -82,10 +82,7 @@ describe('settings: change password', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = fakeServer({
       'POST /auth/verify-password': () => [200, { valid: true }],
-      'PUT /auth/me': () => [
-        200,
-        { user: testUser, message: 'Password updated.', code: 'PASSWORD_UPDATED', access_token: 'access-2', refresh_token: 'refresh-2' },
-      ],
+      'PUT /auth/me': () => [200, { user: testUser, message: 'Password updated.', code: 'PASSWORD_UPDATED', access_token: 'access-2', refresh_token: 'refresh-2' }],
     });
     await renderSettings();
     fillPassword('secret123', 'new-secret-456');

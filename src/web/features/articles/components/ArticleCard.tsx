@@ -82,9 +82,7 @@ export const ArticleCard = memo(
               rel="noopener noreferrer"
               onClick={() => onOpened(article)}
               onAuxClick={(e) => e.button === 1 && onOpened(article)}
-              className={`rounded-sm decoration-accent/60 underline-offset-4 hover:underline ${
-                article.is_read ? 'font-medium text-muted' : 'font-semibold text-text'
-              }`}
+              className={`rounded-sm decoration-accent/60 underline-offset-4 hover:underline ${article.is_read ? 'font-medium text-muted' : 'font-semibold text-text'}`}
             >
               {title}
               <span className="sr-only"> {t('articles.card.opensInNewTab')}</span>
@@ -135,19 +133,7 @@ export const ArticleCard = memo(
   }),
 );
 
-function CardButton({
-  label,
-  pressed,
-  hasPopup,
-  onClick,
-  children,
-}: {
-  label: string;
-  pressed?: boolean;
-  hasPopup?: boolean;
-  onClick(): void;
-  children: ReactNode;
-}) {
+function CardButton({ label, pressed, hasPopup, onClick, children }: { label: string; pressed?: boolean; hasPopup?: boolean; onClick(): void; children: ReactNode }) {
   return (
     <button
       type="button"

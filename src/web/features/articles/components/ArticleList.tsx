@@ -174,10 +174,12 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
   };
 
   const showError = Boolean(list.error) && (view.kind !== 'all' || articles.length === 0);
-  const errorText = list.error ? (() => {
-    const { key: k, values } = fetchErrorKey(list.error, view);
-    return t(k, values);
-  })() : '';
+  const errorText = list.error
+    ? (() => {
+        const { key: k, values } = fetchErrorKey(list.error, view);
+        return t(k, values);
+      })()
+    : '';
 
   const header = (
     <ListHeader
@@ -189,9 +191,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
       onManageFilters={onManageFilters}
       onMute={onMute}
       onMarkAllRead={() => void markAll()}
-      markAllDisabled={
-        articles.length === 0 || (view.kind !== 'all' && view.kind !== 'feed' && view.kind !== 'reading-list' && !articles.some((a) => !a.is_read))
-      }
+      markAllDisabled={articles.length === 0 || (view.kind !== 'all' && view.kind !== 'feed' && view.kind !== 'reading-list' && !articles.some((a) => !a.is_read))}
       marking={marking}
     />
   );
@@ -200,7 +200,9 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
   if (list.status === 'loading') {
     body = (
       <div className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-surface" aria-busy="true" aria-label={t('articles.list.loading')}>
-        {Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleSkeleton key={i} />)}
+        {Array.from({ length: PLACEHOLDERS }, (_, i) => (
+          <ArticleSkeleton key={i} />
+        ))}
       </div>
     );
   } else if (list.status === 'error' || (showError && articles.length === 0)) {

@@ -82,38 +82,34 @@ export function ListHeader({
       {(count > 0 || (view.kind === 'feed' && onManageFilters)) && (
         <div>
           <div className="flex flex-wrap items-center justify-between gap-x-3">
-          {count > 0 ? (
-            <button
-              type="button"
-              aria-expanded={filtersOpen}
-              aria-controls={filtersId}
-              onClick={() => setFiltersOpen((o) => !o)}
-              className="-ml-1 inline-flex min-h-10 items-center gap-1.5 rounded-md px-1 text-sm text-muted hover:text-text"
-            >
-              <Filter aria-hidden className="size-3.5 text-accent" />
-              {t('articles.header.activeFilters', { count })}
-              <ChevronDown aria-hidden className={`size-4 transition-transform ${filtersOpen ? 'rotate-180' : ''}`} />
-            </button>
-          ) : (
-            <button
-              type="button"
-              onClick={onManageFilters}
-              className="-ml-1 inline-flex min-h-10 items-center gap-1.5 rounded-md px-1 text-sm text-muted underline decoration-dotted underline-offset-4 hover:text-text"
-            >
-              <Filter aria-hidden className="size-3.5" />
-              {t('articles.header.noFilters')}
-            </button>
-          )}
-          {onMute && (
-            <button
-              type="button"
-              onClick={onMute}
-              className="inline-flex min-h-10 items-center gap-1.5 rounded-md px-1 text-sm text-muted hover:text-text"
-            >
-              <BellOff aria-hidden className="size-3.5" />
-              {t('articles.header.mute')}
-            </button>
-          )}
+            {count > 0 ? (
+              <button
+                type="button"
+                aria-expanded={filtersOpen}
+                aria-controls={filtersId}
+                onClick={() => setFiltersOpen((o) => !o)}
+                className="-ml-1 inline-flex min-h-10 items-center gap-1.5 rounded-md px-1 text-sm text-muted hover:text-text"
+              >
+                <Filter aria-hidden className="size-3.5 text-accent" />
+                {t('articles.header.activeFilters', { count })}
+                <ChevronDown aria-hidden className={`size-4 transition-transform ${filtersOpen ? 'rotate-180' : ''}`} />
+              </button>
+            ) : (
+              <button
+                type="button"
+                onClick={onManageFilters}
+                className="-ml-1 inline-flex min-h-10 items-center gap-1.5 rounded-md px-1 text-sm text-muted underline decoration-dotted underline-offset-4 hover:text-text"
+              >
+                <Filter aria-hidden className="size-3.5" />
+                {t('articles.header.noFilters')}
+              </button>
+            )}
+            {onMute && (
+              <button type="button" onClick={onMute} className="inline-flex min-h-10 items-center gap-1.5 rounded-md px-1 text-sm text-muted hover:text-text">
+                <BellOff aria-hidden className="size-3.5" />
+                {t('articles.header.mute')}
+              </button>
+            )}
           </div>
           {count > 0 && filtersOpen && (
             <div id={filtersId} className="pb-2">

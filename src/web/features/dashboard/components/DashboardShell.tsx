@@ -73,51 +73,51 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   return (
     <PageTitleContext.Provider value={setTitle}>
       <ReadingStateProvider>
-      <div className="min-h-screen bg-bg text-text lg:flex">
-        {/* Backdrop of the mobile drawer. */}
-        <div
-          aria-hidden
-          onClick={close}
-          className={`fixed inset-0 z-30 bg-black/45 backdrop-blur-[1px] transition-opacity duration-200 lg:hidden ${
-            open ? 'opacity-100' : 'pointer-events-none opacity-0'
-          }`}
-          data-testid="sidebar-backdrop"
-        />
-
-        <aside
-          id={sidebarId}
-          role={open ? 'dialog' : undefined}
-          aria-modal={open || undefined}
-          aria-label={open ? t('dashboard.sidebar.label') : undefined}
-          className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl lg:visible lg:static lg:z-auto lg:w-64 lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:shadow-none ${
-            // Visibility flips at once on opening (so focus can move in right away) and only after the slide-out
-            // on closing (so the drawer stays visible while it leaves).
-            open
-              ? 'visible translate-x-0 [transition:transform_200ms_ease-out,visibility_0s]'
-              : 'invisible -translate-x-full [transition:transform_200ms_ease-out,visibility_0s_linear_200ms]'
-          }`}
-        >
-          {/* On wide screens the column runs the page's full height while its content stays in view. */}
-          <div className="h-full lg:sticky lg:top-0 lg:h-screen">
-            <Sidebar ref={closeButtonRef} onClose={close} />
-          </div>
-        </aside>
-
-        <div className="flex min-h-screen min-w-0 flex-1 flex-col" inert={open || undefined}>
-          <TopBar
-            ref={menuButtonRef}
-            title={title.title}
-            shortTitle={title.short}
-            sidebarOpen={open}
-            sidebarId={sidebarId}
-            onOpenSidebar={() => setOpen(true)}
-            tools={articleTools ? <ArticleTools /> : undefined}
+        <div className="min-h-screen bg-bg text-text lg:flex">
+          {/* Backdrop of the mobile drawer. */}
+          <div
+            aria-hidden
+            onClick={close}
+            className={`fixed inset-0 z-30 bg-black/45 backdrop-blur-[1px] transition-opacity duration-200 lg:hidden ${
+              open ? 'opacity-100' : 'pointer-events-none opacity-0'
+            }`}
+            data-testid="sidebar-backdrop"
           />
-          <main className="flex-1 px-4 py-6 sm:px-6 sm:py-8 lg:px-10">{children}</main>
+
+          <aside
+            id={sidebarId}
+            role={open ? 'dialog' : undefined}
+            aria-modal={open || undefined}
+            aria-label={open ? t('dashboard.sidebar.label') : undefined}
+            className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl lg:visible lg:static lg:z-auto lg:w-64 lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:shadow-none ${
+              // Visibility flips at once on opening (so focus can move in right away) and only after the slide-out
+              // on closing (so the drawer stays visible while it leaves).
+              open
+                ? 'visible translate-x-0 [transition:transform_200ms_ease-out,visibility_0s]'
+                : 'invisible -translate-x-full [transition:transform_200ms_ease-out,visibility_0s_linear_200ms]'
+            }`}
+          >
+            {/* On wide screens the column runs the page's full height while its content stays in view. */}
+            <div className="h-full lg:sticky lg:top-0 lg:h-screen">
+              <Sidebar ref={closeButtonRef} onClose={close} />
+            </div>
+          </aside>
+
+          <div className="flex min-h-screen min-w-0 flex-1 flex-col" inert={open || undefined}>
+            <TopBar
+              ref={menuButtonRef}
+              title={title.title}
+              shortTitle={title.short}
+              sidebarOpen={open}
+              sidebarId={sidebarId}
+              onOpenSidebar={() => setOpen(true)}
+              tools={articleTools ? <ArticleTools /> : undefined}
+            />
+            <main className="flex-1 px-4 py-6 sm:px-6 sm:py-8 lg:px-10">{children}</main>
+          </div>
+          {/* Short confirmations and errors of the whole dashboard (dashboard.md §7 "toast" event, §8). */}
+          <Toaster />
         </div>
-        {/* Short confirmations and errors of the whole dashboard (dashboard.md §7 "toast" event, §8). */}
-        <Toaster />
-      </div>
       </ReadingStateProvider>
     </PageTitleContext.Provider>
   );

@@ -69,13 +69,7 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
       <nav aria-label={t('dashboard.sidebar.label')} className="flex min-h-0 flex-1 flex-col overflow-y-auto px-3 pb-3 pt-2">
         <ul className="flex flex-col gap-0.5">
           <li>
-            <SidebarLink
-              to="/dashboard"
-              active={onDashboard && activeFeed === null}
-              icon={Newspaper}
-              label={t('dashboard.sidebar.allArticles')}
-              badge={unread?.total}
-            />
+            <SidebarLink to="/dashboard" active={onDashboard && activeFeed === null} icon={Newspaper} label={t('dashboard.sidebar.allArticles')} badge={unread?.total} />
           </li>
           <li>
             <SidebarLink to="/dashboard/favorites" end icon={Star} label={t('dashboard.sidebar.favorites')} />
@@ -173,17 +167,7 @@ export function SidebarLink({
 }
 
 /** A titled group in the sidebar; `action` holds a control beside the title (e.g. the "+" menu). */
-export function SidebarSection({
-  title,
-  action,
-  children,
-  className = '',
-}: {
-  title: string;
-  action?: ReactNode;
-  children: ReactNode;
-  className?: string;
-}) {
+export function SidebarSection({ title, action, children, className = '' }: { title: string; action?: ReactNode; children: ReactNode; className?: string }) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className={className}>

@@ -23,10 +23,7 @@ export interface TopBarProps {
 }
 
 /** The dashboard's top bar: menu button (below lg), page title, page tools, theme toggle, user menu. */
-export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar(
-  { title, shortTitle, sidebarOpen, sidebarId, onOpenSidebar, tools },
-  menuRef,
-) {
+export const TopBar = forwardRef<HTMLButtonElement, TopBarProps>(function TopBar({ title, shortTitle, sidebarOpen, sidebarId, onOpenSidebar, tools }, menuRef) {
   const { t } = useTranslation();
   return (
     <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b border-border bg-bg/90 px-3 backdrop-blur supports-[backdrop-filter]:bg-bg/75 sm:px-5">

@@ -60,7 +60,15 @@ function AddFeedBody({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
     const i = TABS.indexOf(tab);
     const next =
-      e.key === 'ArrowRight' ? TABS[(i + 1) % TABS.length] : e.key === 'ArrowLeft' ? TABS[(i + TABS.length - 1) % TABS.length] : e.key === 'Home' ? TABS[0] : e.key === 'End' ? TABS[TABS.length - 1] : null;
+      e.key === 'ArrowRight'
+        ? TABS[(i + 1) % TABS.length]
+        : e.key === 'ArrowLeft'
+          ? TABS[(i + TABS.length - 1) % TABS.length]
+          : e.key === 'Home'
+            ? TABS[0]
+            : e.key === 'End'
+              ? TABS[TABS.length - 1]
+              : null;
     if (!next) return;
     e.preventDefault();
     select(next, true);
@@ -101,22 +109,10 @@ function AddFeedBody({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
         })}
       </div>
 
-      <div
-        role="tabpanel"
-        id={`${tabId}-search-panel`}
-        aria-labelledby={`${tabId}-search-tab`}
-        hidden={tab !== 'search'}
-        className="flex min-h-0 flex-1 flex-col gap-4"
-      >
+      <div role="tabpanel" id={`${tabId}-search-panel`} aria-labelledby={`${tabId}-search-tab`} hidden={tab !== 'search'} className="flex min-h-0 flex-1 flex-col gap-4">
         <SearchPanel onClose={onClose} onSubscribed={onSubscribed} />
       </div>
-      <div
-        role="tabpanel"
-        id={`${tabId}-catalog-panel`}
-        aria-labelledby={`${tabId}-catalog-tab`}
-        hidden={tab !== 'catalog'}
-        className="flex min-h-0 flex-1 flex-col"
-      >
+      <div role="tabpanel" id={`${tabId}-catalog-panel`} aria-labelledby={`${tabId}-catalog-tab`} hidden={tab !== 'catalog'} className="flex min-h-0 flex-1 flex-col">
         {catalogShown && <CatalogTab onSubscribed={onSubscribed} />}
       </div>
     </div>

@@ -39,9 +39,7 @@ export function ChoiceGroup<T extends string>({
   columns?: 2 | 3 | 4;
 }) {
   const name = useId();
-  const layout = columns
-    ? { 2: 'grid grid-cols-2', 3: 'grid grid-cols-2 sm:grid-cols-3', 4: 'grid grid-cols-2 sm:grid-cols-4' }[columns]
-    : 'flex flex-wrap';
+  const layout = columns ? { 2: 'grid grid-cols-2', 3: 'grid grid-cols-2 sm:grid-cols-3', 4: 'grid grid-cols-2 sm:grid-cols-4' }[columns] : 'flex flex-wrap';
   return (
     <fieldset className={`min-w-0 ${className}`} disabled={disabled}>
       <legend className="mb-1.5 text-sm font-medium text-text">{legend}</legend>
@@ -51,14 +49,7 @@ export function ChoiceGroup<T extends string>({
             key={option.value}
             className="inline-flex min-h-10 cursor-pointer items-center justify-center rounded-lg border last:col-span-2 border-border-strong bg-surface px-3 text-sm font-medium text-text transition-colors hover:bg-surface-2 has-checked:border-accent has-checked:bg-accent-soft has-checked:text-accent has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-[var(--focus)] has-disabled:cursor-not-allowed has-disabled:opacity-60"
           >
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={value === option.value}
-              onChange={() => onChange(option.value)}
-              className="sr-only"
-            />
+            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} className="sr-only" />
             {option.label}
           </label>
         ))}

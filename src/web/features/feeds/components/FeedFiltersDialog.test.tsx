@@ -31,10 +31,7 @@ function server(addAnswer?: () => [number, unknown]) {
 
 useDashboardTestEnv();
 beforeEach(() => {
-  filters = [
-    makeFilter({ id: 31, filter_text: 'Fußball', filter_type: 'exclude', filter_scope: 'title' }),
-    makeFilter({ id: 32, filter_text: 'Tennis' }),
-  ];
+  filters = [makeFilter({ id: 31, filter_text: 'Fußball', filter_type: 'exclude', filter_scope: 'title' }), makeFilter({ id: 32, filter_text: 'Tennis' })];
 });
 
 describe('filters dialog (dashboard.md §2, §4, §5, §8 "Filters")', () => {
@@ -43,7 +40,9 @@ describe('filters dialog (dashboard.md §2, §4, §5, §8 "Filters")', () => {
     await renderAt('/dashboard', <Harness />);
     const dialog = await screen.findByRole('dialog', { name: 'Filters for “Sport Daily”' });
     const list = await within(dialog).findByRole('list');
-    const items = within(list).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items).toEqual(['ExcludeFußballTitle', 'IncludeTennisTitle and content']);
   });
 

@@ -60,8 +60,7 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
   const [deleting, setDeleting] = useState<number | null>(null);
   const textRef = useRef<HTMLInputElement>(null);
 
-  const setList = (update: (list: FeedFilter[]) => FeedFilter[]) =>
-    client.setQueryData<FeedFilter[]>(filtersKey(feedId), (list) => update(list ?? []));
+  const setList = (update: (list: FeedFilter[]) => FeedFilter[]) => client.setQueryData<FeedFilter[]>(filtersKey(feedId), (list) => update(list ?? []));
 
   const typeLabel = (value: FilterTypeName) => (value === 'include' ? t('feeds.filters.include') : t('feeds.filters.exclude'));
   const scopeLabel = (value: FilterScopeName) =>
@@ -162,12 +161,7 @@ function FiltersBody({ feedId, onDone }: { feedId: number; onDone(): void }) {
               { value: 'exclude', label: t('feeds.filters.exclude') },
             ]}
           />
-          <ChoiceGroup<FilterScopeName>
-            legend={t('feeds.filters.scope')}
-            value={scope}
-            onChange={setScope}
-            options={filterScopeChoices(t)}
-          />
+          <ChoiceGroup<FilterScopeName> legend={t('feeds.filters.scope')} value={scope} onChange={setScope} options={filterScopeChoices(t)} />
         </div>
         <TextField
           ref={textRef}

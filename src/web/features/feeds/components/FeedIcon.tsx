@@ -39,17 +39,7 @@ export function FeedIcon({ feed, size = 'sm', className = '' }: FeedIconProps) {
   const { box, px } = sizes[size];
 
   if (src && !failed) {
-    return (
-      <img
-        src={src}
-        alt=""
-        aria-hidden
-        width={px}
-        height={px}
-        onError={() => setFailed(true)}
-        className={`${box} shrink-0 object-contain ${className}`}
-      />
-    );
+    return <img src={src} alt="" aria-hidden width={px} height={px} onError={() => setFailed(true)} className={`${box} shrink-0 object-contain ${className}`} />;
   }
   return (
     <span

@@ -83,24 +83,10 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
   return (
     <li data-feed-id={feed.id} className={`flex gap-2 px-2 py-3 sm:gap-3 sm:px-4 ${feed.is_muted ? 'bg-surface-2/40' : ''}`}>
       <div className="flex shrink-0 flex-col items-center gap-0.5 lg:gap-1">
-        <button
-          type="button"
-          data-move="up"
-          className={iconButton}
-          onClick={() => onMove(-1)}
-          disabled={isFirst}
-          aria-label={t('feeds.page.moveUp', { title })}
-        >
+        <button type="button" data-move="up" className={iconButton} onClick={() => onMove(-1)} disabled={isFirst} aria-label={t('feeds.page.moveUp', { title })}>
           <ChevronUp aria-hidden className="size-5" />
         </button>
-        <button
-          type="button"
-          data-move="down"
-          className={iconButton}
-          onClick={() => onMove(1)}
-          disabled={isLast}
-          aria-label={t('feeds.page.moveDown', { title })}
-        >
+        <button type="button" data-move="down" className={iconButton} onClick={() => onMove(1)} disabled={isLast} aria-label={t('feeds.page.moveDown', { title })}>
           <ChevronDown aria-hidden className="size-5" />
         </button>
       </div>

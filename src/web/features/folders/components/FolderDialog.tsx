@@ -24,12 +24,7 @@ export interface FolderDialogProps {
 export function FolderDialog({ open, onClose, folder, onSaved }: FolderDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal
-      open={open}
-      onClose={onClose}
-      title={folder ? t('folders.dialog.renameTitle') : t('folders.dialog.createTitle')}
-      className="sm:w-[min(100vw-2rem,28rem)]"
-    >
+    <Modal open={open} onClose={onClose} title={folder ? t('folders.dialog.renameTitle') : t('folders.dialog.createTitle')} className="sm:w-[min(100vw-2rem,28rem)]">
       {/* Mounted only while open, so every opening starts from the folder's name (or empty). */}
       {open && <FolderForm folder={folder} onClose={onClose} onSaved={onSaved} />}
     </Modal>

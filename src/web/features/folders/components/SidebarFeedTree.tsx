@@ -109,12 +109,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, counts }: SidebarF
 
       <FolderDialog open={dialog?.kind === 'rename'} folder={dialog?.folder} onClose={() => setDialog(null)} />
       {dialog?.kind === 'delete' && (
-        <DeleteFolderDialog
-          open
-          folder={dialog.folder}
-          feedCount={feeds.filter((f) => f.folder_id === dialog.folder.id).length}
-          onClose={() => setDialog(null)}
-        />
+        <DeleteFolderDialog open folder={dialog.folder} feedCount={feeds.filter((f) => f.folder_id === dialog.folder.id).length} onClose={() => setDialog(null)} />
       )}
     </div>
   );

@@ -47,13 +47,29 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
     await waitFor(() => expect(news.textContent).toBe('News99 unread articles'));
     expect(news.getAttribute('aria-expanded')).toBe('true');
     const list = document.getElementById(news.getAttribute('aria-controls')!)!;
-    expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual(['TTagesblick55 unread articles', 'BByte Sized44 unread articles', 'QQuiet Digestmuted']);
-    expect(within(list).getByRole('link', { name: /Byte Sized/ }).getAttribute('aria-current')).toBe('page');
-    expect(within(list).getByRole('link', { name: /Quiet Digest/ }).getAttribute('data-muted')).toBe('true');
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['TTagesblick55 unread articles', 'BByte Sized44 unread articles', 'QQuiet Digestmuted']);
+    expect(
+      within(list)
+        .getByRole('link', { name: /Byte Sized/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    expect(
+      within(list)
+        .getByRole('link', { name: /Quiet Digest/ })
+        .getAttribute('data-muted'),
+    ).toBe('true');
     // The empty folder says how to fill it; the root feeds follow the folders.
     expect(within(nav()).getByText('Empty – drag feeds here')).toBeTruthy();
     const root = screen.getByTestId('sidebar-root-feeds');
-    expect(within(root).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/dashboard?feed=4', '/dashboard?feed=5']);
+    expect(
+      within(root)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/dashboard?feed=4', '/dashboard?feed=5']);
     // Every feed and folder has a named drag handle for the keyboard.
     expect(within(nav()).getByRole('button', { name: 'Move feed Julia schreibt' })).toBeTruthy();
     expect(within(nav()).getByRole('button', { name: 'Move folder News' })).toBeTruthy();
@@ -84,7 +100,11 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
     await renderAt('/dashboard', <Sidebar onClose={() => {}} />);
     fireEvent.click(within(nav()).getByRole('button', { name: 'Add feed or folder' }));
     const menu = screen.getByRole('menu', { name: 'Add feed or folder' });
-    expect(within(menu).getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Add feed', 'Add folder']);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((m) => m.textContent),
+    ).toEqual(['Add feed', 'Add folder']);
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Add folder' }));
     const dialog = screen.getByRole('dialog', { name: 'New folder' });
     const input = within(dialog).getByLabelText('Name');
@@ -170,7 +190,7 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
   const layout = buildLayout(feeds, folders);
   const folderOf = (client: QueryClient, id: number) => client.getQueryData<Feed[]>(feedsKey)!.find((f) => f.id === id)!.folder_id;
 
-  it('moves a feed into a folder at once, then sends the move and the folder\'s new order', async () => {
+  it("moves a feed into a folder at once, then sends the move and the folder's new order", async () => {
     const { calls, client, commit, toasts } = setup({
       'POST /api/folders/11/feeds': () => [200, { folder: folder(11, 'Later', [4]), code: 'FEED_MOVED_TO_FOLDER', message: '' }],
     });
@@ -195,7 +215,10 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
     expect(client.getQueryData<Folder[]>(foldersKey)!.find((f) => f.id === 10)!.feeds).toEqual([1, 2, 3]);
     expect(toasts).toEqual([{ message: 'Feed or folder not found.', tone: 'error' }]);
 
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await act(() => commit(layout, moveFeed(layout, 5, 10, 0), { feedId: 5 }));
     expect(folderOf(client, 5)).toBeNull();
     expect(toasts.at(-1)).toEqual({ message: 'No response from the server. Please check your connection.', tone: 'error' });
@@ -232,4 +255,3 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
     expect(calls.filter((c) => c.key.startsWith('POST')).length).toBe(1);
   });
 });
-

@@ -75,7 +75,14 @@ export function FeedItem({ feed, group, active, count }: { feed: Feed; group: Gr
       data-feed-id={feed.id}
     >
       <FeedLink feed={feed} active={active} count={count} />
-      <DragHandle dragId={feedDndId(feed.id)} label={t('folders.dnd.moveFeed', { title: feedTitle(feed, t) })} setRef={setActivatorNodeRef} attributes={attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined} visible={isDragging} />
+      <DragHandle
+        dragId={feedDndId(feed.id)}
+        label={t('folders.dnd.moveFeed', { title: feedTitle(feed, t) })}
+        setRef={setActivatorNodeRef}
+        attributes={attributes}
+        onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined}
+        visible={isDragging}
+      />
     </li>
   );
 }
@@ -118,7 +125,13 @@ export function FolderItem({
   const Icon = expanded ? FolderOpen : FolderIcon;
   return (
     <li ref={setDraggableNodeRef} className={`relative ${isDragging ? 'opacity-40' : ''}`} data-folder-id={folder.id}>
-      {line && <div aria-hidden className={`absolute inset-x-1 z-10 h-0.5 rounded-full bg-accent ${line === 'before' ? '-top-px' : '-bottom-px'}`} data-testid="folder-drop-line" />}
+      {line && (
+        <div
+          aria-hidden
+          className={`absolute inset-x-1 z-10 h-0.5 rounded-full bg-accent ${line === 'before' ? '-top-px' : '-bottom-px'}`}
+          data-testid="folder-drop-line"
+        />
+      )}
       <div
         ref={setDroppableNodeRef}
         className={`group relative flex items-center rounded-lg touch-manipulation select-none [-webkit-touch-callout:none] ${
@@ -149,7 +162,14 @@ export function FolderItem({
             ]}
           />
         </div>
-        <DragHandle dragId={folderDndId(folder.id)} label={t('folders.dnd.moveFolder', { name: folder.name })} setRef={setActivatorNodeRef} attributes={attributes} onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined} visible={isDragging} />
+        <DragHandle
+          dragId={folderDndId(folder.id)}
+          label={t('folders.dnd.moveFolder', { name: folder.name })}
+          setRef={setActivatorNodeRef}
+          attributes={attributes}
+          onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined}
+          visible={isDragging}
+        />
       </div>
       {expanded && (
         <ul id={listId} aria-label={folder.name} className="ml-[1.1rem] mt-0.5 flex flex-col gap-0.5 border-l border-border pl-1.5">
@@ -169,7 +189,9 @@ export function RootArea({ ids, showHint, children }: { ids: number[]; showHint:
       <ul ref={setNodeRef} className={`mt-0.5 flex min-h-2 flex-col gap-0.5 rounded-lg ${showHint ? 'min-h-12' : ''}`} data-testid="sidebar-root-feeds">
         {children}
         {showHint && (
-          <li className={`flex min-h-10 items-center rounded-lg border border-dashed px-3 text-xs ${isOver ? 'border-accent text-text' : 'border-border-strong text-muted'}`}>
+          <li
+            className={`flex min-h-10 items-center rounded-lg border border-dashed px-3 text-xs ${isOver ? 'border-accent text-text' : 'border-border-strong text-muted'}`}
+          >
             {t('folders.dropToRoot')}
           </li>
         )}

@@ -88,7 +88,8 @@ export function useTreeDrag(feeds: Feed[], folders: Folder[], isExpanded: (folde
   const announcements: Announcements = {
     onDragStart: ({ active: a }) => t(parse(a.id).type === 'folder' ? 'folders.dnd.pickedUpFolder' : 'folders.dnd.pickedUpFeed', { name: name(a.id), title: name(a.id) }),
     onDragOver: ({ active: a, over }) => (over ? position(a.id, over.id) : t('folders.dnd.nowhere', { name: name(a.id) })),
-    onDragEnd: ({ active: a, over }) => (over ? `${t('folders.dnd.dropped', { name: name(a.id) })} ${position(a.id, over.id)}` : t('folders.dnd.cancelled', { name: name(a.id) })),
+    onDragEnd: ({ active: a, over }) =>
+      over ? `${t('folders.dnd.dropped', { name: name(a.id) })} ${position(a.id, over.id)}` : t('folders.dnd.cancelled', { name: name(a.id) }),
     onDragCancel: ({ active: a }) => t('folders.dnd.cancelled', { name: name(a.id) }),
   };
 

@@ -1,7 +1,19 @@
 import type { ReactNode } from 'react';
 
 /** Eyebrow, heading and intro of a landing section; `id` names the heading for aria-labelledby. */
-export function SectionHeading({ id, eyebrow, title, intro, align = 'center' }: { id: string; eyebrow: ReactNode; title: ReactNode; intro?: ReactNode; align?: 'center' | 'left' }) {
+export function SectionHeading({
+  id,
+  eyebrow,
+  title,
+  intro,
+  align = 'center',
+}: {
+  id: string;
+  eyebrow: ReactNode;
+  title: ReactNode;
+  intro?: ReactNode;
+  align?: 'center' | 'left';
+}) {
   return (
     <div className={align === 'center' ? 'mx-auto max-w-2xl text-center' : 'max-w-xl'}>
       <p className="text-sm font-semibold tracking-wide text-accent">{eyebrow}</p>

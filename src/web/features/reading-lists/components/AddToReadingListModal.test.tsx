@@ -20,7 +20,10 @@ function server(routes: Record<string, (body: any) => [number, unknown?]> = {}) 
 
 const article = { id: 42, title: 'The article' };
 const dialog = () => screen.getByRole('dialog', { name: 'Add to reading list' });
-const row = (name: string) => within(dialog()).getAllByTestId('add-list-row').find((r) => r.textContent!.includes(name))!;
+const row = (name: string) =>
+  within(dialog())
+    .getAllByTestId('add-list-row')
+    .find((r) => r.textContent!.includes(name))!;
 
 useDashboardTestEnv();
 beforeEach(() => {

@@ -32,8 +32,7 @@ export function DeleteReadingListDialog({ list, open, onClose, onDeleted }: Dele
       errorMessage={() => t('readingLists.errors.delete')}
     >
       <p className="text-sm leading-relaxed text-text">
-        {t('readingLists.delete.text', { name: unescapeAngles(list.name) })}{' '}
-        <strong className="font-semibold">{t('readingLists.delete.irreversible')}</strong>
+        {t('readingLists.delete.text', { name: unescapeAngles(list.name) })} <strong className="font-semibold">{t('readingLists.delete.irreversible')}</strong>
       </p>
     </ConfirmDialog>
   );

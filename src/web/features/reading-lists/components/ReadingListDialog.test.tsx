@@ -31,7 +31,11 @@ describe('reading-list dialog: tabs (dashboard.md §2, §4 "Smart rules tab")', 
     await renderAt('/dashboard', <Harness />);
     expect(screen.getByRole('dialog', { name: 'New reading list' })).toBeTruthy();
     const tablist = within(dialog()).getByRole('tablist');
-    expect(within(tablist).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Basic info', 'Smart rules']);
+    expect(
+      within(tablist)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Basic info', 'Smart rules']);
     expect(tab('Basic info').getAttribute('aria-selected')).toBe('true');
     expect(tab('Smart rules').getAttribute('aria-disabled')).toBe('true');
     const panel = within(dialog()).getByRole('tabpanel');
@@ -62,7 +66,11 @@ describe('reading-list dialog: tabs (dashboard.md §2, §4 "Smart rules tab")', 
     expect(rules).toHaveLength(1);
     expect((within(rules[0]).getByRole('radio', { name: 'Keyword' }) as HTMLInputElement).checked).toBe(true);
     expect((within(rules[0]).getByRole('radio', { name: 'Title and content' }) as HTMLInputElement).checked).toBe(true);
-    expect(within(rules[0]).getByRole('switch', { name: /All feeds/ }).getAttribute('aria-checked')).toBe('true');
+    expect(
+      within(rules[0])
+        .getByRole('switch', { name: /All feeds/ })
+        .getAttribute('aria-checked'),
+    ).toBe('true');
   });
 
   it('arrow keys move between enabled tabs', async () => {

@@ -181,22 +181,22 @@ function DialogBody({ list, onClose, onSaved }: Omit<ReadingListDialogProps, 'op
       <div className="max-h-[min(60dvh,32rem)] overflow-y-auto px-5 py-4">
         <div role="tabpanel" id={`${id}-panel-0`} aria-labelledby={`${id}-tab-0`} hidden={tab !== 0} className="flex flex-col gap-5">
           <div className="flex flex-col gap-1">
-          <TextField
-            id={`${id}-name`}
-            aria-describedby={`${id}-name-counter${nameError ? ` ${id}-name-error` : ''}`}
-            label={t('readingLists.dialog.name')}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            onBlur={() => setNameTouched(true)}
-            placeholder={t('readingLists.dialog.namePlaceholder')}
-            autoFocus={tab === 0}
-            autoComplete="off"
-            required
-            error={nameError}
-          />
-          <p id={`${id}-name-counter`} className="text-xs text-muted">
-            <Counter count={name.trim().length} max={NAME_MAX} />
-          </p>
+            <TextField
+              id={`${id}-name`}
+              aria-describedby={`${id}-name-counter${nameError ? ` ${id}-name-error` : ''}`}
+              label={t('readingLists.dialog.name')}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              onBlur={() => setNameTouched(true)}
+              placeholder={t('readingLists.dialog.namePlaceholder')}
+              autoFocus={tab === 0}
+              autoComplete="off"
+              required
+              error={nameError}
+            />
+            <p id={`${id}-name-counter`} className="text-xs text-muted">
+              <Counter count={name.trim().length} max={NAME_MAX} />
+            </p>
           </div>
           <DescriptionField value={description} onChange={setDescription} error={descriptionError} />
           <Switch

@@ -1,11 +1,4 @@
-import {
-  closestCenter,
-  DndContext,
-  type Announcements,
-  type DragEndEvent,
-  type Modifier,
-  type UniqueIdentifier,
-} from '@dnd-kit/core';
+import { closestCenter, DndContext, type Announcements, type DragEndEvent, type Modifier, type UniqueIdentifier } from '@dnd-kit/core';
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { BookmarkCheck, ChevronRight, GripVertical, Pencil, Plus, Sparkles, Trash2 } from 'lucide-react';
@@ -180,19 +173,7 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
   );
 }
 
-function SortableListItem({
-  list,
-  active,
-  count,
-  onEdit,
-  onDelete,
-}: {
-  list: ReadingList;
-  active: boolean;
-  count: number;
-  onEdit(): void;
-  onDelete(): void;
-}) {
+function SortableListItem({ list, active, count, onEdit, onDelete }: { list: ReadingList; active: boolean; count: number; onEdit(): void; onDelete(): void }) {
   const { t } = useTranslation();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: list.id });
   const name = unescapeAngles(list.name);
@@ -243,4 +224,3 @@ function SortableListItem({
     </li>
   );
 }
-

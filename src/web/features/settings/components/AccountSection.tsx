@@ -59,14 +59,7 @@ export function AccountSection() {
   return (
     <SettingsSection icon={UserRound} title={t('settings.account.title')} description={t('settings.account.description')}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
-        <TextField
-          label={t('settings.account.email')}
-          type="email"
-          value={user?.email ?? ''}
-          readOnly
-          autoComplete="email"
-          hint={t('settings.account.emailHint')}
-        />
+        <TextField label={t('settings.account.email')} type="email" value={user?.email ?? ''} readOnly autoComplete="email" hint={t('settings.account.emailHint')} />
         <TextField
           ref={nameRef}
           label={t('settings.account.name')}

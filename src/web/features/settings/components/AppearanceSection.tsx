@@ -44,14 +44,7 @@ export function AppearanceSection() {
           >
             {LANGUAGES.map((lng) => (
               <label key={lng} className="relative cursor-pointer">
-                <input
-                  type="radio"
-                  name="interface-language"
-                  value={lng}
-                  checked={current === lng}
-                  onChange={() => void changeLanguage(lng)}
-                  className="peer sr-only"
-                />
+                <input type="radio" name="interface-language" value={lng} checked={current === lng} onChange={() => void changeLanguage(lng)} className="peer sr-only" />
                 <span
                   lang={lng}
                   className="flex min-h-9 items-center rounded-md px-4 text-sm font-medium text-muted transition-colors hover:text-text peer-checked:bg-surface peer-checked:text-text peer-checked:shadow-sm peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-accent"

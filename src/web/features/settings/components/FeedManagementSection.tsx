@@ -125,7 +125,10 @@ function ImportBlock() {
               }}
               className="peer absolute inset-0 size-full cursor-pointer opacity-0"
             />
-            <span aria-hidden className="inline-flex min-h-11 shrink-0 items-center gap-2 rounded-l-lg border-r border-border bg-surface-2 px-4 text-sm font-medium text-text peer-hover:bg-border">
+            <span
+              aria-hidden
+              className="inline-flex min-h-11 shrink-0 items-center gap-2 rounded-l-lg border-r border-border bg-surface-2 px-4 text-sm font-medium text-text peer-hover:bg-border"
+            >
               <FileUp className="size-4" />
               {t('opml.chooseButton')}
             </span>

@@ -3,17 +3,7 @@ import { useId, type ReactNode } from 'react';
 import { Card } from '../../../components/ui/Card.js';
 
 /** One card of the settings page: a heading with icon and description, then the section's content. */
-export function SettingsSection({
-  title,
-  description,
-  icon: Icon,
-  children,
-}: {
-  title: string;
-  description?: string;
-  icon: LucideIcon;
-  children: ReactNode;
-}) {
+export function SettingsSection({ title, description, icon: Icon, children }: { title: string; description?: string; icon: LucideIcon; children: ReactNode }) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId}>

@@ -7,14 +7,7 @@ import { Button } from '../../../../components/ui/Button.js';
 import { Skeleton } from '../../../../components/ui/Skeleton.js';
 import { useCatalog, useFeeds } from '../../api.js';
 import { FeedIcon } from '../FeedIcon.js';
-import {
-  CATALOG_LANGUAGE_OPTIONS,
-  categoryCounts,
-  comparableUrl,
-  filterFeeds,
-  searchCatalog,
-  type CatalogLanguageFilter,
-} from './filter.js';
+import { CATALOG_LANGUAGE_OPTIONS, categoryCounts, comparableUrl, filterFeeds, searchCatalog, type CatalogLanguageFilter } from './filter.js';
 import { SubscribeButton, useSubscribe, type SubscribeState } from './SubscribeButton.js';
 
 /**
@@ -53,8 +46,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
     }
   }, [category, searching]);
 
-  const stateOf = (feed: CatalogFeed): SubscribeState | undefined =>
-    states[feed.xmlUrl] ?? (subscribedUrls.has(comparableUrl(feed.xmlUrl)) ? 'subscribed' : undefined);
+  const stateOf = (feed: CatalogFeed): SubscribeState | undefined => states[feed.xmlUrl] ?? (subscribedUrls.has(comparableUrl(feed.xmlUrl)) ? 'subscribed' : undefined);
 
   const subscribe = async (feed: CatalogFeed) => {
     const added = await subscribeUrl(feed.xmlUrl);
