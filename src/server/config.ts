@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { tightenMode } from './private-file.js';
 
 /**
- * Every environment variable Feeder reads, parsed once and frozen (design.md §4 rule 6).
+ * Every environment variable Feeder reads, parsed once and frozen (docs/ARCHITECTURE.md "Rules" 6).
  * Nothing else in the code base reads process.env. Each variable is documented in README.md.
  */
 export interface Config {
@@ -33,7 +33,7 @@ export interface Config {
   logLevel: string;
   /** TRUST_PROXY: set to 1/true (or a hop count / address list) when Feeder runs behind a reverse proxy. */
   trustProxy: boolean | number | string;
-  /** Feed engine (issue 3); see README "Configuration". */
+  /** Feed engine; see README "Configuration". */
   feeds: FeedEngineConfig;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The one error type services throw (design.md §4 rule 5). The HTTP error handler turns it into
+ * The one error type services throw (docs/ARCHITECTURE.md "Rules" 5). The HTTP error handler turns it into
  * `{message, code}` with its status; anything else becomes a logged 500 without internals.
  */
 export class AppError extends Error {

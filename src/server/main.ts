@@ -9,7 +9,7 @@ import { startMaintenance } from './maintenance.js';
 import { createRefreshEngine, type EngineRole, type RefreshEngine } from './refresh/engine.js';
 
 /**
- * Composition root and the `feeder` command (design.md §3):
+ * Composition root and the `feeder` command (docs/ARCHITECTURE.md "Where things are"):
  *   feeder [all]          web server + background work in one process (the default, used by npm start)
  *   feeder web            web server only (scaled out: several behind a proxy)
  *   feeder worker         background work only (scaled out)

@@ -21,7 +21,7 @@ import type { RefreshEngine } from './refresh/engine.js';
 import { FeverSettingsService } from './settings/fever-settings.service.js';
 
 /**
- * The composition root of the services (design.md §4 rule 14; docs/decisions.md "Composition root, logging and
+ * The composition root of the services (docs/ARCHITECTURE.md "Rules" 14; docs/decisions.md "Composition root, logging and
  * frozen migrations"): every service is built here, once per app, and the route modules receive them. A route module
  * never builds a service, so the web app, the protocol adapters and the public API share one instance of each
  * (one ArticlesService, one FeedsService), and a dependency added to a service is wired in one place.

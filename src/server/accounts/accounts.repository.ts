@@ -3,7 +3,7 @@ import type { EmailTokensTable, RefreshTokensTable, Tables, UsersTable } from '.
 import { dialectOf } from '../db/database.js';
 
 /**
- * SQL of the accounts area: plain functions taking a Kysely instance or a transaction (design.md §4 rules 1–2).
+ * SQL of the accounts area: plain functions taking a Kysely instance or a transaction (docs/ARCHITECTURE.md "Rules" 1–2).
  * Queries on a user's rows take the user id; token look-ups go by the token's hash, which identifies the user.
  */
 export type Executor = Kysely<Tables> | Transaction<Tables>;

@@ -11,7 +11,7 @@ import type { Db } from '../db/database.js';
  *   because settings must show it again on reveal (dashboard.md §4 "Fever API"); never stored in plain text.
  * - users.app_password_key: md5(lower(email) + ':' + password), lower-case hex. Fever clients send exactly this as
  *   api_key, so a Fever request is authenticated by one indexed equality look-up, never a slow hash per request
- *   (design.md §5 external API budget). md5 is the protocol's choice, not ours; the password is random (100 bits),
+ *   (bench/README.md "Budgets" external API budget). md5 is the protocol's choice, not ours; the password is random (100 bits),
  *   so the stored md5 does not make it guessable.
  * - users.fever_api_enabled: 1 while the apps may sign in; disabling keeps the password but every API refuses it.
  *

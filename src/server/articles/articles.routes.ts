@@ -6,7 +6,7 @@ import { feedServicesOf, type Services } from '../services.js';
 
 /**
  * Article endpoints (dashboard.md §7 "Articles"), all for the signed-in user: thin routes over ArticlesService
- * and ExtractService (design.md §4 rule 1). Static paths (/search, /read, /read/all, /mark-read, /favorites…) win
+ * and ExtractService (docs/ARCHITECTURE.md "Rules" 1). Static paths (/search, /read, /read/all, /mark-read, /favorites…) win
  * over /:id in Fastify's router. Actions take an empty body, a JSON content type with no body, or no body at all.
  */
 export async function registerArticlesRoutes(app: App, services: Pick<Services, 'articles' | 'feedServices'>): Promise<void> {

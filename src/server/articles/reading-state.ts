@@ -13,7 +13,7 @@ import { isVisible } from './visible-articles.js';
  *
  * Counters: the visible (not filtered-out) articles of each subscription, unread and in all. A recount per (user,
  * feed) pair reads one range of user_articles_feed_idx, so it costs about the number of articles of one feed;
- * unread counts and list totals are then a read of at most one row per subscription (design.md §5).
+ * unread counts and list totals are then a read of at most one row per subscription (bench/README.md "Budgets").
  */
 
 /** Ids per statement: bounded statements (SQLite's bound-parameter limit, PostgreSQL's plan size). */

@@ -5,7 +5,7 @@ import { inlineIconData } from '../feeds/icons.js';
 import { isVisible, isVisibleSubscription, visibleArticles } from './visible-articles.js';
 
 /**
- * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (design.md §4 rule 2).
+ * The reading API's queries (dashboard.md §7 "Articles"), every one scoped to its user (docs/ARCHITECTURE.md "Rules" 2).
  * Lists read user_articles through the 0004 indexes in their order (published_at DESC, article_id DESC), so page 1
  * is an index range scan that stops after one page; totals come from the subscriptions' counters.
  */

@@ -10,7 +10,7 @@ import { mutedSql, notMutedArticle, notMutedSql } from '../feeds/mute.js';
  * the reading lists, Fever, Google Reader and the public API starts from here; none spells the rule out itself.
  *
  * The conditions are the ones the hand-written queries had, column for column, so the plans stay the index range
- * scans they were (user_articles_unread_idx, user_articles_feed_idx, the favourites index; design.md §5).
+ * scans they were (user_articles_unread_idx, user_articles_feed_idx, the favourites index; bench/README.md "Budgets").
  */
 
 /**

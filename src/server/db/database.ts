@@ -10,7 +10,7 @@ import { migrations } from './migrations/index.js';
 import type { Tables } from './tables.js';
 
 /**
- * The only file that knows which SQL dialect is in use (design.md §3). Everything else talks Kysely.
+ * The only file that knows which SQL dialect is in use (docs/ARCHITECTURE.md "Where things are"). Everything else talks Kysely.
  *
  * Storage conventions shared by both dialects (docs/decisions.md "Storage"):
  * - timestamps are UTC ISO 8601 strings with milliseconds and `Z` (fixed width, so they sort as text);
@@ -30,7 +30,7 @@ const require = createRequire(import.meta.url);
 let pgModule: typeof pg | undefined;
 
 /**
- * pg is loaded only when a PostgreSQL database is opened: a SQLite installation never needs it, and design.md §5
+ * pg is loaded only when a PostgreSQL database is opened: a SQLite installation never needs it, and bench/README.md "Budgets"
  * caps `feeder all` at 150 MB. pg is CommonJS, so a synchronous require keeps openPostgres/openDatabase synchronous.
  * The type parser is set on the first load, before the first pool exists and so before any query runs.
  */

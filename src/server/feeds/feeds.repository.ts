@@ -6,7 +6,7 @@ import type { FeedsTable, Tables } from '../db/tables.js';
  * The shared feed row (table feeds) and its refresh state: created by URL, claimed, leased and written back by the
  * refresh engine, cleaned up when orphaned. Feeds are shared by every subscriber, so these functions are not
  * user-scoped; a user's view of a feed is their subscription (subscriptions.repository.ts, scoped to its user,
- * design.md §4 rule 2).
+ * docs/ARCHITECTURE.md "Rules" 2).
  */
 export type FeedRow = Selectable<FeedsTable>;
 

@@ -6,7 +6,7 @@ import { feedServicesOf, type Services } from '../services.js';
 
 /**
  * Feed and filter endpoints (dashboard.md §7 "Feeds" and "Filters"), all for the signed-in user. Each route
- * declares its schema, calls one service method and returns its result (design.md §4 rule 1).
+ * declares its schema, calls one service method and returns its result (docs/ARCHITECTURE.md "Rules" 1).
  * Static paths (/api/feeds/all, /sort, /unread_counts, /search, /set_custom_title, /filters/…) win over /:id in
  * Fastify's router, so they never clash with a feed id.
  */

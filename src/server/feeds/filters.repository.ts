@@ -5,7 +5,7 @@ import type { FilterRule, FilterScope, FilterType } from './filter-match.js';
 
 /**
  * Feed filters and the hidden flag they materialise in user_articles (decisions.md "Feeds and articles").
- * Every function is scoped to its user (design.md §4 rule 2).
+ * Every function is scoped to its user (docs/ARCHITECTURE.md "Rules" 2).
  */
 export type FilterRow = Selectable<FeedFiltersTable>;
 

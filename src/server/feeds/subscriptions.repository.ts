@@ -9,7 +9,7 @@ import { matchSubscribedFeeds } from '../reading-lists/membership.js';
 /**
  * A user's subscriptions (table subscriptions): subscribing and unsubscribing, the user's feeds with the shared
  * feed's fields, their titles, order, mute state and unread counters. Every function is scoped to its user
- * (design.md §4 rule 2); the shared feed row itself is feeds.repository.ts's.
+ * (docs/ARCHITECTURE.md "Rules" 2); the shared feed row itself is feeds.repository.ts's.
  */
 
 /**
@@ -160,7 +160,7 @@ export async function orderedFeedIds(db: Db, userId: number): Promise<{ id: numb
 }
 
 /**
- * The unread counts of the sidebar (design.md §5: < 20 ms for 1,000 feeds): one read of the user's subscription
+ * The unread counts of the sidebar (bench/README.md "Budgets": < 20 ms for 1,000 feeds): one read of the user's subscription
  * rows, whose unread_count is kept by articles/reading-state.ts. Muted feeds are left out.
  */
 export async function unreadCountRows(db: Db, userId: number, now: string): Promise<{ feed_id: number; unread_count: number }[]> {

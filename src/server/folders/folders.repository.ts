@@ -6,7 +6,7 @@ import type { FoldersTable } from '../db/tables.js';
 /**
  * Folders (dashboard.md §3 "Folder", §7 "Folders"): a user's named groups of feeds. A subscription sits in at most
  * one folder (subscriptions.folder_id); deleting a folder moves its feeds back to the root (the foreign key sets
- * null), never deletes them. Every function is scoped to its user (design.md §4 rule 2). Used by the folder routes,
+ * null), never deletes them. Every function is scoped to its user (docs/ARCHITECTURE.md "Rules" 2). Used by the folder routes,
  * OPML import/export, and the Fever (groups) and Google Reader (labels) adapters.
  */
 export type FolderRow = Selectable<FoldersTable>;

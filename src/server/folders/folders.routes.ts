@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 
 /**
  * Folder endpoints (dashboard.md §7 "Folders"), all for the signed-in user: thin routes over FoldersService
- * (design.md §4 rule 1). /api/folders/sort is a static path and wins over /:id in Fastify's router.
+ * (docs/ARCHITECTURE.md "Rules" 1). /api/folders/sort is a static path and wins over /:id in Fastify's router.
  */
 export async function registerFoldersRoutes(app: App, services: Pick<Services, 'folders'>): Promise<void> {
   const { folders } = services;

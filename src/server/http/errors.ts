@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from '../errors.js';
 
 /**
- * One error shape for every client-facing failure: `{message, code}` (design.md §4 rule 5).
+ * One error shape for every client-facing failure: `{message, code}` (docs/ARCHITECTURE.md "Rules" 5).
  * Fastify's own errors (validation, malformed JSON, body too large, wrong content type) keep their 4xx
  * status with a stable code; anything unexpected is logged with its request and answered 500 without internals.
  */

@@ -13,9 +13,9 @@ import {
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 /**
- * "Nothing a client sends yields a 500" (issue 2, design.md §4 rule 5): every account endpoint is fed arbitrary
+ * "Nothing a client sends yields a 500" (docs/ARCHITECTURE.md "Rules" 5): every account endpoint is fed arbitrary
  * JSON values, arbitrary raw bodies and odd content types, with and without a valid token; the reading endpoints
- * (issue 4) arbitrary bodies and query strings. Each answer must be a success or a 4xx carrying `{message, code}`.
+ * arbitrary bodies and query strings. Each answer must be a success or a 4xx carrying `{message, code}`.
  */
 const ENDPOINTS: { method: 'GET' | 'POST' | 'PUT'; url: string; auth?: boolean }[] = [
   { method: 'POST', url: '/auth/register' },

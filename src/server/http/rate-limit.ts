@@ -6,13 +6,13 @@ import type { Config } from '../config.js';
 
 /**
  * ioredis is only needed when REDIS_URL is set; loading it anyway costs the embedded shape memory that
- * design.md §5 (`feeder all` ≤ 150 MB) does not spare. It is CommonJS, so it is required synchronously on first use.
+ * bench/README.md "Budgets" (`feeder all` ≤ 150 MB) does not spare. It is CommonJS, so it is required synchronously on first use.
  */
 const require = createRequire(import.meta.url);
 const loadIoredis = (): typeof import('ioredis') => require('ioredis');
 
 /**
- * Fixed-window rate limits with one interface over two stores (design.md §1): in memory for the embedded shape,
+ * Fixed-window rate limits with one interface over two stores (docs/ARCHITECTURE.md "Shape of the system"): in memory for the embedded shape,
  * Redis when REDIS_URL is set, so several `feeder web` processes share their counts.
  * Used by the account endpoints here and by the public API (100/min and 5,000/day per user) later.
  */
@@ -106,7 +106,7 @@ type RedisWithHit = Redis & {
   feederRatePeek(key: string): Promise<[number, number]>;
 };
 
-/** The longest a request waits for Redis to count a hit (design.md §4 rule 15). */
+/** The longest a request waits for Redis to count a hit (docs/ARCHITECTURE.md "Rules" 15). */
 export const REDIS_RATE_LIMIT_TIMEOUT_MS = 1000;
 /** After a failed or slow call, how long the in-memory counts are used before Redis is asked again. */
 export const REDIS_RETRY_AFTER_MS = 5000;

@@ -7,13 +7,13 @@ import type { Config } from '../config.js';
 
 /**
  * nodemailer is loaded when a mail transport is first needed, not at startup: without SMTP_URL most processes
- * never send a mail, and design.md §5 caps `feeder all` at 150 MB. It is CommonJS, so it is required synchronously.
+ * never send a mail, and bench/README.md "Budgets" caps `feeder all` at 150 MB. It is CommonJS, so it is required synchronously.
  */
 const require = createRequire(import.meta.url);
 const loadNodemailer = (): typeof import('nodemailer') => require('nodemailer');
 
 /**
- * How Feeder sends mail (design.md §1): over SMTP when SMTP_URL is set, otherwise as .eml files in
+ * How Feeder sends mail (docs/ARCHITECTURE.md "Shape of the system"): over SMTP when SMTP_URL is set, otherwise as .eml files in
  * DATA_DIR/outbox with a log line carrying the link, so someone running `npm start` without a mail server can still
  * confirm an account (decisions.md "Product and accounts").
  */

@@ -6,7 +6,7 @@ import { escapeXml, generateOpmlDocument } from './opml.generate.js';
 import { cleanName, parseOpmlFile, type OpmlDocument } from './opml.parse.js';
 
 /**
- * The OPML reader and writer on their own (design.md §4 rule 3: fixtures beside the code). The fixtures in testdata/
+ * The OPML reader and writer on their own (docs/ARCHITECTURE.md "Rules" 3: fixtures beside the code). The fixtures in testdata/
  * follow the exact structure of the exports of Feedly, Inoreader, NetNewsWire, Miniflux, FreshRSS and Tiny Tiny RSS,
  * plus hand-edited and broken files of the kinds people upload.
  */

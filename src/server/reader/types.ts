@@ -1,7 +1,7 @@
 import type { FeedErrorCode } from '../../common/feed-errors.js';
 
 /**
- * The types the reader pipeline (design.md §1: fetch → parse → normalise → sanitise) hands from stage to stage.
+ * The types the reader pipeline (docs/ARCHITECTURE.md "Shape of the system": fetch → parse → normalise → sanitise) hands from stage to stage.
  * Everything under src/server/reader is pure: no database, no HTTP routes. src/server/refresh drives it.
  */
 

@@ -4,7 +4,7 @@ import { assertGetsAnswered, assertJsonBodiesAnswered, paramsQuery, subscribedFe
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 /**
- * "Nothing a client sends yields a 500" (design.md §4 rule 5) for the folder and reading-list endpoints, as
+ * "Nothing a client sends yields a 500" (docs/ARCHITECTURE.md "Rules" 5) for the folder and reading-list endpoints, as
  * src/server/http/hostile-input.test.ts does for the others: arbitrary JSON bodies (and bodies shaped like the real
  * ones, with hostile values: regexes, huge lists, wrong types) and query strings. Each answer must be a success or
  * a 4xx carrying {message, code}.

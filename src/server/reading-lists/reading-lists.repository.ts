@@ -7,7 +7,7 @@ import { isNotFilteredOut } from '../articles/visible-articles.js';
 
 /**
  * Reading lists (dashboard.md §3 "Reading list", §7 "Reading lists") and their members (reading_list_articles).
- * Every function is scoped to its user (design.md §4 rule 2). Smart-list membership is written by membership.ts;
+ * Every function is scoped to its user (docs/ARCHITECTURE.md "Rules" 2). Smart-list membership is written by membership.ts;
  * list pages and counts are read by articles/reading.repository.ts beside the other lists.
  */
 export type ReadingListRow = Selectable<ReadingListsTable>;

@@ -7,7 +7,7 @@ import type { Services } from '../services.js';
 
 /**
  * Reading-list endpoints (dashboard.md §7 "Reading lists"), all for the signed-in user: thin routes over
- * ReadingListsService (design.md §4 rule 1). Static paths (/unread_counts, /sort) win over /:id in Fastify's router.
+ * ReadingListsService (docs/ARCHITECTURE.md "Rules" 1). Static paths (/unread_counts, /sort) win over /:id in Fastify's router.
  */
 export async function registerReadingListsRoutes(app: App, services: Pick<Services, 'readingLists'>): Promise<void> {
   const lists = services.readingLists;

@@ -11,7 +11,7 @@ import { JOB_TIME_LIMIT_MS, runJob, type JobInput, type JobKind, type JobOutput 
 import type { DocumentInput, ProcessedDocument } from './process-document.js';
 
 /**
- * Where untrusted bytes are parsed (design.md §4 rule 15, docs/decisions.md "Worker pool"): a pool of worker
+ * Where untrusted bytes are parsed (docs/ARCHITECTURE.md "Rules" 15, docs/decisions.md "Worker pool"): a pool of worker
  * threads that runs the jobs of pool-jobs.ts, each with a time limit. Parsing and sanitising are most of a
  * refresh's CPU time (bench/README.md), and the main thread also serves the web app and writes to the database;
  * worker threads let a refresh use every core and keep the web app responsive whatever a page or feed contains.

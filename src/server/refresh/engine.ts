@@ -10,7 +10,7 @@ import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
 import { refreshFeed, type RefreshContext, type RefreshOutcome } from './refresh-feed.js';
 
 /**
- * The refresh engine (design.md §1, issue 3): a scheduler that finds due feeds, a queue, and consumers that
+ * The refresh engine (docs/ARCHITECTURE.md "Shape of the system"): a scheduler that finds due feeds, a queue, and consumers that
  * refresh them through the reader pipeline.
  *
  *   role  | scheduler | consumer | queue

@@ -1,5 +1,5 @@
 /**
- * At most `perHost` requests at once to one host from this process (issue 3: "limits concurrent requests per
+ * At most `perHost` requests at once to one host from this process ("limits concurrent requests per
  * host"), so a refresh of many feeds on one site (a blog platform, YouTube) never hammers it. Waiters are
  * served in arrival order.
  */

@@ -5,7 +5,7 @@ import type { DocumentInput, ProcessedDocument } from './process-document.js';
 
 /**
  * The kinds of work the worker pool (document-pool.ts) runs: every parse of untrusted bytes whose cost grows with
- * them (design.md §4 rule 15; docs/decisions.md "Worker pool"). Each kind names its input and output; both are
+ * them (docs/ARCHITECTURE.md "Rules" 15; docs/decisions.md "Worker pool"). Each kind names its input and output; both are
  * plain data, copied between threads.
  *   document  a fetched feed for the refresh: parse, identify, sanitise (process-document.ts)
  *   extract   an article page for POST /api/extract-article-content: Readability (reader/extract)
@@ -45,7 +45,7 @@ export const JOB_TIME_LIMIT_MS: Readonly<Record<JobKind, number>> = {
 /**
  * Runs one job on the calling thread: the worker's side of the pool, and the refresh engine's inline mode
  * (REFRESH_PARSE_THREADS=0). Each kind's code is loaded on its first job, so a worker that only ever parses feeds
- * does not carry linkedom and Readability (design.md §5 memory budget).
+ * does not carry linkedom and Readability (bench/README.md "Budgets" memory budget).
  */
 export async function runJob<K extends JobKind>(kind: K, input: JobInput<K>): Promise<JobOutput<K>> {
   return (await handlers[kind](input as never)) as JobOutput<K>;

@@ -5,7 +5,7 @@ import { LEASE_MS } from './lease.js';
 
 /**
  * bullmq and what it pulls in (ioredis, msgpackr, cron-parser, luxon, … some 250 modules) cost every process that
- * loads them several MB, yet only the scaled-out shape (REDIS_URL set) uses them, and design.md §5 caps `feeder all`
+ * loads them several MB, yet only the scaled-out shape (REDIS_URL set) uses them, and bench/README.md "Budgets" caps `feeder all`
  * at 150 MB. So bullmq is loaded on first use; its main entry is CommonJS, so a synchronous require keeps
  * `new BullmqQueue(…)` synchronous. The type import above is erased at build time.
  */
@@ -24,7 +24,7 @@ function shutdownController(): AbortController {
 }
 
 /**
- * The refresh queue (design.md §1): feed ids go in, a consumer refreshes them. Two implementations behind one
+ * The refresh queue (docs/ARCHITECTURE.md "Shape of the system"): feed ids go in, a consumer refreshes them. Two implementations behind one
  * interface: in-process for the embedded shape (`feeder all` without REDIS_URL), BullMQ on Redis when scaled out
  * (`feeder web` only enqueues, `feeder worker` processes consume). Either way a feed waiting in the queue is
  * there once (deduplicated by feed id), and the refresh lease (feeds.repository acquireLease) makes sure two
@@ -49,7 +49,7 @@ export const BULLMQ_QUEUE_NAME = 'feeder-refresh';
 
 /**
  * The longest a request or a scheduler step waits for Redis on the producer side (enqueue, pending): BullMQ waits
- * for a connection that is not there forever, so every call is raced against this (design.md §4 rule 15). A
+ * for a connection that is not there forever, so every call is raced against this (docs/ARCHITECTURE.md "Rules" 15). A
  * refused call is answered by the engine, which makes the feeds due in the database instead (docs/decisions.md
  * "Redis outages").
  */

@@ -54,7 +54,7 @@ export type RefreshOutcome =
   /** Shutdown interrupted the refresh; the feed was handed back and is due at once. */
   | { status: 'returned' };
 
-/** Site icons are looked for again after this long (issue 3: "refreshed rarely"). */
+/** Site icons are looked for again after this long ("refreshed rarely"). */
 export const ICON_REFRESH_DAYS = 7;
 /** Error code of failures that are not the feed's fault (database trouble, a bug): logged, shown generically. */
 export const REFRESH_FAILED: FeedErrorCode = 'REFRESH_FAILED';
@@ -147,7 +147,7 @@ async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedD
     last_success_at: nowIso,
     next_check_at: nextCheckAt(now, minutes),
   };
-  // One transaction per feed (issue 3): the new articles, every subscriber's copy of them and the feed's state
+  // One transaction per feed: the new articles, every subscriber's copy of them and the feed's state
   // become visible together, or not at all.
   return ctx.database.db.transaction().execute(async (trx) => {
     const newIds = await writeFeedItems(trx, feed.id, doc, nowIso);

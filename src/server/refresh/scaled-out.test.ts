@@ -9,7 +9,7 @@ import { BullmqQueue } from './queue.js';
 import { until } from '../test/wait.js';
 
 /**
- * The scaled-out shape with a real Redis (issue 3): two `feeder worker` engines share one database and one
+ * The scaled-out shape with a real Redis: two `feeder worker` engines share one database and one
  * BullMQ queue, and a `feeder web` engine only enqueues. Every feed must be fetched exactly once per round.
  */
 const FEEDS = 60;

@@ -1,5 +1,5 @@
 /**
- * When to check a feed next (issue 3 "Refresh"): from its posting frequency, within configured bounds
+ * When to check a feed next ("Refresh"): from its posting frequency, within configured bounds
  * (default 15 min to 24 h), exponentially later after errors, and never sooner than the server asked
  * (Retry-After, RFC 9110 §10.2.3) or the feed allows (RSS ttl, sy:updatePeriod).
  */

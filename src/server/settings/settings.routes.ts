@@ -5,7 +5,7 @@ import * as S from '../../common/schemas/settings.js';
 
 /**
  * Account-settings endpoints of the reader apps (dashboard.md §7 "Fever API"), for the signed-in user only:
- * thin routes over FeverSettingsService (design.md §4 rule 1).
+ * thin routes over FeverSettingsService (docs/ARCHITECTURE.md "Rules" 1).
  */
 export async function registerSettingsRoutes(app: App, services: Pick<Services, 'feverSettings'>): Promise<void> {
   const fever = services.feverSettings;

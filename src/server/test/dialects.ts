@@ -3,7 +3,7 @@ import pg from 'pg';
 import { migrateToLatest, openPostgres, openSqlite, type Database, type Dialect } from '../db/database.js';
 
 /**
- * The dialects every storage test runs on (design.md §4 rule 4): real SQLite and real PostgreSQL.
+ * The dialects every storage test runs on (docs/ARCHITECTURE.md "Rules" 4): real SQLite and real PostgreSQL.
  * PostgreSQL comes from TEST_POSTGRES_URL (default: the local test database). When it cannot be reached the
  * PostgreSQL half is skipped with a warning, unless CI=true or REQUIRE_POSTGRES=1, where that is a failure.
  */

@@ -5,7 +5,7 @@ import { subscribe } from '../feeds/subscriptions.repository.js';
 import type { TestApp } from './test-app.js';
 
 /**
- * The harness of the "nothing a client sends yields a 500" tests (design.md §4 rule 5): generators for hostile
+ * The harness of the "nothing a client sends yields a 500" tests (docs/ARCHITECTURE.md "Rules" 5): generators for hostile
  * query strings and content types, and runners that feed an app arbitrary JSON bodies, raw bodies and GET requests
  * and check every answer is a success or a 4xx carrying `{message, code}`.
  */

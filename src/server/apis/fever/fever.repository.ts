@@ -8,11 +8,11 @@ import { normalizeApiKey } from '../app-password.js';
 import { PAGE_SIZE, type ItemsWindow } from './fever.params.js';
 
 /**
- * The Fever adapter's queries, each scoped to its user (design.md §4 rule 2). What the web app hides stays hidden
+ * The Fever adapter's queries, each scoped to its user (docs/ARCHITECTURE.md "Rules" 2). What the web app hides stays hidden
  * here (dashboard.md §4 "Feed mute", decisions.md "Feeds and articles"): articles of muted feeds
  * (feeds/mute.ts) and articles the user's filters hide (user_articles.is_hidden). Items are read by the
  * user_articles primary key (user_id, article_id), so since_id / max_id pages are one index range each
- * (design.md §5 external API budget).
+ * (bench/README.md "Budgets" external API budget).
  */
 
 /** The user has no muted feed (FeverUser.muted_feeds = 0): the visibility rule needs no mute condition at all. */

@@ -13,7 +13,7 @@ import { constantTimeEqual } from '../app-password.js';
  *
  * Every API request presents it (`Authorization: GoogleLogin auth=<token>`). Checking costs one primary-key read
  * of the user; a checked token is remembered for TOKEN_CACHE_TTL_MS in a small LRU, so the hot paths (stream
- * contents at hundreds of requests a second, design.md §5) skip even that. A password change or a switch-off
+ * contents at hundreds of requests a second, bench/README.md "Budgets") skip even that. A password change or a switch-off
  * therefore takes effect within that time.
  */
 export const TOKEN_CACHE_TTL_MS = 30_000;

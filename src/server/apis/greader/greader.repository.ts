@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import { isVisible, isVisibleSubscription, mutedFeedList, visibleArticles } from '../../articles/visible-articles.js';
 
 /**
- * The Google Reader adapter's queries (apis/greader/README.md), every one scoped to its user (design.md §4 rule 2)
+ * The Google Reader adapter's queries (apis/greader/README.md), every one scoped to its user (docs/ARCHITECTURE.md "Rules" 2)
  * and, like the web app's (articles/reading.repository.ts), blind to filtered-out articles and muted feeds.
  * Streams are read through the user_articles indexes of migration 0004 in their order (published_at, article_id)
  * with a keyset cursor, so every page, the first or the hundredth, is one index range scan that stops after n rows.

@@ -13,7 +13,7 @@ import {
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
- * "Nothing a client sends yields a 500" (design.md §4 rule 5) for the public API v1: arbitrary JSON and raw bodies,
+ * "Nothing a client sends yields a 500" (docs/ARCHITECTURE.md "Rules" 5) for the public API v1: arbitrary JSON and raw bodies,
  * content types, query strings, path ids and bearer headers on every endpoint. Each answer must be a success or a
  * 4xx carrying `{message, code}`. The limits are raised so the generator never runs into a 429 (tested elsewhere).
  * Feed discovery (search, subscribe) gets only addresses that cannot leave the machine: bodies whose url is a

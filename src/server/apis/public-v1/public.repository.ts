@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 /**
  * The queries only the public API needs (its tokens, a few per-feed figures); everything else goes through the
  * feeds and reading repositories, and every state change through articles/reading-state.ts (its 30-day read-all is
- * markAllRead with publishedSince). Every query is scoped to its user (design.md §4 rule 2).
+ * markAllRead with publishedSince). Every query is scoped to its user (docs/ARCHITECTURE.md "Rules" 2).
  */
 
 /* ───────────── API tokens (table api_tokens, migrations 0005 and 0006) ───────────── */

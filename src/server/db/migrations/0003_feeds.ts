@@ -1,7 +1,7 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /**
- * The feed engine's tables (issue 3, decisions.md "Feeds and articles"):
+ * The feed engine's tables (decisions.md "Feeds and articles"):
  * - feeds: one row per normalised feed URL, fetched once for all subscribers; keeps the refresh state
  *   (validators, schedule, error count and last error, a lease so two workers never fetch it at once).
  * - articles: the items of a feed, identified within it by the sha256 of the parser's stable guid.

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
  * - subscriptions gain the permanent-mute flag and two counters, unread_count and article_count, of the
  *   subscriber's visible (not filtered-out) articles. They are recomputed per (user, feed) after every change
  *   (articles/counters.ts), so unread counts and list totals for 1,000 feeds are one small read, never a count
- *   over a million rows (design.md §5).
+ *   over a million rows (bench/README.md "Budgets").
  * - user_articles.is_hidden: 1 when the subscriber's filters hide the article. Filters are materialised here when
  *   they change and when articles arrive, so lists, counts and search use plain indexed conditions.
  * - feed_filters: include/exclude filters of one subscription.

@@ -208,7 +208,7 @@ for (const dialect of DIALECTS) {
 }
 
 describe('migration files', () => {
-  it('import Kysely and nothing of the application (design.md §4 rule 13)', () => {
+  it('import Kysely and nothing of the application (docs/ARCHITECTURE.md "Rules" 13)', () => {
     const dir = new URL('./', import.meta.url);
     const files = readdirSync(dir).filter((f) => /^\d{4}_.*\.ts$/.test(f));
     expect(files.length).toBe(Object.keys(migrations).length);

@@ -54,7 +54,7 @@ export interface ScannedPage extends PageInfo {
 
 /**
  * Where discovery parses what it fetches. Fetched bodies are untrusted and their parse cost grows with them, so
- * the server passes its worker pool (docs/decisions.md "Worker pool"; design.md §4 rule 15); `inlineParsers` are the
+ * the server passes its worker pool (docs/decisions.md "Worker pool"; docs/ARCHITECTURE.md "Rules" 15); `inlineParsers` are the
  * same functions on the calling thread, for the pipeline's own tests and the worker itself.
  */
 export interface DiscoveryParsers {

@@ -2,7 +2,7 @@
  * Full-article extraction (dashboard.md §2 "Extended mode", §5 "Extended content is sanitised", §7
  * POST /api/extract-article-content): an article page's HTML → its readable part as safe HTML.
  * Pure: no I/O. Readability (Firefox's reader view) finds the article; linkedom gives it a DOM without a browser
- * (design.md §2). Before Readability runs, the spec's two extras are applied on the DOM, where class, id and size
+ * (docs/ARCHITECTURE.md "Stack"). Before Readability runs, the spec's two extras are applied on the DOM, where class, id and size
  * attributes still exist (the sanitiser drops them):
  *   - images declaring a width or height under 10 px (spacers, tracking pixels) are removed;
  *   - ad, affiliate and tracking blocks are removed: elements whose class or id contains one of AD_WORDS as a

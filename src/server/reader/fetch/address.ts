@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Which IP addresses a feed fetch may connect to (the SSRF guard, design.md §2 "connect-time address check").
+ * Which IP addresses a feed fetch may connect to (the SSRF guard, docs/ARCHITECTURE.md "Stack" "connect-time address check").
  *
  * A feed URL is user input, and the server fetches it from inside its own network. Without a check, a user could
  * make Feeder read the cloud metadata service (169.254.169.254), an admin page on localhost or a device on the LAN,

@@ -5,7 +5,7 @@ import { ACCEPT_ENCODING, BodyDecodeError, BodyTooLargeError, readBody } from '.
 import { BlockedAddressError, blockedLiteral, createConnector } from './connect.js';
 
 /**
- * The reader's HTTP client (design.md §1: the first stage of the pipeline). One Fetcher per process: it owns an
+ * The reader's HTTP client (docs/ARCHITECTURE.md "Shape of the system": the first stage of the pipeline). One Fetcher per process: it owns an
  * undici Agent whose keep-alive connection pools are shared by every fetch, which is what makes refreshing many
  * feeds of one host (and the 304-heavy steady state) cheap.
  */

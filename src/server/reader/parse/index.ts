@@ -1,5 +1,5 @@
 /**
- * The parse stage of the reader pipeline (design.md §1: fetch → parse → normalise → sanitise): bytes in,
+ * The parse stage of the reader pipeline (docs/ARCHITECTURE.md "Shape of the system": fetch → parse → normalise → sanitise): bytes in,
  * ParsedFeed out. Pure and synchronous; feedsmith (on fast-xml-parser) reads the formats, normalize.ts maps them
  * (one file per format: rss.ts, rdf.ts, atom.ts, json.ts).
  *

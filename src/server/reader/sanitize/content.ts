@@ -1,5 +1,5 @@
 /**
- * Article HTML as Feeder shows it: an allowlist over sanitize-html (design.md §2: never DOMPurify + linkedom, which
+ * Article HTML as Feeder shows it: an allowlist over sanitize-html (docs/ARCHITECTURE.md "Stack": never DOMPurify + linkedom, which
  * fails open when linkedom parses differently from a browser). Whatever a feed sends, the output holds only the
  * elements and attributes listed here, every URL in it is absolute and of an allowed scheme, and no script can run.
  *
@@ -352,7 +352,7 @@ type BaseTransform = (name: string, attribs: sanitizeHtml.Attributes, base: stri
 
 /**
  * OPTIONS with the transforms bound to this call's base URL. Per call rather than a module-level "current base"
- * (design.md §4 rule 15: no shared mutable state in parse paths); a handful of closures next to sanitize-html's own
+ * (docs/ARCHITECTURE.md "Rules" 15: no shared mutable state in parse paths); a handful of closures next to sanitize-html's own
  * per-call set-up.
  */
 function optionsFor(base: string | null): sanitizeHtml.IOptions {

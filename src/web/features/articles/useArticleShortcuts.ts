@@ -21,7 +21,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * The keys a heavy reader expects (issue 4): j/k next and previous, m read/unread, s or f favourite, o or Enter
+ * The keys a heavy reader expects: j/k next and previous, m read/unread, s or f favourite, o or Enter
  * open the original, v extended view, r refresh, / search, ? help. They never fire while typing, with Ctrl, Alt or
  * Meta held, or while a dialog is open; Enter only when no button or link has the focus (there it keeps its meaning).
  */

@@ -22,7 +22,7 @@ describe('dashboard routes (dashboard.md §2)', () => {
     // The welcome offers the add-feed dialog.
     fireEvent.click(within(screen.getByRole('main')).getByRole('button', { name: 'Add feed' }));
     expect(screen.getByRole('dialog', { name: 'Add feed' })).toBeTruthy();
-    // Only links to views that exist (reading lists come with issue 5).
+    // Only links to views that exist (no reading lists yet: the sidebar offers none).
     const hrefs = new Set(screen.getAllByRole('link').map((a) => a.getAttribute('href')));
     expect([...hrefs].sort()).toEqual(['/dashboard', '/dashboard/favorites', '/dashboard/feeds', '/dashboard/settings']);
   });
