@@ -64,7 +64,7 @@ for (const dialect of DIALECTS) {
       const [forKnown, forUnknown] = seen;
       expect(forKnown).toMatchObject({ answer: { status: 'success' }, mails: 1 });
       // The same answer after the same queries (at most the look-up, which has only been started).
-      expect(forKnown!.queriesBeforeAnswer).toBeLessThanOrEqual(1);
+      expect(forKnown.queriesBeforeAnswer).toBeLessThanOrEqual(1);
       expect(forUnknown).toEqual({ ...forKnown, mails: 0 });
     });
   });

@@ -74,7 +74,7 @@ for (const dialect of DIALECTS) {
         return { type: title.getAttribute('type'), text: title.textContent };
       };
       // Atom text titles (RFC 4287 §3.1.1.1) are shown as they are: one level of XML escaping, no HTML decoding.
-      expect(entries.map(titleOf).sort((a, b) => a.text!.localeCompare(b.text!))).toEqual([
+      expect(entries.map(titleOf).sort((a, b) => a.text.localeCompare(b.text))).toEqual([
         { type: 'text', text: 'a < b > c' },
         { type: 'text', text: 'Plain' },
         { type: 'text', text: 'Rust & Go' },
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
       expect(titleOf(source)).toEqual({ type: 'text', text: 'News & Views' });
       // newsboat marks read with edit-tag and the action token from /token.
       const token = (await t.app.inject({ method: 'GET', url: `${GR}/reader/api/0/token`, headers })).body.trim();
-      const id = [...entries[0].getElementsByTagName('id')][0].textContent!;
+      const id = [...entries[0].getElementsByTagName('id')][0].textContent;
       const edit = await t.app.inject({
         method: 'POST',
         url: `${GR}/reader/api/0/edit-tag`,

@@ -97,7 +97,7 @@ export async function listArticles(db: Db, userId: number, now: string, o: { fee
   let q = articleSelect(db, userId, now, 'inner');
   if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId);
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
-  return (await newestFirst(q).limit(o.limit).offset(o.offset).execute()) as ArticleRow[];
+  return await newestFirst(q).limit(o.limit).offset(o.offset).execute();
 }
 
 /**
@@ -125,7 +125,7 @@ async function listAllWithRead(db: Db, userId: number, now: string, paging: Pagi
     .slice(paging.offset, wanted)
     .map((r) => r.article_id);
   if (ids.length === 0) return [];
-  return (await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute()) as ArticleRow[];
+  return await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute();
 }
 
 /** List total from the counters: unread or all visible articles of the user's non-muted subscriptions (or one). */
@@ -155,7 +155,7 @@ export async function listReadingListArticles(db: Db, userId: number, now: strin
     .execute();
   if (page.length === 0) return [];
   const ids = page.map((r) => r.article_id);
-  return (await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute()) as ArticleRow[];
+  return await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute();
 }
 
 export async function countReadingListArticles(db: Db, userId: number, now: string, o: { listId: number; showRead: boolean }): Promise<number> {
@@ -228,7 +228,7 @@ export async function findSubscription(db: Db, userId: number, feedId: number) {
 /** Favourites, read and unread, newest first; muted feeds' and filtered-out ones are left out. */
 export async function listFavorites(db: Db, userId: number, now: string, paging: Paging): Promise<ArticleRow[]> {
   const q = articleSelect(db, userId, now, 'left').where('user_articles.is_favorite', '=', FAVORITE);
-  return (await newestFirst(q).limit(paging.limit).offset(paging.offset).execute()) as ArticleRow[];
+  return await newestFirst(q).limit(paging.limit).offset(paging.offset).execute();
 }
 
 export async function countFavorites(db: Db, userId: number, now: string): Promise<number> {

@@ -66,7 +66,7 @@ export async function mutedFeedList(db: Db, userId: number, now: string): Promis
     .selectFrom('subscriptions')
     .select('subscriptions.feed_id')
     .where('subscriptions.user_id', '=', userId)
-    .where((eb) => mutedSql(eb as ExpressionBuilder<Tables, 'subscriptions'>, now))
+    .where((eb) => mutedSql(eb, now))
     .execute();
   return rows.map((r) => r.feed_id);
 }

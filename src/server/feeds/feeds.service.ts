@@ -213,7 +213,7 @@ export class FeedsService {
         title: f.title,
         url: f.url,
         favicon_url: f.favicon_url,
-        subscribed: urls[i] !== null && subscribed.has(urls[i]!),
+        subscribed: urls[i] !== null && subscribed.has(urls[i]),
       })),
     };
   }

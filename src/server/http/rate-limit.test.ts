@@ -69,7 +69,7 @@ describe('RateLimiter', () => {
   it('lets requests through when the store fails (an outage must not lock people out)', async () => {
     const broken: RateLimitStore = { hit: async () => Promise.reject(new Error('down')), peek: async () => Promise.reject(new Error('down')), close: async () => {} };
     const errors: unknown[] = [];
-    const limiter = new RateLimiter(broken, { error: (obj: unknown) => errors.push(obj) } as never);
+    const limiter = new RateLimiter(broken, { error: (obj: unknown) => errors.push(obj) });
     expect(await limiter.check([{ key: 'x', limit: 1, windowMs: 1000 }])).toEqual({ allowed: true, retryAfterSeconds: 0, results: [] });
     expect(errors).toHaveLength(1);
   });

@@ -58,7 +58,7 @@ type Outline = Opml.Outline<string>;
 /** Collapses whitespace and drops control characters; '' for nothing. Cut to MAX_NAME_LENGTH code points. */
 export function cleanName(raw: string | undefined | null): string {
   if (!raw) return '';
-  // eslint-disable-next-line no-control-regex
+
   const text = raw
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\s+/g, ' ')

@@ -249,7 +249,7 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
   run<K extends JobKind>(kind: K, input: JobInput<K>): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new Error('document pool closed'));
     return new Promise<JobOutput<K>>((resolve, reject) => {
-      const job: Job = { kind, input, resolve: resolve as (output: never) => void, reject };
+      const job: Job = { kind, input, resolve: resolve, reject };
       const worker = this.idle.pop();
       if (worker) worker.run(job);
       else if (urgent(kind)) {

@@ -48,7 +48,7 @@ export const JOB_TIME_LIMIT_MS: Readonly<Record<JobKind, number>> = {
  * does not carry linkedom and Readability (bench/README.md "Budgets" memory budget).
  */
 export async function runJob<K extends JobKind>(kind: K, input: JobInput<K>): Promise<JobOutput<K>> {
-  return (await handlers[kind](input as never)) as JobOutput<K>;
+  return await handlers[kind](input);
 }
 
 type Handlers = { [K in JobKind]: (input: JobInput<K>) => Promise<JobOutput<K>> };

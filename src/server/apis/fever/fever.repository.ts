@@ -41,7 +41,7 @@ export async function authenticate(db: Db, apiKey: unknown, now: string): Promis
     .leftJoin('subscriptions', 'subscriptions.user_id', 'users.id')
     .leftJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
     .select((eb) => {
-      const muted = mutedSql(eb as ExpressionBuilder<Tables, 'subscriptions'>, now);
+      const muted = mutedSql(eb, now);
       return [
         'users.id',
         eb.fn.max('feeds.last_fetched_at').as('last_fetched_at'),

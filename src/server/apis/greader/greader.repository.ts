@@ -92,7 +92,7 @@ export async function streamPage(db: Db, userId: number, now: string, q: StreamQ
       .orderBy('page.article_id' as any, dir)
       .execute()) as StreamRef[];
   }
-  return (await streamRange(db, userId, now, muted, q, withText).execute()) as StreamRef[];
+  return await streamRange(db, userId, now, muted, q, withText).execute();
 }
 
 const withArticles = (db: Db) => db.selectFrom('user_articles').innerJoin('articles', 'articles.id', 'user_articles.article_id');

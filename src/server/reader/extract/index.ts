@@ -171,7 +171,7 @@ export function extractArticle(html: string, baseUrl: string): ExtractedArticle 
   const dom = document as unknown as DomDocument;
   if (!dom.documentElement) return null;
   clean(dom);
-  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
+  const article = new Readability(document, { charThreshold: 200 }).parse();
   if (!article?.content || (article.textContent ?? '').trim().length < MIN_TEXT_CHARS) return null;
   // Readability copies what it keeps, so a last pass over its output catches blocks it rebuilt.
   const out = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document as unknown as DomDocument;

@@ -126,7 +126,7 @@ function transform(name: string, attribs: sanitizeHtml.Attributes): sanitizeHtml
   const out: sanitizeHtml.Attributes = {};
   for (const key of Object.keys(attribs)) {
     if (!SVG_ATTRIBUTES.has(key)) continue;
-    const value = attribs[key]!;
+    const value = attribs[key];
     if (key === 'href' || key === 'xlink:href') {
       // Only <use> may reference, and only within the icon itself: no external files, no javascript: URLs.
       if (name === 'use' && FRAGMENT.test(value.trim())) out[key] = value.trim();

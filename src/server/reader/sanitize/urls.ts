@@ -57,7 +57,7 @@ export function stripTracking(url: string): string {
   const query = hashAt === -1 ? url.slice(q + 1) : url.slice(q + 1, hashAt);
   if (query === '') return url;
   const parts = query.split('&');
-  const kept = parts.filter((part) => part !== '' && !isTrackingParam(part.split('=', 1)[0]!));
+  const kept = parts.filter((part) => part !== '' && !isTrackingParam(part.split('=', 1)[0]));
   if (kept.length === parts.length) return url;
   const hash = hashAt === -1 ? '' : url.slice(hashAt);
   return url.slice(0, kept.length ? q + 1 : q) + kept.join('&') + hash;

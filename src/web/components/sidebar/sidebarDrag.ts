@@ -17,7 +17,7 @@ export class MouseAndPenSensor extends PointerSensor {
     {
       eventName: 'onPointerDown' as const,
       handler: (event: ReactPointerEvent, options: Parameters<(typeof PointerSensor.activators)[0]['handler']>[1]) =>
-        event.nativeEvent.pointerType !== 'touch' && PointerSensor.activators[0]!.handler(event, options),
+        event.nativeEvent.pointerType !== 'touch' && PointerSensor.activators[0].handler(event, options),
     },
   ];
 }

@@ -40,7 +40,7 @@ function titles(): string[] {
   return articleCards().map((a) =>
     within(a)
       .getByRole('heading')
-      .textContent!.replace(/\s*\(opens in a new tab\)$/, ''),
+      .textContent.replace(/\s*\(opens in a new tab\)$/, ''),
   );
 }
 

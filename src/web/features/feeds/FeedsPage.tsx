@@ -53,7 +53,7 @@ export default function FeedsPage() {
     if (from < 0 || to < 0 || to >= list.length) return;
     setSortError(null);
     const next = [...list];
-    [next[from], next[to]] = [next[to]!, next[from]!];
+    [next[from], next[to]] = [next[to], next[from]];
     await client.cancelQueries({ queryKey: feedsKey });
     client.setQueryData<Feed[]>(
       feedsKey,

@@ -71,7 +71,7 @@ describe('useFeeds', () => {
     const calls = fakeServer({ 'GET /api/feeds': () => [200, [makeFeed({ id: 1 }), makeFeed({ id: 2 })]] });
     const Wrapper = wrapper();
     const { result } = renderHook(() => [useFeeds(), useFeeds()], { wrapper: Wrapper });
-    await waitFor(() => expect(result.current[0]!.data?.map((f) => f.id)).toEqual([1, 2]));
+    await waitFor(() => expect(result.current[0].data?.map((f) => f.id)).toEqual([1, 2]));
     const count = () => calls.filter((c) => c.key === 'GET /api/feeds').length;
     expect(count()).toBe(1);
     act(() => void window.dispatchEvent(new CustomEvent('feeds-updated')));

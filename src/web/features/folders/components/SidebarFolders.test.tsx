@@ -237,7 +237,7 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
     const before = client.getQueryData<Feed[]>(feedsKey);
     const current = buildLayout(before!, folders);
     const pending = commit(current, moveFeed(current, 2, 10, 0), { feedId: 2 });
-    expect(client.getQueryData<Feed[]>(feedsKey)![0]!.id).toBe(2);
+    expect(client.getQueryData<Feed[]>(feedsKey)![0].id).toBe(2);
     await act(() => pending);
     expect(client.getQueryData<Feed[]>(feedsKey)).toEqual(before);
     expect(toasts.at(-1)).toEqual({ message: 'The feed order could not be saved. Please try again.', tone: 'error' });

@@ -23,7 +23,7 @@ const dialog = () => screen.getByRole('dialog', { name: 'Add to reading list' })
 const row = (name: string) =>
   within(dialog())
     .getAllByTestId('add-list-row')
-    .find((r) => r.textContent!.includes(name))!;
+    .find((r) => r.textContent.includes(name))!;
 
 useDashboardTestEnv();
 beforeEach(() => {

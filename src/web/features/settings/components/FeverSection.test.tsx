@@ -115,7 +115,7 @@ describe('settings: Fever API section', () => {
   it('falls back to select-and-copy without the Clipboard API, and says when copying is impossible', async () => {
     vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });
     const exec = vi.fn(() => true);
-    document.execCommand = exec as unknown as typeof document.execCommand;
+    document.execCommand = exec;
     fakeServer({});
     await render(true);
     fireEvent.click(screen.getByRole('button', { name: 'Copy username' }));

@@ -87,7 +87,7 @@ export function PasswordSection() {
     }
   };
 
-  const fieldError = (field: keyof PasswordChangeValues) => (fieldErrors[field] ? t(fieldErrors[field]!, { min: MIN_PASSWORD_LENGTH }) : null);
+  const fieldError = (field: keyof PasswordChangeValues) => (fieldErrors[field] ? t(fieldErrors[field], { min: MIN_PASSWORD_LENGTH }) : null);
 
   return (
     <SettingsSection icon={KeyRound} title={t('settings.password.title')} description={t('settings.password.description')}>
