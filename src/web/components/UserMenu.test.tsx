@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { storage } from '../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../test/dashboardHarness.js';
 import { UserMenu } from './UserMenu.js';
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 async function renderMenu() {
   await renderAt(

@@ -43,7 +43,7 @@ export async function signedIn(user: User = testUser, language: 'de' | 'en' = 'e
  * the real fetch again. Call it at the top of the file (or inside the `describe` it applies to); a file's own
  * beforeEach for its data runs after this one.
  */
-export function useDashboardTestEnv({ signIn = true }: { signIn?: boolean } = {}) {
+export function setUpDashboardTestEnv({ signIn = true }: { signIn?: boolean } = {}) {
   beforeEach(async () => {
     polyfillDialog();
     if (signIn) await signedIn();

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Feed } from '../../../common/api.js';
-import { fakeServer, renderAt, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
 import FeedsPage from './FeedsPage.js';
 import { makeFeed } from '../../test/testFeeds.js';
 
@@ -30,7 +30,7 @@ async function chooseAction(title: string, action: string) {
   fireEvent.click(within(row(title)).getByRole('menuitem', { name: action }));
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   feeds = [
     makeFeed({ id: 1, title: 'Tagesschau', description: 'Nachrichten aus Deutschland und der Welt.' }),

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
 import { DashboardRoutes } from '../dashboard/index.js';
 
 function renderSettings() {
@@ -20,7 +20,7 @@ function fillPassword(current: string, next: string, confirm = next) {
   fireEvent.click(form.getByRole('button', { name: 'Change password' }));
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('settings: account section', () => {
   it('shows the e-mail read-only and rejects a blank name without calling the server', async () => {

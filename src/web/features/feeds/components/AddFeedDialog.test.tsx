@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { on } from '../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../test/testFeeds.js';
 import { AddFeedDialog } from './AddFeedDialog.js';
 
@@ -21,7 +21,7 @@ async function search(url: string) {
   fireEvent.submit(input.closest('form')!);
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
   it('opens on the search tab, with the examples hint; the catalog is the second tab', async () => {

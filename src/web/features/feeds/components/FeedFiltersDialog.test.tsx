@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedFilter } from '../../../../common/api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed, makeFilter } from '../../../test/testFeeds.js';
 import { FeedFiltersDialog } from './FeedFiltersDialog.js';
 
@@ -29,7 +29,7 @@ function server(addAnswer?: () => [number, unknown]) {
   });
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   filters = [makeFilter({ id: 31, filter_text: 'Fußball', filter_type: 'exclude', filter_scope: 'title' }), makeFilter({ id: 32, filter_text: 'Tennis' })];
 });

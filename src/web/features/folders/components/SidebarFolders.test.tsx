@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Feed, Folder } from '../../../../common/api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { Sidebar } from '../../dashboard/index.js';
 import { feedsKey } from '../../feeds/index.js';
 import { makeFeed } from '../../../test/testFeeds.js';
@@ -36,7 +36,7 @@ function serve(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
 
 const nav = () => screen.getByRole('navigation', { name: /Main navigation|Hauptnavigation/ });
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
   it('shows the folders with the sum of their unread counts, their feeds, then the feeds outside any folder', async () => {

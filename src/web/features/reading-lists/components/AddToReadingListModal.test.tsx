@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArticleReadingListRef, ReadingList } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
-import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeList } from '../../../test/testLists.js';
 import { AddToReadingListModal, MESSAGE_MS } from './AddToReadingListModal.js';
 
@@ -25,7 +25,7 @@ const row = (name: string) =>
     .getAllByTestId('add-list-row')
     .find((r) => r.textContent.includes(name))!;
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   lists = [makeList({ id: 1, name: 'Later' }), makeList({ id: 2, name: 'Keep' }), makeList({ id: 3, name: 'AI', is_smart: true })];
   refs = [{ id: 2, name: 'Keep', is_smart: false }];

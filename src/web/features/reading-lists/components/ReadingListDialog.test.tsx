@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
-import { fakeServer, OpenDialog, renderAt, signedIn, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, signedIn, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../test/testFeeds.js';
 import { makeList } from '../../../test/testLists.js';
 import { ReadingListDialog, SMART_TAB_HINT_MS } from './ReadingListDialog.js';
@@ -18,7 +18,7 @@ function server(save?: (body: any) => [number, unknown?]) {
   });
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 const dialog = () => screen.getByRole('dialog');
 const tab = (name: string) => within(dialog()).getByRole('tab', { name });

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
 import { emit } from '../../../lib/events.js';
-import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { readingListsKey, useSortReadingLists } from '../api.js';
 import { makeList } from '../../../test/testLists.js';
 import { activeListId, ReadingListsSection } from './ReadingListsSection.js';
@@ -21,7 +21,7 @@ function server(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
   });
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   lists = [makeList({ id: 1, name: 'Read later' }), makeList({ id: 2, name: 'AI &lt;3', is_smart: true })];
   unread = [

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import SettingsPage from '../SettingsPage.js';
 import { FeverSection } from './FeverSection.js';
 
@@ -26,7 +26,7 @@ const clipboard = () => {
 };
 
 // Each test signs in itself (with or without the Fever API on).
-useDashboardTestEnv({ signIn: false });
+setUpDashboardTestEnv({ signIn: false });
 
 describe('settings: Fever API section', () => {
   it('is section 4, between the password and appearance sections', async () => {
