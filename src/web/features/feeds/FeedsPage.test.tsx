@@ -86,8 +86,8 @@ describe('feed management screen (dashboard.md §2, §4, §5, §8)', () => {
     const calls = server();
     await renderAt('/dashboard/feeds', <FeedsPage />);
     await screen.findByRole('list', { name: 'Your feeds' });
-    expect((screen.getByRole('button', { name: 'Move “Tagesschau” up' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Move “Untitled feed” down' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Move “Tagesschau” up' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Move “Untitled feed” down' }).disabled).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Move “Tagesschau” down' }));
     await waitFor(() => expect(rowTitles()).toEqual(['Heise', 'Tagesschau', 'Untitled feed']));

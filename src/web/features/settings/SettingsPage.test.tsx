@@ -26,7 +26,7 @@ describe('settings: account section', () => {
   it('shows the e-mail read-only and rejects a blank name without calling the server', async () => {
     const calls = fakeServer({});
     await renderSettings();
-    const email = screen.getByLabelText('E-mail address') as HTMLInputElement;
+    const email = screen.getByLabelText<HTMLInputElement>('E-mail address');
     expect(email.value).toBe(testUser.email);
     expect(email.readOnly).toBe(true);
 
@@ -95,9 +95,9 @@ describe('settings: change password', () => {
     expect(storage.getToken()).toBe('access-2');
     expect(storage.getRefreshToken()).toBe('refresh-2');
     const form = within(passwordForm());
-    expect((form.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
-    expect((form.getByLabelText('New password') as HTMLInputElement).value).toBe('');
-    expect((form.getByLabelText('Confirm new password') as HTMLInputElement).value).toBe('');
+    expect(form.getByLabelText<HTMLInputElement>('Current password').value).toBe('');
+    expect(form.getByLabelText<HTMLInputElement>('New password').value).toBe('');
+    expect(form.getByLabelText<HTMLInputElement>('Confirm new password').value).toBe('');
 
     await act(() => vi.advanceTimersByTimeAsync(3100));
     expect(screen.queryByText('Password updated.')).toBeNull();

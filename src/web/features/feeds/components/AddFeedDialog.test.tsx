@@ -79,7 +79,7 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
     expect(within(list).getByText('Subscribed')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
-    expect((screen.getByLabelText('Address of a website or a feed') as HTMLInputElement).value).toBe('example.org');
+    expect(screen.getByLabelText<HTMLInputElement>('Address of a website or a feed').value).toBe('example.org');
     await search('example.org');
     fireEvent.click(await screen.findByRole('button', { name: 'Subscribe to “Example News”' }));
 
@@ -116,7 +116,7 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.getByText('is closed')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'open dialog' }));
-    expect((screen.getByLabelText('Address of a website or a feed') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Address of a website or a feed').value).toBe('');
     expect(screen.queryByRole('list', { name: '2 feeds found' })).toBeNull();
   });
 });

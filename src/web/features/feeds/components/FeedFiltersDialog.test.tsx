@@ -62,7 +62,7 @@ describe('filters dialog (dashboard.md §2, §4, §5, §8 "Filters")', () => {
       filter_scope: 'both',
       filter_text: 'Formel 1',
     });
-    expect((screen.getByLabelText('Filter text') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Filter text').value).toBe('');
   });
 
   it('sends the chosen type and scope', async () => {

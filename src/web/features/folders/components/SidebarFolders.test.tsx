@@ -143,7 +143,7 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
     fireEvent.click(await within(nav()).findByRole('button', { name: 'Aktionen für Ordner News' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Umbenennen' }));
     const rename = screen.getByRole('dialog', { name: 'Ordner umbenennen' });
-    const input = within(rename).getByLabelText('Name') as HTMLInputElement;
+    const input = within(rename).getByLabelText<HTMLInputElement>('Name');
     expect(input.value).toBe('News');
     fireEvent.change(input, { target: { value: ' Nachrichten ' } });
     fireEvent.click(within(rename).getByRole('button', { name: 'Speichern' }));

@@ -38,7 +38,7 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     expect(await within(dialog()).findByRole('button', { name: 'Add to “Later”' })).toBeTruthy();
     expect(dialog().textContent).toContain('The article');
     const keep = row('Keep');
-    expect((within(keep).getByRole('button', { name: /Already added/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(keep).getByRole<HTMLButtonElement>('button', { name: /Already added/ }).disabled).toBe(true);
     expect(within(keep).getByRole('button', { name: 'Remove from list “Keep”' })).toBeTruthy();
     const smart = row('AI');
     expect(within(smart).queryByRole('button')).toBeNull();
@@ -77,7 +77,7 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     await renderAt('/dashboard', <AddToReadingListModal article={article} open onClose={() => {}} />);
     fireEvent.click(await within(dialog()).findByRole('button', { name: 'Add to “Later”' }));
     expect(await within(dialog()).findByText('The article is already in this list.')).toBeTruthy();
-    await waitFor(() => expect((within(dialog()).getByRole('button', { name: 'Add to “Keep”' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(within(dialog()).getByRole<HTMLButtonElement>('button', { name: 'Add to “Keep”' }).disabled).toBe(false));
     fireEvent.click(within(dialog()).getByRole('button', { name: 'Add to “Keep”' }));
     expect(await within(dialog()).findByText('Error adding to the reading list.')).toBeTruthy();
   });

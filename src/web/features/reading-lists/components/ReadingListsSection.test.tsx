@@ -99,7 +99,7 @@ describe('reading-lists section (dashboard.md §2 "Sidebar")', () => {
     fireEvent.click(within(section()).getByRole('button', { name: 'Actions for “AI <3”' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit reading list' });
-    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('AI <3');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Name').value).toBe('AI <3');
     // A smart list opens on its rules (§2).
     expect(within(dialog).getByRole('tab', { name: 'Smart rules' }).getAttribute('aria-selected')).toBe('true');
   });

@@ -35,7 +35,7 @@ describe('settings: feed management', () => {
     fireEvent.click(within(section()).getByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Please choose an OPML file.')).toBeTruthy();
     expect(calls.some((c) => c.key.includes('opml'))).toBe(false);
-    expect((screen.getByLabelText('OPML file') as HTMLInputElement).accept).toBe('.opml,.xml');
+    expect(screen.getByLabelText<HTMLInputElement>('OPML file').accept).toBe('.opml,.xml');
   });
 
   it('imports the file as opml_file, shows the counts and refreshes feeds, folders and counts', async () => {

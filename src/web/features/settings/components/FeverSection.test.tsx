@@ -18,7 +18,7 @@ async function render(enabled: boolean, language: 'de' | 'en' = 'en') {
   return renderAt('/dashboard/settings', <FeverSection />);
 }
 const section = () => screen.getByRole('region', { name: 'Fever API' });
-const passwordInput = () => screen.getByLabelText('API password') as HTMLInputElement;
+const passwordInput = () => screen.getByLabelText<HTMLInputElement>('API password');
 const clipboard = () => {
   const writeText = vi.fn(async () => {});
   vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
@@ -53,9 +53,9 @@ describe('settings: Fever API section', () => {
     expect(toggle.getAttribute('aria-checked')).toBe('true');
     expect(storage.getUser()?.fever_api_enabled).toBe(true);
 
-    expect((screen.getByLabelText('API URL (Fever)') as HTMLInputElement).value).toBe(`${origin}/api/fever.php`);
-    expect((screen.getByLabelText('API URL (Google Reader)') as HTMLInputElement).value).toBe(`${origin}/api/greader.php`);
-    const username = screen.getByLabelText('Username') as HTMLInputElement;
+    expect(screen.getByLabelText<HTMLInputElement>('API URL (Fever)').value).toBe(`${origin}/api/fever.php`);
+    expect(screen.getByLabelText<HTMLInputElement>('API URL (Google Reader)').value).toBe(`${origin}/api/greader.php`);
+    const username = screen.getByLabelText<HTMLInputElement>('Username');
     expect(username.value).toBe(testUser.email);
     expect(username.readOnly).toBe(true);
     expect(screen.getByText(/connect through the Fever API/)).toBeTruthy();

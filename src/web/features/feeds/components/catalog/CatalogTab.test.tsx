@@ -49,7 +49,7 @@ async function openCatalog() {
   return screen.findByRole('button', { name: /International News/ });
 }
 
-const tile = (name: RegExp) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const tile = (name: RegExp) => screen.getByRole<HTMLButtonElement>('button', { name });
 
 setUpDashboardTestEnv();
 
