@@ -11,6 +11,8 @@ import { storage } from '../lib/storage.js';
 import { polyfillDialog } from './dialog.js';
 import { fakeServer as baseFakeServer, type Call, type Handler } from './fakeServer.js';
 
+export { withBody, type Handler, type Reply } from './fakeServer.js';
+
 /**
  * Test helpers for the signed-in area: a stored session, a fake server answering by "METHOD path",
  * and a render inside the app's providers and a memory router.

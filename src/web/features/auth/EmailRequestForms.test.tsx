@@ -24,9 +24,9 @@ describe('forgot password and resend verification (public-area-and-api.md §5, �
     expect(screen.getByText('This field is required.')).toBeTruthy();
     expect(calls).toHaveLength(0);
 
-    const fetchMock = globalThis.fetch as ReturnType<typeof vi.fn>;
-    const original = fetchMock.getMockImplementation() as (...args: Parameters<typeof fetch>) => Promise<Response>;
-    fetchMock.mockImplementationOnce((...args: Parameters<typeof fetch>) => new Promise((resolve) => (release = () => resolve(original(...args)))));
+    const fetchMock = vi.mocked(globalThis.fetch);
+    const original = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementationOnce((...args) => new Promise((resolve) => (release = () => resolve(original(...args)))));
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'erika@feeder.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Sending …' }).disabled).toBe(true);

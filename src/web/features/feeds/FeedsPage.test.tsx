@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Feed } from '../../../common/api.js';
-import { fakeServer, renderAt, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, setUpDashboardTestEnv, withBody } from '../../test/dashboardHarness.js';
 import FeedsPage from './FeedsPage.js';
 import { makeFeed } from '../../test/testFeeds.js';
 
@@ -10,10 +10,10 @@ let feeds: Feed[];
 function server(extra: Parameters<typeof fakeServer>[0] = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, feeds],
-    'POST /api/feeds/sort': (body: { feed_order: number[] }) => {
+    'POST /api/feeds/sort': withBody<{ feed_order: number[] }>((body) => {
       feeds = body.feed_order.map((id, i) => ({ ...feeds.find((f) => f.id === id)!, sort_order: i }));
       return [200, feeds];
-    },
+    }),
     ...extra,
   });
 }
@@ -142,10 +142,10 @@ describe('feed management screen (dashboard.md §2, §4, §5, §8)', () => {
   it('renames inline: the original title is shown, save shows a confirmation for 3 s, empty falls back', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = server({
-      'POST /api/feeds/set_custom_title': (body) => {
+      'POST /api/feeds/set_custom_title': withBody<{ feed_id: number; custom_title: string }>((body) => {
         feeds = feeds.map((f) => (f.id === body.feed_id ? { ...f, custom_title: body.custom_title || null, title: body.custom_title || f.original_title } : f));
         return [200, feeds[0]];
-      },
+      }),
     });
     await renderAt('/dashboard/feeds', <FeedsPage />);
     await screen.findByRole('list', { name: 'Your feeds' });

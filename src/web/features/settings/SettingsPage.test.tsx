@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv, withBody } from '../../test/dashboardHarness.js';
 import { DashboardRoutes } from '../dashboard/index.js';
 
 function renderSettings() {
@@ -41,7 +41,7 @@ describe('settings: account section', () => {
   it('saves the trimmed name and shows "name updated" for 3 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = fakeServer({
-      'PUT /auth/me': (body) => [200, { user: { ...testUser, name: body.name }, message: 'Profile updated.', code: 'PROFILE_UPDATED' }],
+      'PUT /auth/me': withBody<{ name: string }>((body) => [200, { user: { ...testUser, name: body.name }, message: 'Profile updated.', code: 'PROFILE_UPDATED' }]),
     });
     await renderSettings();
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: '  Dana Neu  ' } });
@@ -157,7 +157,7 @@ describe('settings: change password', () => {
 describe('settings: appearance', () => {
   it('has an accessible dark-mode switch and a language choice', async () => {
     const calls = fakeServer({
-      'POST /api/users/update-language': (body) => [200, { user: { ...testUser, language_preference: body.language } }],
+      'POST /api/users/update-language': withBody<{ language: 'de' | 'en' }>((body) => [200, { user: { ...testUser, language_preference: body.language } }]),
     });
     await renderSettings();
     const toggle = screen.getByRole('switch', { name: 'Dark mode' });

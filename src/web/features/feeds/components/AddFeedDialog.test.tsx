@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { on } from '../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../test/testFeeds.js';
 import { AddFeedDialog } from './AddFeedDialog.js';
 
@@ -65,7 +65,7 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
   it('lists the results, marks subscribed ones, goes back to the URL, and subscribes then closes', async () => {
     const calls = fakeServer({
       'POST /api/feeds/search': () => [200, { feeds: results }],
-      'POST /api/feeds': (body) => [201, { ...makeFeed({ id: 9, title: 'Example News', url: body.url }), is_new: true }],
+      'POST /api/feeds': withBody<{ url: string }>((body) => [201, { ...makeFeed({ id: 9, title: 'Example News', url: body.url }), is_new: true }]),
     });
     const events: string[] = [];
     const off = on('feeds-updated', () => events.push('feeds-updated'));

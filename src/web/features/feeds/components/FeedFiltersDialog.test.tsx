@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedFilter } from '../../../../common/api.js';
+import type { NewFilter } from '../api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { makeFeed, makeFilter } from '../../../test/testFeeds.js';
 import { FeedFiltersDialog } from './FeedFiltersDialog.js';
 
@@ -15,12 +16,12 @@ function server(addAnswer?: () => [number, unknown]) {
   return fakeServer({
     'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'Sport Daily' })]],
     'GET /api/feeds/1/filters': () => [200, { filters }],
-    'POST /api/feeds/1/filters': (body) => {
+    'POST /api/feeds/1/filters': withBody<NewFilter>((body) => {
       if (addAnswer) return addAnswer();
       const created = makeFilter({ id: 50 + filters.length, ...body });
       filters = [...filters, created];
       return [201, created];
-    },
+    }),
     'DELETE /api/feeds/filters/31': () => {
       filters = filters.filter((f) => f.id !== 31);
       return [200];

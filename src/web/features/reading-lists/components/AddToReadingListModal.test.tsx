@@ -2,14 +2,14 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArticleReadingListRef, ReadingList } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
-import { fakeServer, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeList } from '../../../test/testLists.js';
+import { fakeServer, type Handler, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
+import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { AddToReadingListModal, MESSAGE_MS } from './AddToReadingListModal.js';
 
 let lists: ReadingList[];
 let refs: ArticleReadingListRef[];
 
-function server(routes: Record<string, (body: any) => [number, unknown?]> = {}) {
+function server(routes: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, []],
     'GET /api/reading-lists': () => [200, { reading_lists: lists }],
@@ -109,10 +109,10 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     lists = [];
     refs = [];
     const calls = server({
-      'POST /api/reading-lists': (body) => {
+      'POST /api/reading-lists': withBody<SentReadingList>((body) => {
         lists = [makeList({ id: 7, ...body })];
         return [201, { reading_list: lists[0] }];
-      },
+      }),
       'POST /api/reading-lists/7/articles/42': () => {
         refs = [{ id: 7, name: 'Fresh', is_smart: false }];
         return [201, {}];

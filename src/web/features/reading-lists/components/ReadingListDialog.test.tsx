@@ -1,20 +1,20 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
-import { fakeServer, OpenDialog, renderAt, signedIn, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, type Reply, OpenDialog, renderAt, signedIn, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../test/testFeeds.js';
-import { makeList } from '../../../test/testLists.js';
+import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { ReadingListDialog, SMART_TAB_HINT_MS } from './ReadingListDialog.js';
 
 function Harness({ list, onSaved }: { list?: ReadingList; onSaved?(l: ReadingList): void }) {
   return <OpenDialog>{(open, close) => <ReadingListDialog open={open} list={list} onClose={close} onSaved={onSaved} />}</OpenDialog>;
 }
 
-function server(save?: (body: any) => [number, unknown?]) {
+function server(save?: () => Reply) {
   return fakeServer({
     'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'Tech Feed' }), makeFeed({ id: 2, title: 'Science Feed' })]],
-    'POST /api/reading-lists': (body) => (save ? save(body) : [201, { reading_list: makeList({ id: 5, ...body }) }]),
-    'PUT /api/reading-lists/3': (body) => (save ? save(body) : [200, { reading_list: makeList({ id: 3, ...body }) }]),
+    'POST /api/reading-lists': withBody<SentReadingList>((body) => (save ? save() : [201, { reading_list: makeList({ id: 5, ...body }) }])),
+    'PUT /api/reading-lists/3': withBody<SentReadingList>((body) => (save ? save() : [200, { reading_list: makeList({ id: 3, ...body }) }])),
   });
 }
 
@@ -104,7 +104,7 @@ describe('reading-list dialog: tabs (dashboard.md §2, §4 "Smart rules tab")', 
     const rule = within(dialog()).getByTestId('rule');
     expect(within(rule).getByRole<HTMLInputElement>('radio', { name: 'Regular expression' }).checked).toBe(true);
     expect(within(rule).getByLabelText<HTMLInputElement>('Value').value).toBe('\\bAI\\b');
-    expect(((await within(rule).findByRole('checkbox', { name: 'Science Feed' })) as HTMLInputElement).checked).toBe(true);
+    expect((await within(rule).findByRole<HTMLInputElement>('checkbox', { name: 'Science Feed' })).checked).toBe(true);
   });
 });
 

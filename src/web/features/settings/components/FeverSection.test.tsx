@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import SettingsPage from '../SettingsPage.js';
 import { FeverSection } from './FeverSection.js';
 
@@ -41,7 +41,7 @@ describe('settings: Fever API section', () => {
   });
 
   it('enabling shows the connection box with the password the server returned, without fetching it again', async () => {
-    const calls = fakeServer({ 'PUT /api/user/fever-api': (body) => [200, { enabled: body.enabled, password: PASSWORD }] });
+    const calls = fakeServer({ 'PUT /api/user/fever-api': withBody<{ enabled: boolean }>((body) => [200, { enabled: body.enabled, password: PASSWORD }]) });
     await render(false);
     const toggle = within(section()).getByRole('switch', { name: 'Enable the Fever API' });
     expect(toggle.getAttribute('aria-checked')).toBe('false');
@@ -190,7 +190,7 @@ describe('settings: Fever API section', () => {
   });
 
   it('disabling hides the connection box and keeps the user flag in step', async () => {
-    const calls = fakeServer({ 'PUT /api/user/fever-api': (body) => [200, { enabled: body.enabled }] });
+    const calls = fakeServer({ 'PUT /api/user/fever-api': withBody<{ enabled: boolean }>((body) => [200, { enabled: body.enabled }]) });
     await render(true);
     expect(screen.getByLabelText('API URL (Fever)')).toBeTruthy();
     fireEvent.click(screen.getByRole('switch', { name: 'Enable the Fever API' }));
