@@ -39,11 +39,17 @@ function GlobalRules() {
   useEffect(() => {
     const path = location.pathname;
     if (storage.getLoginError() && path !== '/login' && !path.startsWith('/dashboard')) {
-      navigate('/login', { replace: true });
+      void navigate('/login', { replace: true });
     }
   }, [location.pathname, navigate]);
 
-  useEffect(() => on('logout', () => navigate('/', { replace: true })), [navigate]);
+  useEffect(
+    () =>
+      on('logout', () => {
+        void navigate('/', { replace: true });
+      }),
+    [navigate],
+  );
   return null;
 }
 

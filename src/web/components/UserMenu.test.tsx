@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { storage } from '../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv, withBody } from '../test/dashboardHarness.js';
 import { UserMenu } from './UserMenu.js';
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 async function renderMenu() {
   await renderAt(
@@ -75,7 +75,7 @@ describe('user menu (public-area-and-api.md §2)', () => {
 
   it('switches the language through the server and shows the new code', async () => {
     const calls = fakeServer({
-      'POST /api/users/update-language': (body) => [200, { user: { ...testUser, language_preference: body.language } }],
+      'POST /api/users/update-language': withBody<{ language: 'de' | 'en' }>((body) => [200, { user: { ...testUser, language_preference: body.language } }]),
     });
     const button = await renderMenu();
     fireEvent.click(button);

@@ -57,7 +57,7 @@ export function UserMenu({ className = '' }: { className?: string }) {
             <MenuItem
               onClick={() => {
                 close(false);
-                navigate('/dashboard/settings');
+                void navigate('/dashboard/settings');
               }}
             >
               <Settings aria-hidden className="size-4 text-muted" />

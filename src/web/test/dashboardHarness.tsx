@@ -11,6 +11,8 @@ import { storage } from '../lib/storage.js';
 import { polyfillDialog } from './dialog.js';
 import { fakeServer as baseFakeServer, type Call, type Handler } from './fakeServer.js';
 
+export { withBody, type Handler, type Reply } from './fakeServer.js';
+
 /**
  * Test helpers for the signed-in area: a stored session, a fake server answering by "METHOD path",
  * and a render inside the app's providers and a memory router.
@@ -43,7 +45,7 @@ export async function signedIn(user: User = testUser, language: 'de' | 'en' = 'e
  * the real fetch again. Call it at the top of the file (or inside the `describe` it applies to); a file's own
  * beforeEach for its data runs after this one.
  */
-export function useDashboardTestEnv({ signIn = true }: { signIn?: boolean } = {}) {
+export function setUpDashboardTestEnv({ signIn = true }: { signIn?: boolean } = {}) {
   beforeEach(async () => {
     polyfillDialog();
     if (signIn) await signedIn();

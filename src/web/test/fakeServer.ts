@@ -10,7 +10,15 @@ export interface Call {
 export type Reply = [status: number, body?: unknown];
 
 /** Answers one route, from the parsed JSON body (undefined without one) and the raw request. */
-export type Handler = (body: any, init: RequestInit) => Reply;
+export type Handler = (body: unknown, init: RequestInit) => Reply;
+
+/**
+ * A handler that reads the request body as the shape the app under test sends for that route (`T`, usually the
+ * route's request type from src/common/api.ts). Not validated: the point of the test is what the app sends.
+ */
+export function withBody<T>(handler: (body: T, init: RequestInit) => Reply): Handler {
+  return (body, init) => handler(body as T, init);
+}
 
 /**
  * Stubs fetch with a fake server answering by "METHOD path" (query string included); unknown routes answer 404.
@@ -22,7 +30,7 @@ export function fakeServer(routes: Record<string, Handler>): Call[] {
     'fetch',
     vi.fn(async (path: string, init: RequestInit = {}) => {
       const key = `${init.method ?? 'GET'} ${path}`;
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+      const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
       calls.push({ key, body, auth: (init.headers as Record<string, string> | undefined)?.authorization });
       const handler = routes[key];
       const [status, payload] = handler ? handler(body, init) : [404, { message: 'Not found.', code: 'NOT_FOUND' }];

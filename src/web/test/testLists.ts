@@ -15,3 +15,6 @@ export function makeList(overrides: Partial<ReadingList> & Pick<ReadingList, 'id
     ...overrides,
   };
 }
+
+/** The body of POST/PUT /api/reading-lists as the web app sends it (`toInput` in features/reading-lists/api.ts fills every field). */
+export type SentReadingList = Pick<ReadingList, 'name' | 'description' | 'is_smart' | 'rules'>;

@@ -41,9 +41,9 @@ describe('ConfirmDialog', () => {
     expect(within(dialog).getByText('Really delete the thing?')).toBeTruthy();
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Keep' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete thing' }));
-    const pending = within(dialog).getByRole('button', { name: 'Deleting…' }) as HTMLButtonElement;
+    const pending = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Deleting…' });
     expect(pending.disabled).toBe(true);
-    expect((within(dialog).getByRole('button', { name: 'Keep' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Keep' }).disabled).toBe(true);
     expect(onClose).not.toHaveBeenCalled();
     await act(async () => finish());
     expect(onClose).toHaveBeenCalledTimes(1);
@@ -59,7 +59,7 @@ describe('ConfirmDialog', () => {
     expect(await within(dialog).findByText('It could not be deleted.')).toBeTruthy();
     expect(errorMessage).toHaveBeenCalledWith(new Error('boom'));
     expect(onClose).not.toHaveBeenCalled();
-    expect((within(dialog).getByRole('button', { name: 'Delete thing' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Delete thing' }).disabled).toBe(false);
 
     rerender(<Dialog open={false} onConfirm={onConfirm} onClose={onClose} errorMessage={errorMessage} />);
     rerender(<Dialog onConfirm={onConfirm} onClose={onClose} errorMessage={errorMessage} />);

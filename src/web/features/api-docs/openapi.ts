@@ -220,6 +220,13 @@ export function exampleBodies(media: MediaType | undefined): unknown[] {
 /** Shell quoting for single-quoted arguments. */
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A path or query parameter's example as text: parameters are scalars; anything else (never in our spec) goes as JSON. */
+function paramText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
 /**
  * A curl command for the endpoint on this origin: path parameters and the query parameters that have an example
  * filled from their examples, the token as $TOKEN, and the example body (or the one given).
@@ -231,8 +238,8 @@ export function curlFor(endpoint: Endpoint, origin: string, bodyExample?: unknow
   for (const p of operation.parameters ?? []) {
     // Only parameters with an example of their own: defaults go without saying.
     const example = p.schema.examples?.[0] ?? p.schema.example;
-    if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(String(example ?? 1)));
-    else if (p.in === 'query' && example !== undefined) query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(String(example))}`);
+    if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(paramText(example ?? 1)));
+    else if (p.in === 'query' && example !== undefined) query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(paramText(example))}`);
   }
   const url = `${origin}${path}${query.length ? `?${query.join('&')}` : ''}`;
   const lines = [`curl${endpoint.method === 'GET' ? '' : ` -X ${endpoint.method}`} ${shellQuote(url)}`];

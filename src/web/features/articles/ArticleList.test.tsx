@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Article, Feed, UnreadCounts } from '../../../common/api.js';
 import { on } from '../../lib/events.js';
-import { renderAt, signedIn, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { renderAt, signedIn, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
 import { DashboardRoutes } from '../dashboard/index.js';
 import { makeFeed } from '../../test/testFeeds.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request, type Route } from '../../test/testArticles.js';
@@ -51,7 +51,7 @@ function sidebarBadge(name: RegExp | string) {
 
 let io: ReturnType<typeof stubIntersectionObserver>;
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   io = stubIntersectionObserver();
   vi.useFakeTimers({ shouldAdvanceTime: true });

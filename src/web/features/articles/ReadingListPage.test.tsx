@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Article, ReadingList } from '../../../common/api.js';
 import { emit } from '../../lib/events.js';
-import { renderAt, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { renderAt, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request } from '../../test/testArticles.js';
 import { DashboardRoutes } from '../dashboard/index.js';
 import { makeFeed } from '../../test/testFeeds.js';
@@ -35,7 +35,7 @@ function serve(extra?: (req: Request) => [number, unknown?] | undefined): Reques
   });
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   stubIntersectionObserver();
   lists = [

@@ -24,12 +24,12 @@ describe('forgot password and resend verification (public-area-and-api.md §5, �
     expect(screen.getByText('This field is required.')).toBeTruthy();
     expect(calls).toHaveLength(0);
 
-    const fetchMock = globalThis.fetch as ReturnType<typeof vi.fn>;
-    const original = fetchMock.getMockImplementation() as (...args: Parameters<typeof fetch>) => Promise<Response>;
-    fetchMock.mockImplementationOnce((...args: Parameters<typeof fetch>) => new Promise((resolve) => (release = () => resolve(original(...args)))));
+    const fetchMock = vi.mocked(globalThis.fetch);
+    const original = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementationOnce((...args) => new Promise((resolve) => (release = () => resolve(original(...args)))));
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'erika@feeder.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
-    expect((screen.getByRole('button', { name: 'Sending …' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Sending …' }).disabled).toBe(true);
     release();
     await flush();
     expect(screen.getByText(/a mail with a reset link is on its way/)).toBeTruthy();
@@ -56,7 +56,7 @@ describe('forgot password and resend verification (public-area-and-api.md §5, �
 
     reply = [200, { status: 'success', code: 'SOMETHING_ELSE', message: 'ok' }];
     renderPublic('/resend-verification', routes);
-    expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('erika@feeder.test'); // remembered
+    expect(screen.getByLabelText<HTMLInputElement>('E-mail').value).toBe('erika@feeder.test'); // remembered
     await send('Send confirmation mail', 'erika@feeder.test');
     expect(screen.getByRole('alert').textContent).toBe('Something went wrong. Please try again.');
     reply = [500, undefined];

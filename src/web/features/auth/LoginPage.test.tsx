@@ -44,7 +44,7 @@ describe('login screen (public-area-and-api.md §2, §4, §5, §8)', () => {
     fill('erika@feeder.test', 'secret-password');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     // While the request runs the button is disabled and shows an ellipsis.
-    const busy = screen.getByRole('button', { name: 'Signing in …' }) as HTMLButtonElement;
+    const busy = screen.getByRole<HTMLButtonElement>('button', { name: 'Signing in …' });
     expect(busy.disabled).toBe(true);
     expect(busy.textContent).toBe('…');
     await flush();
@@ -107,7 +107,7 @@ describe('login screen (public-area-and-api.md §2, §4, §5, §8)', () => {
     await flush();
     expect(location()).toBe('/resend-verification');
     expect(sessionStorage.getItem('loginError')).toBeNull(); // following a link clears the error
-    expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('new@feeder.test');
+    expect(screen.getByLabelText<HTMLInputElement>('E-mail').value).toBe('new@feeder.test');
   });
 
   it('treats an unverified user in a 200 answer like AUTH_403_1', async () => {

@@ -98,7 +98,7 @@ export default function LoginPage() {
         timer.current = setTimeout(() => {
           pending.current = null;
           signIn(res);
-          navigate('/dashboard', { replace: true });
+          void navigate('/dashboard', { replace: true });
         }, REDIRECT_AFTER_LOGIN_MS);
       }
     } catch (err) {

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, renderAt, signedIn, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
 import DashboardRoutes from './DashboardRoutes.js';
 
 const noFeeds = {
@@ -8,7 +8,7 @@ const noFeeds = {
   'GET /api/feeds/unread_counts': () => [200, { counts: {}, total: 0 }] as [number, unknown],
 };
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => void fakeServer(noFeeds));
 
 describe('dashboard routes (dashboard.md §2)', () => {

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Feed } from '../../../common/api.js';
-import { fakeServer, renderAt, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, setUpDashboardTestEnv, withBody } from '../../test/dashboardHarness.js';
 import FeedsPage from './FeedsPage.js';
 import { makeFeed } from '../../test/testFeeds.js';
 
@@ -10,10 +10,10 @@ let feeds: Feed[];
 function server(extra: Parameters<typeof fakeServer>[0] = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, feeds],
-    'POST /api/feeds/sort': (body: { feed_order: number[] }) => {
+    'POST /api/feeds/sort': withBody<{ feed_order: number[] }>((body) => {
       feeds = body.feed_order.map((id, i) => ({ ...feeds.find((f) => f.id === id)!, sort_order: i }));
       return [200, feeds];
-    },
+    }),
     ...extra,
   });
 }
@@ -30,7 +30,7 @@ async function chooseAction(title: string, action: string) {
   fireEvent.click(within(row(title)).getByRole('menuitem', { name: action }));
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   feeds = [
     makeFeed({ id: 1, title: 'Tagesschau', description: 'Nachrichten aus Deutschland und der Welt.' }),
@@ -86,8 +86,8 @@ describe('feed management screen (dashboard.md §2, §4, §5, §8)', () => {
     const calls = server();
     await renderAt('/dashboard/feeds', <FeedsPage />);
     await screen.findByRole('list', { name: 'Your feeds' });
-    expect((screen.getByRole('button', { name: 'Move “Tagesschau” up' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Move “Untitled feed” down' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Move “Tagesschau” up' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Move “Untitled feed” down' }).disabled).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Move “Tagesschau” down' }));
     await waitFor(() => expect(rowTitles()).toEqual(['Heise', 'Tagesschau', 'Untitled feed']));
@@ -142,10 +142,10 @@ describe('feed management screen (dashboard.md §2, §4, §5, §8)', () => {
   it('renames inline: the original title is shown, save shows a confirmation for 3 s, empty falls back', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = server({
-      'POST /api/feeds/set_custom_title': (body) => {
+      'POST /api/feeds/set_custom_title': withBody<{ feed_id: number; custom_title: string }>((body) => {
         feeds = feeds.map((f) => (f.id === body.feed_id ? { ...f, custom_title: body.custom_title || null, title: body.custom_title || f.original_title } : f));
         return [200, feeds[0]];
-      },
+      }),
     });
     await renderAt('/dashboard/feeds', <FeedsPage />);
     await screen.findByRole('list', { name: 'Your feeds' });

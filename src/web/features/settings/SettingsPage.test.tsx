@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv, withBody } from '../../test/dashboardHarness.js';
 import { DashboardRoutes } from '../dashboard/index.js';
 
 function renderSettings() {
@@ -20,13 +20,13 @@ function fillPassword(current: string, next: string, confirm = next) {
   fireEvent.click(form.getByRole('button', { name: 'Change password' }));
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('settings: account section', () => {
   it('shows the e-mail read-only and rejects a blank name without calling the server', async () => {
     const calls = fakeServer({});
     await renderSettings();
-    const email = screen.getByLabelText('E-mail address') as HTMLInputElement;
+    const email = screen.getByLabelText<HTMLInputElement>('E-mail address');
     expect(email.value).toBe(testUser.email);
     expect(email.readOnly).toBe(true);
 
@@ -41,7 +41,7 @@ describe('settings: account section', () => {
   it('saves the trimmed name and shows "name updated" for 3 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = fakeServer({
-      'PUT /auth/me': (body) => [200, { user: { ...testUser, name: body.name }, message: 'Profile updated.', code: 'PROFILE_UPDATED' }],
+      'PUT /auth/me': withBody<{ name: string }>((body) => [200, { user: { ...testUser, name: body.name }, message: 'Profile updated.', code: 'PROFILE_UPDATED' }]),
     });
     await renderSettings();
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: '  Dana Neu  ' } });
@@ -95,9 +95,9 @@ describe('settings: change password', () => {
     expect(storage.getToken()).toBe('access-2');
     expect(storage.getRefreshToken()).toBe('refresh-2');
     const form = within(passwordForm());
-    expect((form.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
-    expect((form.getByLabelText('New password') as HTMLInputElement).value).toBe('');
-    expect((form.getByLabelText('Confirm new password') as HTMLInputElement).value).toBe('');
+    expect(form.getByLabelText<HTMLInputElement>('Current password').value).toBe('');
+    expect(form.getByLabelText<HTMLInputElement>('New password').value).toBe('');
+    expect(form.getByLabelText<HTMLInputElement>('Confirm new password').value).toBe('');
 
     await act(() => vi.advanceTimersByTimeAsync(3100));
     expect(screen.queryByText('Password updated.')).toBeNull();
@@ -157,7 +157,7 @@ describe('settings: change password', () => {
 describe('settings: appearance', () => {
   it('has an accessible dark-mode switch and a language choice', async () => {
     const calls = fakeServer({
-      'POST /api/users/update-language': (body) => [200, { user: { ...testUser, language_preference: body.language } }],
+      'POST /api/users/update-language': withBody<{ language: 'de' | 'en' }>((body) => [200, { user: { ...testUser, language_preference: body.language } }]),
     });
     await renderSettings();
     const toggle = screen.getByRole('switch', { name: 'Dark mode' });

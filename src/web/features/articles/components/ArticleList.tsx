@@ -46,7 +46,8 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
   const list = useArticleList(view, showRead, {
     onError: (err) => setActionError(err instanceof ApiError && err.code === 'FEED_MUTED' ? 'articles.errors.feedMuted' : 'articles.errors.action'),
   });
-  const { articles } = list;
+  // The callbacks on their own: the effect and callback below depend on them, not on every change of the list.
+  const { articles, loadMore, toggleRead } = list;
   const [extended, setExtended] = useState<ReadonlySet<number>>(() => new Set());
   const [activeId, setActiveId] = useState<number | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -81,12 +82,12 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !list.hasMore || list.loadingMore || list.error || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void list.loadMore(), {
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
       rootMargin: SCROLL_ROOT_MARGIN,
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [list.hasMore, list.loadingMore, list.error, list.loadMore, articles.length]);
+  }, [list.hasMore, list.loadingMore, list.error, loadMore, articles.length]);
 
   // New articles from the poll join above (and removed ones leave): the first card in view stays where it is
   // (no jump). The anchor is taken after every scroll and after every change of the list, so it is always fresh.
@@ -126,7 +127,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
     });
   }, []);
 
-  const opened = useCallback((article: Article) => void list.toggleRead(article, true), [list.toggleRead]);
+  const opened = useCallback((article: Article) => void toggleRead(article, true), [toggleRead]);
   const activate = useCallback((article: Article) => setActiveId(article.id), []);
   const openReadingLists = useCallback((article: Article) => setListsFor(article), []);
 

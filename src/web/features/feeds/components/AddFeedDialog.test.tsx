@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { on } from '../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../test/testFeeds.js';
 import { AddFeedDialog } from './AddFeedDialog.js';
 
@@ -21,7 +21,7 @@ async function search(url: string) {
   fireEvent.submit(input.closest('form')!);
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
   it('opens on the search tab, with the examples hint; the catalog is the second tab', async () => {
@@ -65,7 +65,7 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
   it('lists the results, marks subscribed ones, goes back to the URL, and subscribes then closes', async () => {
     const calls = fakeServer({
       'POST /api/feeds/search': () => [200, { feeds: results }],
-      'POST /api/feeds': (body) => [201, { ...makeFeed({ id: 9, title: 'Example News', url: body.url }), is_new: true }],
+      'POST /api/feeds': withBody<{ url: string }>((body) => [201, { ...makeFeed({ id: 9, title: 'Example News', url: body.url }), is_new: true }]),
     });
     const events: string[] = [];
     const off = on('feeds-updated', () => events.push('feeds-updated'));
@@ -79,7 +79,7 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
     expect(within(list).getByText('Subscribed')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
-    expect((screen.getByLabelText('Address of a website or a feed') as HTMLInputElement).value).toBe('example.org');
+    expect(screen.getByLabelText<HTMLInputElement>('Address of a website or a feed').value).toBe('example.org');
     await search('example.org');
     fireEvent.click(await screen.findByRole('button', { name: 'Subscribe to “Example News”' }));
 
@@ -116,7 +116,7 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.getByText('is closed')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'open dialog' }));
-    expect((screen.getByLabelText('Address of a website or a feed') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Address of a website or a feed').value).toBe('');
     expect(screen.queryByRole('list', { name: '2 feeds found' })).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FeedFilter } from '../../../../common/api.js';
+import type { NewFilter } from '../api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { makeFeed, makeFilter } from '../../../test/testFeeds.js';
 import { FeedFiltersDialog } from './FeedFiltersDialog.js';
 
@@ -15,12 +16,12 @@ function server(addAnswer?: () => [number, unknown]) {
   return fakeServer({
     'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'Sport Daily' })]],
     'GET /api/feeds/1/filters': () => [200, { filters }],
-    'POST /api/feeds/1/filters': (body) => {
+    'POST /api/feeds/1/filters': withBody<NewFilter>((body) => {
       if (addAnswer) return addAnswer();
       const created = makeFilter({ id: 50 + filters.length, ...body });
       filters = [...filters, created];
       return [201, created];
-    },
+    }),
     'DELETE /api/feeds/filters/31': () => {
       filters = filters.filter((f) => f.id !== 31);
       return [200];
@@ -29,7 +30,7 @@ function server(addAnswer?: () => [number, unknown]) {
   });
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   filters = [makeFilter({ id: 31, filter_text: 'Fußball', filter_type: 'exclude', filter_scope: 'title' }), makeFilter({ id: 32, filter_text: 'Tennis' })];
 });
@@ -62,7 +63,7 @@ describe('filters dialog (dashboard.md §2, §4, §5, §8 "Filters")', () => {
       filter_scope: 'both',
       filter_text: 'Formel 1',
     });
-    expect((screen.getByLabelText('Filter text') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Filter text').value).toBe('');
   });
 
   it('sends the chosen type and scope', async () => {

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Feed } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../test/testFeeds.js';
 import { MuteDialog } from './MuteDialog.js';
 
@@ -10,7 +10,7 @@ function Harness({ feed }: { feed: Feed }) {
   return <OpenDialog>{(open, close) => <MuteDialog feed={feed} open={open} onClose={close} />}</OpenDialog>;
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('mute dialog (dashboard.md §4 "Feed mute", §9)', () => {
   it('offers 1, 3, 8, 24, 72 and 168 hours or permanently', async () => {

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Feed, Folder } from '../../../../common/api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, type Handler, renderAt, signedIn, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { Sidebar } from '../../dashboard/index.js';
 import { feedsKey } from '../../feeds/index.js';
 import { makeFeed } from '../../../test/testFeeds.js';
@@ -24,7 +24,7 @@ const feeds: Feed[] = [
 const folders = [folder(10, 'News', [1, 2, 3]), folder(11, 'Later', [])];
 const counts = { counts: { '1': 5, '2': 4, '4': 2 }, total: 11 };
 
-function serve(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
+function serve(extra: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, feeds],
     'GET /api/folders': () => [200, { folders }],
@@ -36,7 +36,7 @@ function serve(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
 
 const nav = () => screen.getByRole('navigation', { name: /Main navigation|Hauptnavigation/ });
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
   it('shows the folders with the sum of their unread counts, their feeds, then the feeds outside any folder', async () => {
@@ -95,7 +95,9 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
 
   it('adds a folder from the "+" menu: the name is required and trimmed, a taken name is said in the dialog', async () => {
     const calls = serve({
-      'POST /api/folders': (body) => (body.name === 'News' ? [409, { message: 'exists', code: 'FOLDER_EXISTS' }] : [201, { folder: folder(12, body.name, []) }]),
+      'POST /api/folders': withBody<{ name: string }>((body) =>
+        body.name === 'News' ? [409, { message: 'exists', code: 'FOLDER_EXISTS' }] : [201, { folder: folder(12, body.name, []) }],
+      ),
     });
     await renderAt('/dashboard', <Sidebar onClose={() => {}} />);
     fireEvent.click(within(nav()).getByRole('button', { name: 'Add feed or folder' }));
@@ -135,7 +137,7 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
   it('renames and deletes a folder from its menu; deleting says the feeds stay', async () => {
     await signedIn(undefined, 'de');
     const calls = serve({
-      'PUT /api/folders/10': (body) => [200, { folder: folder(10, body.name, [1, 2, 3]) }],
+      'PUT /api/folders/10': withBody<{ name: string }>((body) => [200, { folder: folder(10, body.name, [1, 2, 3]) }]),
       // (The server answers 204; jsdom's Response cannot carry a 204 with the fake server's empty body.)
       'DELETE /api/folders/10': () => [200],
     });
@@ -143,7 +145,7 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
     fireEvent.click(await within(nav()).findByRole('button', { name: 'Aktionen für Ordner News' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Umbenennen' }));
     const rename = screen.getByRole('dialog', { name: 'Ordner umbenennen' });
-    const input = within(rename).getByLabelText('Name') as HTMLInputElement;
+    const input = within(rename).getByLabelText<HTMLInputElement>('Name');
     expect(input.value).toBe('News');
     fireEvent.change(input, { target: { value: ' Nachrichten ' } });
     fireEvent.click(within(rename).getByRole('button', { name: 'Speichern' }));
@@ -174,7 +176,7 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
 });
 
 describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toasts)', () => {
-  function setup(extra: Record<string, (body: any) => [number, unknown?]>) {
+  function setup(extra: Record<string, Handler>) {
     const calls = serve(extra);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     client.setQueryData(feedsKey, feeds);

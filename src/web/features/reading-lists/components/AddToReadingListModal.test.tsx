@@ -2,14 +2,14 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArticleReadingListRef, ReadingList } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
-import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeList } from '../../../test/testLists.js';
+import { fakeServer, type Handler, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
+import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { AddToReadingListModal, MESSAGE_MS } from './AddToReadingListModal.js';
 
 let lists: ReadingList[];
 let refs: ArticleReadingListRef[];
 
-function server(routes: Record<string, (body: any) => [number, unknown?]> = {}) {
+function server(routes: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, []],
     'GET /api/reading-lists': () => [200, { reading_lists: lists }],
@@ -25,7 +25,7 @@ const row = (name: string) =>
     .getAllByTestId('add-list-row')
     .find((r) => r.textContent.includes(name))!;
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   lists = [makeList({ id: 1, name: 'Later' }), makeList({ id: 2, name: 'Keep' }), makeList({ id: 3, name: 'AI', is_smart: true })];
   refs = [{ id: 2, name: 'Keep', is_smart: false }];
@@ -38,7 +38,7 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     expect(await within(dialog()).findByRole('button', { name: 'Add to “Later”' })).toBeTruthy();
     expect(dialog().textContent).toContain('The article');
     const keep = row('Keep');
-    expect((within(keep).getByRole('button', { name: /Already added/ }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(keep).getByRole<HTMLButtonElement>('button', { name: /Already added/ }).disabled).toBe(true);
     expect(within(keep).getByRole('button', { name: 'Remove from list “Keep”' })).toBeTruthy();
     const smart = row('AI');
     expect(within(smart).queryByRole('button')).toBeNull();
@@ -77,7 +77,7 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     await renderAt('/dashboard', <AddToReadingListModal article={article} open onClose={() => {}} />);
     fireEvent.click(await within(dialog()).findByRole('button', { name: 'Add to “Later”' }));
     expect(await within(dialog()).findByText('The article is already in this list.')).toBeTruthy();
-    await waitFor(() => expect((within(dialog()).getByRole('button', { name: 'Add to “Keep”' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(within(dialog()).getByRole<HTMLButtonElement>('button', { name: 'Add to “Keep”' }).disabled).toBe(false));
     fireEvent.click(within(dialog()).getByRole('button', { name: 'Add to “Keep”' }));
     expect(await within(dialog()).findByText('Error adding to the reading list.')).toBeTruthy();
   });
@@ -109,10 +109,10 @@ describe('add to reading list (dashboard.md §2 "Modals", §4, §8 "Reading list
     lists = [];
     refs = [];
     const calls = server({
-      'POST /api/reading-lists': (body) => {
+      'POST /api/reading-lists': withBody<SentReadingList>((body) => {
         lists = [makeList({ id: 7, ...body })];
         return [201, { reading_list: lists[0] }];
-      },
+      }),
       'POST /api/reading-lists/7/articles/42': () => {
         refs = [{ id: 7, name: 'Fresh', is_smart: false }];
         return [201, {}];

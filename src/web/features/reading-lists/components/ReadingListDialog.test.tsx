@@ -1,24 +1,24 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
-import { fakeServer, OpenDialog, renderAt, signedIn, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, type Reply, OpenDialog, renderAt, signedIn, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../test/testFeeds.js';
-import { makeList } from '../../../test/testLists.js';
+import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { ReadingListDialog, SMART_TAB_HINT_MS } from './ReadingListDialog.js';
 
 function Harness({ list, onSaved }: { list?: ReadingList; onSaved?(l: ReadingList): void }) {
   return <OpenDialog>{(open, close) => <ReadingListDialog open={open} list={list} onClose={close} onSaved={onSaved} />}</OpenDialog>;
 }
 
-function server(save?: (body: any) => [number, unknown?]) {
+function server(save?: () => Reply) {
   return fakeServer({
     'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'Tech Feed' }), makeFeed({ id: 2, title: 'Science Feed' })]],
-    'POST /api/reading-lists': (body) => (save ? save(body) : [201, { reading_list: makeList({ id: 5, ...body }) }]),
-    'PUT /api/reading-lists/3': (body) => (save ? save(body) : [200, { reading_list: makeList({ id: 3, ...body }) }]),
+    'POST /api/reading-lists': withBody<SentReadingList>((body) => (save ? save() : [201, { reading_list: makeList({ id: 5, ...body }) }])),
+    'PUT /api/reading-lists/3': withBody<SentReadingList>((body) => (save ? save() : [200, { reading_list: makeList({ id: 3, ...body }) }])),
   });
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 const dialog = () => screen.getByRole('dialog');
 const tab = (name: string) => within(dialog()).getByRole('tab', { name });
@@ -64,8 +64,8 @@ describe('reading-list dialog: tabs (dashboard.md §2, §4 "Smart rules tab")', 
     expect(tab('Smart rules').getAttribute('aria-selected')).toBe('true');
     const rules = within(dialog()).getAllByTestId('rule');
     expect(rules).toHaveLength(1);
-    expect((within(rules[0]).getByRole('radio', { name: 'Keyword' }) as HTMLInputElement).checked).toBe(true);
-    expect((within(rules[0]).getByRole('radio', { name: 'Title and content' }) as HTMLInputElement).checked).toBe(true);
+    expect(within(rules[0]).getByRole<HTMLInputElement>('radio', { name: 'Keyword' }).checked).toBe(true);
+    expect(within(rules[0]).getByRole<HTMLInputElement>('radio', { name: 'Title and content' }).checked).toBe(true);
     expect(
       within(rules[0])
         .getByRole('switch', { name: /All feeds/ })
@@ -102,9 +102,9 @@ describe('reading-list dialog: tabs (dashboard.md §2, §4 "Smart rules tab")', 
     expect(screen.getByRole('dialog', { name: 'Edit reading list' })).toBeTruthy();
     expect(tab('Smart rules').getAttribute('aria-selected')).toBe('true');
     const rule = within(dialog()).getByTestId('rule');
-    expect((within(rule).getByRole('radio', { name: 'Regular expression' }) as HTMLInputElement).checked).toBe(true);
-    expect((within(rule).getByLabelText('Value') as HTMLInputElement).value).toBe('\\bAI\\b');
-    expect(((await within(rule).findByRole('checkbox', { name: 'Science Feed' })) as HTMLInputElement).checked).toBe(true);
+    expect(within(rule).getByRole<HTMLInputElement>('radio', { name: 'Regular expression' }).checked).toBe(true);
+    expect(within(rule).getByLabelText<HTMLInputElement>('Value').value).toBe('\\bAI\\b');
+    expect((await within(rule).findByRole<HTMLInputElement>('checkbox', { name: 'Science Feed' })).checked).toBe(true);
   });
 });
 
@@ -120,7 +120,7 @@ describe('reading-list dialog: validation (dashboard.md §5) in German', () => {
     fireEvent.click(within(dialog()).getByRole('button', { name: 'Anlegen' }));
     expect(screen.getByText('Der Name darf nicht leer sein')).toBeTruthy();
     expect(screen.getByText('Bitte korrigiere die markierten Angaben, bevor du speicherst.')).toBeTruthy();
-    expect((within(dialog()).getByRole('button', { name: 'Anlegen' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog()).getByRole<HTMLButtonElement>('button', { name: 'Anlegen' }).disabled).toBe(true);
 
     fireEvent.change(within(dialog()).getByLabelText('Name'), { target: { value: 'x'.repeat(101) } });
     expect(screen.getByText('Der Name darf maximal 100 Zeichen lang sein')).toBeTruthy();
@@ -131,9 +131,9 @@ describe('reading-list dialog: validation (dashboard.md §5) in German', () => {
     fireEvent.change(within(dialog()).getByLabelText('Beschreibung'), { target: { value: 'y'.repeat(501) } });
     expect(screen.getByText('Die Beschreibung darf maximal 500 Zeichen lang sein')).toBeTruthy();
     expect(screen.getByText('501/500')).toBeTruthy();
-    expect((within(dialog()).getByRole('button', { name: 'Anlegen' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog()).getByRole<HTMLButtonElement>('button', { name: 'Anlegen' }).disabled).toBe(true);
     fireEvent.change(within(dialog()).getByLabelText('Beschreibung'), { target: { value: 'y'.repeat(500) } });
-    expect((within(dialog()).getByRole('button', { name: 'Anlegen' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(within(dialog()).getByRole<HTMLButtonElement>('button', { name: 'Anlegen' }).disabled).toBe(false);
     expect(posted(calls)).toHaveLength(0);
   });
 
@@ -212,7 +212,7 @@ describe('reading-list dialog: saving (§5 escaping, §8 server messages)', () =
     });
     await renderAt('/dashboard', <Harness list={list} />);
     fireEvent.click(tab('Basic info'));
-    expect((within(dialog()).getByLabelText('Name') as HTMLInputElement).value).toBe('Tom &amp; <3');
+    expect(within(dialog()).getByLabelText<HTMLInputElement>('Name').value).toBe('Tom &amp; <3');
     fireEvent.click(within(dialog()).getByRole('switch', { name: /Smart list/ }));
     expect(tab('Smart rules').getAttribute('aria-disabled')).toBe('true');
     save();

@@ -4,15 +4,15 @@ import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
 import { emit } from '../../../lib/events.js';
-import { fakeServer, renderAt, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, type Handler, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { readingListsKey, useSortReadingLists } from '../api.js';
-import { makeList } from '../../../test/testLists.js';
+import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { activeListId, ReadingListsSection } from './ReadingListsSection.js';
 
 let lists: ReadingList[];
 let unread: Array<{ id: number; unread_article_count: number }>;
 
-function server(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
+function server(extra: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, []],
     'GET /api/reading-lists': () => [200, { reading_lists: lists }],
@@ -21,7 +21,7 @@ function server(extra: Record<string, (body: any) => [number, unknown?]> = {}) {
   });
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 beforeEach(() => {
   lists = [makeList({ id: 1, name: 'Read later' }), makeList({ id: 2, name: 'AI &lt;3', is_smart: true })];
   unread = [
@@ -81,7 +81,7 @@ describe('reading-lists section (dashboard.md §2 "Sidebar")', () => {
 
   it('"+" opens the dialog for a new list and goes to the list once created', async () => {
     const calls = server({
-      'POST /api/reading-lists': (body) => [201, { reading_list: makeList({ id: 9, ...body }) }],
+      'POST /api/reading-lists': withBody<SentReadingList>((body) => [201, { reading_list: makeList({ id: 9, ...body }) }]),
     });
     await renderAt('/dashboard', <ReadingListsSection />);
     fireEvent.click(within(section()).getByRole('button', { name: 'New reading list' }));
@@ -99,7 +99,7 @@ describe('reading-lists section (dashboard.md §2 "Sidebar")', () => {
     fireEvent.click(within(section()).getByRole('button', { name: 'Actions for “AI <3”' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit reading list' });
-    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('AI <3');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Name').value).toBe('AI <3');
     // A smart list opens on its rules (§2).
     expect(within(dialog).getByRole('tab', { name: 'Smart rules' }).getAttribute('aria-selected')).toBe('true');
   });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { on, type AppEvent } from '../../../lib/events.js';
-import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
 import { FeedManagementSection } from './FeedManagementSection.js';
 
 /** Settings section 3, feed management (dashboard.md §2, §5, §8 "Account", §9). */
@@ -22,7 +22,7 @@ function listen(...names: AppEvent[]) {
   return { seen, off: () => offs.forEach((off) => off()) };
 }
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 afterEach(() => vi.restoreAllMocks());
 
 describe('settings: feed management', () => {
@@ -35,7 +35,7 @@ describe('settings: feed management', () => {
     fireEvent.click(within(section()).getByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Please choose an OPML file.')).toBeTruthy();
     expect(calls.some((c) => c.key.includes('opml'))).toBe(false);
-    expect((screen.getByLabelText('OPML file') as HTMLInputElement).accept).toBe('.opml,.xml');
+    expect(screen.getByLabelText<HTMLInputElement>('OPML file').accept).toBe('.opml,.xml');
   });
 
   it('imports the file as opml_file, shows the counts and refreshes feeds, folders and counts', async () => {

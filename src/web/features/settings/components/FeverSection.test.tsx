@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '../../../lib/storage.js';
-import { fakeServer, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../test/dashboardHarness.js';
+import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import SettingsPage from '../SettingsPage.js';
 import { FeverSection } from './FeverSection.js';
 
@@ -18,7 +18,7 @@ async function render(enabled: boolean, language: 'de' | 'en' = 'en') {
   return renderAt('/dashboard/settings', <FeverSection />);
 }
 const section = () => screen.getByRole('region', { name: 'Fever API' });
-const passwordInput = () => screen.getByLabelText('API password') as HTMLInputElement;
+const passwordInput = () => screen.getByLabelText<HTMLInputElement>('API password');
 const clipboard = () => {
   const writeText = vi.fn(async () => {});
   vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
@@ -26,7 +26,7 @@ const clipboard = () => {
 };
 
 // Each test signs in itself (with or without the Fever API on).
-useDashboardTestEnv({ signIn: false });
+setUpDashboardTestEnv({ signIn: false });
 
 describe('settings: Fever API section', () => {
   it('is section 4, between the password and appearance sections', async () => {
@@ -41,7 +41,7 @@ describe('settings: Fever API section', () => {
   });
 
   it('enabling shows the connection box with the password the server returned, without fetching it again', async () => {
-    const calls = fakeServer({ 'PUT /api/user/fever-api': (body) => [200, { enabled: body.enabled, password: PASSWORD }] });
+    const calls = fakeServer({ 'PUT /api/user/fever-api': withBody<{ enabled: boolean }>((body) => [200, { enabled: body.enabled, password: PASSWORD }]) });
     await render(false);
     const toggle = within(section()).getByRole('switch', { name: 'Enable the Fever API' });
     expect(toggle.getAttribute('aria-checked')).toBe('false');
@@ -53,9 +53,9 @@ describe('settings: Fever API section', () => {
     expect(toggle.getAttribute('aria-checked')).toBe('true');
     expect(storage.getUser()?.fever_api_enabled).toBe(true);
 
-    expect((screen.getByLabelText('API URL (Fever)') as HTMLInputElement).value).toBe(`${origin}/api/fever.php`);
-    expect((screen.getByLabelText('API URL (Google Reader)') as HTMLInputElement).value).toBe(`${origin}/api/greader.php`);
-    const username = screen.getByLabelText('Username') as HTMLInputElement;
+    expect(screen.getByLabelText<HTMLInputElement>('API URL (Fever)').value).toBe(`${origin}/api/fever.php`);
+    expect(screen.getByLabelText<HTMLInputElement>('API URL (Google Reader)').value).toBe(`${origin}/api/greader.php`);
+    const username = screen.getByLabelText<HTMLInputElement>('Username');
     expect(username.value).toBe(testUser.email);
     expect(username.readOnly).toBe(true);
     expect(screen.getByText(/connect through the Fever API/)).toBeTruthy();
@@ -190,7 +190,7 @@ describe('settings: Fever API section', () => {
   });
 
   it('disabling hides the connection box and keeps the user flag in step', async () => {
-    const calls = fakeServer({ 'PUT /api/user/fever-api': (body) => [200, { enabled: body.enabled }] });
+    const calls = fakeServer({ 'PUT /api/user/fever-api': withBody<{ enabled: boolean }>((body) => [200, { enabled: body.enabled }]) });
     await render(true);
     expect(screen.getByLabelText('API URL (Fever)')).toBeTruthy();
     fireEvent.click(screen.getByRole('switch', { name: 'Enable the Fever API' }));

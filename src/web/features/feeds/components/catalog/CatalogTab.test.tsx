@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { CatalogCategory } from '../../../../../common/api.js';
 import { on } from '../../../../lib/events.js';
-import { fakeServer, OpenDialog, renderAt, signedIn, testUser, useDashboardTestEnv } from '../../../../test/dashboardHarness.js';
+import { fakeServer, OpenDialog, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../../../test/dashboardHarness.js';
 import { makeFeed } from '../../../../test/testFeeds.js';
 import { AddFeedDialog } from '../AddFeedDialog.js';
 
@@ -49,9 +49,9 @@ async function openCatalog() {
   return screen.findByRole('button', { name: /International News/ });
 }
 
-const tile = (name: RegExp) => screen.getByRole('button', { name }) as HTMLButtonElement;
+const tile = (name: RegExp) => screen.getByRole<HTMLButtonElement>('button', { name });
 
-useDashboardTestEnv();
+setUpDashboardTestEnv();
 
 describe('add-feed dialog, catalog tab', () => {
   it('is a proper tab: arrow keys move between the tabs, the inactive one is out of the tab order', async () => {

@@ -29,7 +29,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
   const tileRefs = useRef(new Map<string, HTMLButtonElement>());
   const returnTo = useRef<string | null>(null);
 
-  const categories = catalog.data ?? [];
+  const categories = useMemo(() => catalog.data ?? [], [catalog.data]);
   const english = !i18n.language.startsWith('de');
   const categoryName = (c: CatalogCategory) => (english ? c.nameEn : c.name);
   const counts = useMemo(() => categoryCounts(categories, language), [categories, language]);
