@@ -36,7 +36,7 @@ for (const dialect of DIALECTS) {
         const email = uniqueEmail('New.Person');
         const res = await register({ name: '  Ada Lovelace ', email: `  ${email.toUpperCase()} `, password: 'password123', language: 'en' });
         expect(res.statusCode).toBe(201);
-        const body = res.json() as { user: User; email_sent: boolean };
+        const body = res.json<{ user: User; email_sent: boolean }>();
         expect(body.email_sent).toBe(true);
         expect(Object.keys(body.user).sort()).toEqual(USER_KEYS);
         expect(body.user).toMatchObject({ name: 'Ada Lovelace', email: email.toLowerCase(), is_verified: false, language_preference: 'en' });
@@ -253,7 +253,7 @@ for (const dialect of DIALECTS) {
         const { email, password, user } = await t.createUser();
         const res = await post('/auth/login', { email: `  ${email.toUpperCase()}`, password });
         expect(res.statusCode).toBe(200);
-        const body = res.json() as LoginResponse;
+        const body = res.json<LoginResponse>();
         expect(Object.keys(body).sort()).toEqual(['access_token', 'refresh_token', 'user']);
         expect(body.user).toEqual(user);
         expect(body.access_token.split('.')).toHaveLength(3);

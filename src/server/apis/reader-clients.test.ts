@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      const body = res.json() as { SID: string; LSID: string; Auth: string };
+      const body = res.json<{ SID: string; LSID: string; Auth: string }>();
       expect(body.Auth).toMatch(/^\d+\/[0-9a-f]{40}$/);
       const headers = { authorization: `GoogleLogin auth=${body.Auth}` };
       const hex = articleIds[0].toString(16).padStart(16, '0');

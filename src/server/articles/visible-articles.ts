@@ -26,7 +26,7 @@ export type MutedFeeds = 'lookup' | readonly number[];
  * The rule as a condition on `user_articles` (no user constant: the caller scopes the row, by
  * `user_articles.user_id` or through a join, as its index needs).
  */
-export function isVisible(eb: ExpressionBuilder<any, any>, userId: number, now: string, muted: MutedFeeds = 'lookup'): Expression<SqlBool> {
+export function isVisible(eb: ExpressionBuilder<Tables, 'user_articles'>, userId: number, now: string, muted: MutedFeeds = 'lookup'): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [isNotFilteredOut(eb)];
   if (muted === 'lookup') parts.push(notMutedArticle(eb, userId, now));
   else if (muted.length > 0) parts.push(eb('user_articles.feed_id', 'not in', [...muted]));
@@ -37,7 +37,7 @@ export function isVisible(eb: ExpressionBuilder<any, any>, userId: number, now: 
  * The filter half of the rule alone: the user's filters do not hide the row. For callers that check the mute half
  * themselves to answer it differently (a 403 for a muted feed's article instead of a 404).
  */
-export function isNotFilteredOut(eb: ExpressionBuilder<any, any>): Expression<SqlBool> {
+export function isNotFilteredOut(eb: ExpressionBuilder<Tables, 'user_articles'>): Expression<SqlBool> {
   return eb('user_articles.is_hidden', '=', 0);
 }
 
@@ -53,8 +53,8 @@ export function visibleArticles(db: Db, userId: number, now: string, muted: Mute
  * The subscription half of the rule, for lists of feeds and for totals read from the counters (which count only
  * articles not filtered out): the subscription (alias `subscriptions`) is not muted now.
  */
-export function isVisibleSubscription(eb: ExpressionBuilder<any, any>, now: string): Expression<SqlBool> {
-  return notMutedSql(eb as ExpressionBuilder<Tables, 'subscriptions'>, now);
+export function isVisibleSubscription(eb: ExpressionBuilder<Tables, 'subscriptions'>, now: string): Expression<SqlBool> {
+  return notMutedSql(eb, now);
 }
 
 /**

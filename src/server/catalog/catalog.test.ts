@@ -88,7 +88,7 @@ for (const dialect of DIALECTS) {
       const headers = t.bearer(access_token);
       const res = await t.app.inject({ method: 'GET', url: '/api/catalog', headers });
       expect(res.statusCode).toBe(200);
-      const body = res.json() as { categories: CatalogCategory[] };
+      const body = res.json<{ categories: CatalogCategory[] }>();
       expect(body.categories).toEqual(JSON.parse(JSON.stringify(CATALOG)));
       expect(res.headers['cache-control']).toBe('private, max-age=86400');
       const etag = res.headers.etag as string;

@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { inspect } from 'node:util';
 import { createPrivateFile, tightenMode } from '../private-file.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
@@ -174,14 +175,14 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
 }
 
 /** Runs every pending migration; throws when one fails (the transaction of that migration is rolled back). */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
   // Kysely's Migrator looks for its own tables in every schema it can see; in a PostgreSQL database shared with
   // other schemas (another Feeder, the tests' throw-away schemas, a benchmark's) it would take their
   // kysely_migration table for ours. Naming the schema we work in keeps the bookkeeping where the tables go.
   const migrationTableSchema = dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
@@ -189,7 +190,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
  * Which dialect a Kysely instance talks to (repositories receive a Db or a transaction). Migrations keep their own
  * frozen copy of it and import nothing from here.
  */
-export function dialectOf(db: Kysely<any>): Dialect {
+export function dialectOf(db: Pick<Kysely<unknown>, 'getExecutor'>): Dialect {
   return db.getExecutor().adapter.constructor.name.toLowerCase().includes('postgres') ? 'postgres' : 'sqlite';
 }
 

@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
           return res.json();
         },
         async unread(): Promise<number | undefined> {
-          return ((await call('GET', '/api/feeds/unread_counts')).json() as UnreadCounts).counts[feedId];
+          return (await call('GET', '/api/feeds/unread_counts')).json<UnreadCounts>().counts[feedId];
         },
       };
     }

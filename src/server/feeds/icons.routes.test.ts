@@ -62,13 +62,13 @@ for (const dialect of DIALECTS) {
     afterAll(() => t.close());
 
     it('sends small icons inline and by URL, large ones by URL only, none as nulls', async () => {
-      const feeds = (await t.app.inject({ method: 'GET', url: '/api/feeds', headers })).json() as Feed[];
+      const feeds = (await t.app.inject({ method: 'GET', url: '/api/feeds', headers })).json<Feed[]>();
       const byUrl = new Map(feeds.map((f) => [f.url, f]));
       expect(byUrl.get('http://icons.test/small.xml')).toMatchObject({ favicon_base64: small, favicon_type: 'image/png', favicon_url: `/api/icons/${iconHash(small)}` });
       expect(byUrl.get('http://icons.test/large.xml')).toMatchObject({ favicon_base64: null, favicon_type: 'image/png', favicon_url: `/api/icons/${iconHash(large)}` });
       expect(byUrl.get('http://icons.test/none.xml')).toMatchObject({ favicon_base64: null, favicon_type: null, favicon_url: null });
 
-      const page = (await t.app.inject({ method: 'GET', url: '/api/articles?show_read=true', headers })).json() as ArticlePage;
+      const page = (await t.app.inject({ method: 'GET', url: '/api/articles?show_read=true', headers })).json<ArticlePage>();
       const large_article = page.articles.find((a: Article) => a.title.includes('large'))!;
       expect(large_article).toMatchObject({ feed_favicon: `/api/icons/${iconHash(large)}`, feed_favicon_base64: null });
     });

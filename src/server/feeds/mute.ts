@@ -25,8 +25,8 @@ export function notMutedSql(eb: ExpressionBuilder<Tables, 'subscriptions'>, now:
   return eb.and([eb('subscriptions.muted_permanently', '=', 0), eb.or([eb('subscriptions.muted_until', 'is', null), eb('subscriptions.muted_until', '<=', now)])]);
 }
 
-/** SQL: the feed ids a user has muted at `now`, as a subquery for `feed_id not in (…)`. */
-export function mutedFeedIds(eb: ExpressionBuilder<Tables, never>, userId: number, now: string) {
+/** SQL: the feed ids a user has muted at `now`, as a subquery for `user_articles.feed_id not in (…)`. */
+export function mutedFeedIds(eb: ExpressionBuilder<Tables, 'user_articles'>, userId: number, now: string) {
   return eb
     .selectFrom('subscriptions')
     .select('subscriptions.feed_id')
@@ -38,6 +38,6 @@ export function mutedFeedIds(eb: ExpressionBuilder<Tables, never>, userId: numbe
  * SQL: user_articles.feed_id is not one of the user's muted feeds at `now` (a subquery of the few muted
  * subscriptions). The condition every list, count and mark-read of the web app and the reader APIs applies.
  */
-export function notMutedArticle(eb: ExpressionBuilder<any, any>, userId: number, now: string) {
-  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb as ExpressionBuilder<Tables, never>, userId, now));
+export function notMutedArticle(eb: ExpressionBuilder<Tables, 'user_articles'>, userId: number, now: string) {
+  return eb('user_articles.feed_id', 'not in', mutedFeedIds(eb, userId, now));
 }

@@ -183,7 +183,7 @@ for (const dialect of DIALECTS) {
       const intrudersFolder = await intruder.folder('Theirs');
       const intrudersFeed = await intruder.feed();
 
-      const cases: [Promise<{ statusCode: number; json: () => any }>, string][] = [
+      const cases: [Promise<{ statusCode: number; json: () => { code: string } }>, string][] = [
         [intruder.put(`/api/folders/${ownersFolder.id}`, { name: 'Hijacked' }), 'FOLDER_NOT_FOUND'],
         [intruder.del(`/api/folders/${ownersFolder.id}`), 'FOLDER_NOT_FOUND'],
         [intruder.post(`/api/folders/${ownersFolder.id}/feeds`, { feed_id: intrudersFeed }), 'FOLDER_NOT_FOUND'],

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from './types.js';
 import { CODES } from '../../common/codes.js';
 import { userSessionEpoch } from '../accounts/accounts.repository.js';
 import type { AccessTokens } from '../accounts/tokens.js';
@@ -43,7 +44,7 @@ export interface AuthOptions {
 }
 
 /** Decorates the root instance (not an encapsulated plugin), so every later scope sees `requireUser`. */
-export function registerAuth(app: FastifyInstance<any, any, any, any, any>, options: AuthOptions): void {
+export function registerAuth(app: App, options: AuthOptions): void {
   app.decorateRequest('userId', 0);
   app.decorate('requireUser', async (request: FastifyRequest) => {
     const token = bearerToken(request);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from './types.js';
 import { isApiPath } from './spa.js';
 
 /**
@@ -7,7 +7,7 @@ import { isApiPath } from './spa.js';
  * feed catalogue, icons, the OpenAPI document): they hold per-user data and tokens, which no proxy and no shared
  * browser cache may keep (decisions.md "API answers are never cached"). The web app's static files are untouched.
  */
-export function registerNoStore(app: FastifyInstance<any, any, any, any, any>): void {
+export function registerNoStore(app: App): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('cache-control') && isApiPath(request.url.split('?')[0] ?? '/')) reply.header('cache-control', 'no-store');
     return payload;

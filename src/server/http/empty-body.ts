@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from './types.js';
 
 /**
  * Body-less calls (unmute, refresh, logout, read/all "everything", …) arrive in every form clients produce: no
@@ -7,12 +7,13 @@ import type { FastifyInstance } from 'fastify';
  * null) becomes `{}`, so a body schema whose fields are all optional accepts it while one with required fields
  * still answers 400.
  */
-export function acceptEmptyJsonBody(scope: FastifyInstance<any, any, any, any, any>, options: { asEmptyObject?: boolean } = {}): void {
+export function acceptEmptyJsonBody(scope: App, options: { asEmptyObject?: boolean } = {}): void {
   const defaultJson = scope.getDefaultJsonParser('error', 'error');
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (String(body).trim() === '') return done(null, undefined);
-    defaultJson(request, body as string, done);
+    // Fastify's JSON parser is the callback form: it answers through `done` and returns nothing to wait for.
+    void defaultJson(request, body as string, done);
   });
   if (options.asEmptyObject) {
     scope.addHook('preValidation', async (request) => {

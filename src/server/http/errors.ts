@@ -1,5 +1,6 @@
 import { CODES } from '../../common/codes.js';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError } from 'fastify';
+import type { App } from './types.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from '../errors.js';
 
@@ -16,7 +17,7 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'INVALID_CONTENT_LENGTH', message: 'The Content-Length header does not match the body.' },
 };
 
-export function registerErrorHandling(app: FastifyInstance<any, any, any, any, any>): void {
+export function registerErrorHandling(app: App): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
       return reply.status(err.status).send({ ...err.extra, message: err.message, code: err.code });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from './types.js';
 import { refuseNul } from '../nul.js';
 
 /**
@@ -7,7 +7,7 @@ import { refuseNul } from '../nul.js';
  * string, path parameter and parsed body (JSON, urlencoded, multipart fields). Bodies a route reads itself (the
  * Google Reader form text, an uploaded OPML file) call `refuseNul` on what they decode.
  */
-export function registerNulRefusal(app: FastifyInstance<any, any, any, any, any>): void {
+export function registerNulRefusal(app: App): void {
   // Headers, query and path first, before any route's own onRequest hook (sign-in checks read the Authorization
   // header and look tokens up).
   app.addHook('onRequest', async (request) => {

@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { App } from './types.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,7 +12,7 @@ export const isApiPath = (url: string) => API_PREFIXES.some((p) => url === p.rep
  * GET so that client-side routes (/login, /dashboard/settings, …) survive a reload.
  * Unknown API paths get a JSON 404 `{message, code}`.
  */
-export async function registerSpa(app: FastifyInstance<any, any, any, any, any>, webDir: string): Promise<void> {
+export async function registerSpa(app: App, webDir: string): Promise<void> {
   const indexFile = join(webDir, 'index.html');
   const hasBuild = existsSync(indexFile);
   if (hasBuild) {

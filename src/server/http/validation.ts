@@ -19,4 +19,4 @@ function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);

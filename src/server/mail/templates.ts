@@ -19,6 +19,7 @@ const PRODUCT = 'Feeder';
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Names are user input: keep them on one line in the text part. */
+// eslint-disable-next-line no-control-regex -- deliberate: C0 controls and DEL are what must not reach the mail text
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 
 interface Parts {

@@ -60,6 +60,7 @@ export function cleanName(raw: string | undefined | null): string {
   if (!raw) return '';
 
   const text = raw
+    // eslint-disable-next-line no-control-regex -- deliberate: control characters in a name become spaces
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

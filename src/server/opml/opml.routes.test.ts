@@ -221,7 +221,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses bad uploads with 4xx {message, code} and writes nothing', async () => {
       const u = await user();
-      const expectError = (res: { statusCode: number; json(): any }, status: number, code: string) => {
+      const expectError = (res: { statusCode: number; json(): unknown }, status: number, code: string) => {
         expect(res.statusCode).toBe(status);
         expect(res.json()).toMatchObject({ code, message: expect.any(String) });
       };

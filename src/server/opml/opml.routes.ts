@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { OpmlImportReply } from '../../common/schemas/opml.js';
 import { AppError, badRequest } from '../errors.js';
 import type { App } from '../http/types.js';

@@ -17,7 +17,7 @@ async function postgresReachable(): Promise<boolean> {
     await client.query('select 1');
     return true;
   } catch (err) {
-    if (postgresRequired) throw new Error(`PostgreSQL is required for the tests but not reachable at ${TEST_POSTGRES_URL}: ${err}`);
+    if (postgresRequired) throw new Error(`PostgreSQL is required for the tests but not reachable at ${TEST_POSTGRES_URL}: ${String(err)}`);
     console.warn(`[tests] PostgreSQL not reachable at ${TEST_POSTGRES_URL}; PostgreSQL storage tests are skipped`);
     return false;
   } finally {

@@ -14,7 +14,7 @@ async function redisReachable(): Promise<boolean> {
     await probe.ping();
     return true;
   } catch (err) {
-    if (redisRequired) throw new Error(`Redis is required for the tests but not reachable at ${TEST_REDIS_URL}: ${err}`);
+    if (redisRequired) throw new Error(`Redis is required for the tests but not reachable at ${TEST_REDIS_URL}: ${String(err)}`);
     console.warn(`[tests] Redis not reachable at ${TEST_REDIS_URL}; Redis tests are skipped`);
     return false;
   } finally {

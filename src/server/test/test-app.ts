@@ -104,7 +104,7 @@ export async function createTestUser(
 }
 
 /** The parsed JSON body of an inject response. */
-export const json = <T = any>(res: LightMyRequestResponse): T => res.json() as T;
+export const json = <T = unknown>(res: LightMyRequestResponse): T => res.json<T>();
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'feeder-test-'));
@@ -155,7 +155,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async login(email, password) {
       const res = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
       if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-      return res.json() as LoginResponse;
+      return res.json<LoginResponse>();
     },
     async signUp(o = {}) {
       const { email, password } = await t.createUser({ ...o, verified: true });

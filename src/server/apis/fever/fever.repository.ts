@@ -1,7 +1,6 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { FAVORITE } from '../../articles/reading.repository.js';
 import type { Db } from '../../db/database.js';
-import type { Tables } from '../../db/tables.js';
 import { isVisible, isVisibleSubscription, visibleArticles } from '../../articles/visible-articles.js';
 import { mutedSql } from '../../feeds/mute.js';
 import { normalizeApiKey } from '../app-password.js';

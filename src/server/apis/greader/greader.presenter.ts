@@ -73,6 +73,7 @@ function parseEnclosures(json: string | null): Enclosure[] {
 }
 
 const xmlEscape = (s: string) =>
+  // eslint-disable-next-line no-control-regex -- deliberate: drops the characters XML 1.0 forbids in text (§2.2)
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
 
 const CATEGORY_LABELS: Record<string, string> = { [READING_LIST]: 'reading-list', [READ]: 'read', [STARRED]: 'starred' };

@@ -81,16 +81,16 @@ export async function streamPage(db: Db, userId: number, now: string, q: StreamQ
   if (q.read === undefined && q.starred !== true) {
     // Merged on slim rows (index entries only); the article text is joined to the page's rows alone, not to the
     // twice as many candidates (that doubled the cost of a page).
-    const part = (read: 0 | 1, alias: string) => db.selectFrom(streamRange(db, userId, now, muted, { ...q, read }, false).as(alias)).selectAll();
-    const page = (part(0, 'unread') as any).unionAll(part(1, 'read')).orderBy('published_at', dir).orderBy('article_id', dir).limit(q.limit);
-    if (!withText) return (await page.execute()) as StreamRef[];
-    return (await db
+    const part = (read: 0 | 1, alias: 'unread' | 'read') => db.selectFrom(streamRange(db, userId, now, muted, { ...q, read }, false).as(alias)).selectAll();
+    const page = part(0, 'unread').unionAll(part(1, 'read')).orderBy('published_at', dir).orderBy('article_id', dir).limit(q.limit);
+    if (!withText) return await page.execute();
+    return await db
       .selectFrom(page.as('page'))
-      .innerJoin('articles', 'articles.id', 'page.article_id' as any)
-      .select(['page.article_id', 'page.published_at', 'page.feed_id', 'page.is_read', 'page.is_favorite', ...TEXT] as any)
-      .orderBy('page.published_at' as any, dir)
-      .orderBy('page.article_id' as any, dir)
-      .execute()) as StreamRef[];
+      .innerJoin('articles', 'articles.id', 'page.article_id')
+      .select(['page.article_id', 'page.published_at', 'page.feed_id', 'page.is_read', 'page.is_favorite', ...TEXT])
+      .orderBy('page.published_at', dir)
+      .orderBy('page.article_id', dir)
+      .execute();
   }
   return await streamRange(db, userId, now, muted, q, withText).execute();
 }

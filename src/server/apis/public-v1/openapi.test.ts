@@ -21,16 +21,36 @@ const EXPECTED_OPERATIONS = [
   'post /public-api/v1/articles/{article_id}/unfavorite',
 ];
 
+/** The parts of the OpenAPI document these tests read. */
+interface Operation {
+  summary?: string;
+  description?: string;
+  operationId?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; description?: string; schema: { description?: string } }[];
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, { description?: string }> } }> };
+  responses: Record<string, { description?: string; headers: Record<string, unknown>; content: Record<string, { example?: unknown; schema: { examples?: unknown[] } }> }>;
+}
+// A type alias, not an interface: the validator takes it as its plain-object `SpecData`.
+type OpenApiDocument = {
+  openapi: string;
+  servers: { url: string; description?: string }[];
+  info: { description: string };
+  components: { securitySchemes: Record<string, unknown> };
+  paths: Record<string, Record<string, Operation>>;
+};
+
 describe('OpenAPI document of the public API v1', () => {
   let t: TestApp;
-  let doc: any;
+  let doc: OpenApiDocument;
 
   beforeAll(async () => {
     t = await createTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/public-api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    doc = res.json();
+    doc = res.json<OpenApiDocument>();
   });
   afterAll(() => t.close());
 
@@ -44,7 +64,7 @@ describe('OpenAPI document of the public API v1', () => {
   });
 
   it('lists every public API route and nothing of the web app’s API', async () => {
-    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`));
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`));
     expect(operations.sort()).toEqual([...EXPECTED_OPERATIONS].sort());
     // each documented operation is a route the server runs (without a token: 400 or 401, never the 404 of no route)
     for (const op of operations) {
@@ -59,7 +79,7 @@ describe('OpenAPI document of the public API v1', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.info.description).toMatch(/365 days/);
     expect(doc.info.description).toMatch(/100 requests per minute and 5,000 per day/);
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const where = `${method} ${path}`;
         expect(op.summary, where).toEqual(expect.any(String));
@@ -70,7 +90,7 @@ describe('OpenAPI document of the public API v1', () => {
         else expect(op.security, where).toEqual([{ bearerAuth: [] }]);
         const statuses = Object.keys(op.responses);
         expect(statuses, where).toEqual(expect.arrayContaining(['200', '400', '429', ...(path.endsWith('/authenticate') ? ['401', '403'] : ['401'])]));
-        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        for (const [status, response] of Object.entries(op.responses)) {
           expect(response.description, `${where} ${status}`).toEqual(expect.any(String));
           expect(response.content['application/json'].schema, `${where} ${status}`).toBeDefined();
           expect(Object.keys(response.headers), `${where} ${status}`).toEqual(
@@ -83,8 +103,7 @@ describe('OpenAPI document of the public API v1', () => {
         // each request field says what it is
         for (const p of op.parameters ?? []) expect(p.schema.description ?? p.description, `${where} ${p.name}`).toEqual(expect.any(String));
         const body = op.requestBody?.content?.['application/json']?.schema;
-        for (const [name, field] of Object.entries((body?.properties ?? {}) as Record<string, any>))
-          expect(field.description, `${where} ${name}`).toEqual(expect.any(String));
+        for (const [name, field] of Object.entries(body?.properties ?? {})) expect(field.description, `${where} ${name}`).toEqual(expect.any(String));
       }
     }
     // the state changes may be refused for muted feeds

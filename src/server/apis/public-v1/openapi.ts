@@ -48,6 +48,11 @@ feeds may also answer 422 (the address may not be fetched) or 502 (the site coul
 All bodies are JSON; times are UTC ISO 8601. Web pages on other origins may call the API too (CORS): it uses no
 cookies, only the token.`;
 
+/** What `transformObject` below reads and writes of the generated OpenAPI document: each operation's responses. */
+interface OperationsDocument {
+  paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, { $ref: string }> }> }>>;
+}
+
 export function openApiOptions(publicUrl: string): SwaggerOptions {
   return {
     openapi: {
@@ -74,11 +79,11 @@ export function openApiOptions(publicUrl: string): SwaggerOptions {
     // Every answer carries the rate-limit headers; 429s also Retry-After. Routes cannot declare response headers
     // without Fastify's serialiser seeing them, so they are added to the document here.
     transformObject: (documentObject) => {
-      const doc = (documentObject as { openapiObject: Record<string, any> }).openapiObject;
+      const doc = (documentObject as { openapiObject: OperationsDocument }).openapiObject;
       const headerRefs = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
-      for (const item of Object.values(doc.paths ?? {}) as Record<string, any>[]) {
+      for (const item of Object.values(doc.paths ?? {})) {
         for (const operation of Object.values(item)) {
-          for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, any][]) {
+          for (const [status, response] of Object.entries(operation.responses ?? {})) {
             response.headers = { ...headerRefs, ...(status === '429' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}) };
           }
         }

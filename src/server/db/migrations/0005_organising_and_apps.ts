@@ -1,7 +1,8 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /**
- * Storage of issues 5 (organising) and 6 (external apps):
+ * Storage of organising and of external apps (docs/decisions.md "Organising: folders and reading lists", "External
+ * apps: Google Reader API", "External apps: Fever"):
  * - folders: a user's named groups of feeds (dashboard.md §3 "Folder"); a subscription is in at most one
  *   (subscriptions.folder_id; deleting a folder sets it back to null, never deletes feeds). Root feeds, folders and
  *   reading lists each keep their own sort_order (the sidebar orders them by drag and drop).

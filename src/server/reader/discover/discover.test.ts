@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, type Fetcher } from '../fetch/index.js';
 import { readerError, startTestServer, type TestServer } from '../fetch/test-server.js';
-import { ReaderError } from '../types.js';
 import { discoverFeeds, inlineParsers } from './index.js';
 import { normalizeInput } from './input.js';
 import { youtubeFeedUrl } from './youtube.js';

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ReaderError, type FetcherOptions } from '../types.js';
+import type { FetcherOptions } from '../types.js';
 import { createFetcher, type Fetcher } from './index.js';
 import { readerError, startTestServer, type TestServer } from './test-server.js';
 

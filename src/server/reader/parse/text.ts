@@ -218,6 +218,7 @@ const OPTIONAL_END_TAGS = new Set([
 
 // C0/C1 control characters other than tab, LF and CR are not allowed in XML 1.0 text (§2.2) and never meant
 // anything in a title; they appear when a feed was produced from mis-decoded bytes.
+// eslint-disable-next-line no-control-regex -- deliberate: the pattern matches exactly those control characters
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const WHITESPACE_RUN = /\s+/g;
 
