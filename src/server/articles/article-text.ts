@@ -1,4 +1,4 @@
-import { collapseWhitespace, htmlToText } from '../reader/parse/text.js';
+import { BLOCK_TAGS, collapseWhitespace, htmlToText } from '../reader/parse/text.js';
 
 /**
  * Plain text of articles: what search indexes, what filters match against, and the compact card's teaser.
@@ -10,41 +10,6 @@ export const INDEX_TEXT_MAX = 100_000;
 /** The compact card's summary (dashboard.md §2 shows three sentences of it, clamped to three lines). */
 export const TEASER_MAX = 600;
 
-/** Elements whose boundaries separate words; the same list as htmlToText's (reader/parse/text.ts). */
-const BLOCK_TAGS = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'br',
-  'dd',
-  'div',
-  'dl',
-  'dt',
-  'figcaption',
-  'figure',
-  'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hr',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'table',
-  'td',
-  'th',
-  'tr',
-  'ul',
-]);
 const TAG = /<\/?([a-zA-Z][a-zA-Z0-9]*)[^>]*>/g;
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'", '&nbsp;': '\u00a0' };
 const KNOWN_ENTITY = /&(?:amp|lt|gt|quot|#39|#x27|nbsp);/g;

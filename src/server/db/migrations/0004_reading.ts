@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+// eslint-disable-next-line no-restricted-imports -- the frozen search backfill needs an HTML parser's entity decoding: a pinned package, not Feeder code (docs/decisions.md "Composition root, logging and frozen migrations")
 import { Parser } from 'htmlparser2';
 import { sql, type Kysely } from 'kysely';
 
@@ -6,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
  * The reading issue's storage (dashboard.md §3, §4, §7; decisions.md "Feeds and articles"):
  * - subscriptions gain the permanent-mute flag and two counters, unread_count and article_count, of the
  *   subscriber's visible (not filtered-out) articles. They are recomputed per (user, feed) after every change
- *   (articles/counters.ts), so unread counts and list totals for 1,000 feeds are one small read, never a count
+ *   (today by articles/reading-state.ts), so unread counts and list totals for 1,000 feeds are one small read, never a count
  *   over a million rows (bench/README.md "Budgets").
  * - user_articles.is_hidden: 1 when the subscriber's filters hide the article. Filters are materialised here when
  *   they change and when articles arrive, so lists, counts and search use plain indexed conditions.

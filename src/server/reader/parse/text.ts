@@ -11,7 +11,7 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
 /** Elements whose boundaries separate words when HTML is flattened ("<p>a</p><p>b</p>" is "a b", not "ab"). */
-const BLOCK_TAGS = new Set([
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'address',
   'article',
   'aside',
