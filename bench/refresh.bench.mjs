@@ -15,7 +15,8 @@ const ITEMS = 50;
 const dist = new URL('../dist/server/', import.meta.url);
 const { loadConfig } = await import(new URL('config.js', dist));
 const { openDatabase, migrateToLatest } = await import(new URL('db/database.js', dist));
-const { ensureFeed, subscribe } = await import(new URL('feeds/feeds.repository.js', dist));
+const { ensureFeed } = await import(new URL('feeds/feeds.repository.js', dist));
+const { subscribe } = await import(new URL('feeds/subscriptions.repository.js', dist));
 const bin = new URL('../bin/feeder.js', import.meta.url).pathname;
 
 const hostOf = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${port}`;
