@@ -255,9 +255,18 @@ describe('sidebar folders', () => {
     await feedRow(page, ids.alpha).waitFor();
     const handle = nav(page).getByRole('button', { name: t('folders.dnd.moveFeed', { title: 'Alpha Nachrichten' }) });
     await handle.focus();
-    await page.keyboard.press('Space');
-    await page.keyboard.press('ArrowUp');
     const live = () => page.evaluate(() => [...document.querySelectorAll('[aria-live]')].map((e) => e.textContent).join(' '));
+    // An arrow key pressed before the drag has started moves nothing: wait for the pick-up (or its first position).
+    const pickedUp = (...said: string[]) =>
+      expect
+        .poll(async () => {
+          const spoken = await live();
+          return said.some((s) => spoken.includes(s));
+        })
+        .toBe(true);
+    await page.keyboard.press('Space');
+    await pickedUp(t('folders.dnd.pickedUpFeed', { title: 'Alpha Nachrichten' }), 'Alpha Nachrichten:');
+    await page.keyboard.press('ArrowUp');
     await expect.poll(live).toContain(t('folders.dnd.overFolder', { title: 'Alpha Nachrichten', folder: 'Tastatur' }));
     await page.keyboard.press('Space');
     await expect.poll(() => folderOf(api, ids.alpha)).toBe(folder.id);
@@ -276,6 +285,7 @@ describe('sidebar folders', () => {
       .getByRole('button', { name: t('folders.dnd.moveFolder', { name: 'Tastatur' }) })
       .focus();
     await page.keyboard.press('Space');
+    await pickedUp(t('folders.dnd.pickedUpFolder', { name: 'Tastatur' }), t('folders.dnd.folderPosition', { name: 'Tastatur', position: 1, count: 2 }));
     await page.keyboard.press('ArrowDown');
     await expect.poll(live).toContain(t('folders.dnd.folderPosition', { name: 'Tastatur', position: 2, count: 2 }));
     await page.keyboard.press('Space');
