@@ -61,11 +61,6 @@ export function searchFeeds(url: string): Promise<SearchFeedResult[]> {
   return api<SearchFeedsResponse>('/api/feeds/search', { method: 'POST', body: { url: url.trim() } }).then((res) => res.feeds);
 }
 
-/** PUT /api/feeds/{id}: updates the subscription's editable fields (the spec uses it to set the default title). */
-export async function updateFeed(id: number, changes: Partial<Pick<Feed, 'custom_title'>>): Promise<void> {
-  await api(`/api/feeds/${id}`, { method: 'PUT', body: changes });
-}
-
 /** POST /api/feeds/{id}/mute: for `duration` hours (one of MUTE_DURATIONS_HOURS), or permanently (duration null). */
 export async function muteFeed(id: number, options: { duration: number | null; permanently: boolean }): Promise<void> {
   await api(`/api/feeds/${id}/mute`, { method: 'POST', body: { duration: options.duration, permanently: options.permanently } });
@@ -214,13 +209,6 @@ const FEED_SET_CHANGED: readonly Change[] = ['feeds', 'counts', 'articles'];
 
 export function useAddFeed() {
   return useAppMutation({ mutationFn: addFeed, changes: FEED_SET_CHANGED });
-}
-
-export function useUpdateFeed() {
-  return useAppMutation({
-    mutationFn: ({ id, ...changes }: { id: number } & Partial<Pick<Feed, 'custom_title'>>) => updateFeed(id, changes),
-    changes: ['feeds'],
-  });
 }
 
 export function useMuteFeed() {
