@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { articleBody, teaser } from '../articles/article-text.js';
+import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { stripNulDeep } from '../nul.js';
 import { parseFeed } from '../reader/parse/index.js';
-import { sanitizeContent, stripTracking } from '../reader/sanitize/index.js';
+import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
 
 /**
@@ -54,9 +54,12 @@ export function fingerprint(item: ParsedItem): string {
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
   // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
   const baseUrl = item.contentBase ?? item.url;
-  const content = item.content ? sanitizeContent(item.content, { baseUrl }) : null;
+  // One parse of each HTML field gives the stored HTML and its plain text (docs/decisions.md "Sanitising in one
+  // pass"): the text is what htmlToText of the stored HTML reads, as articleBody and teaser would compute it.
+  const content: SanitizedContent | null = item.content ? sanitizeContentWithText(item.content, { baseUrl }) : null;
   // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
-  const summary = item.summary && item.summary !== item.content ? sanitizeContent(item.summary, { baseUrl }) : null;
+  const summary: SanitizedContent | null = item.summary && item.summary !== item.content ? sanitizeContentWithText(item.summary, { baseUrl }) : null;
+  const body = (content ?? summary)?.text ?? '';
   return {
     guidHash,
     guid: item.guid,
@@ -65,16 +68,16 @@ function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, p
     url: item.url ? stripTracking(item.url) : null,
     title: item.title,
     author: item.author,
-    content,
-    summary,
+    content: content?.html ?? null,
+    summary: summary?.html ?? null,
     imageUrl: item.imageUrl,
     enclosures: item.enclosures,
     publishedAt,
     updatedAt: item.updatedAt,
-    // Search and filter text, made here on the parse thread rather than on the main thread that stores it.
-    text: articleBody(content, summary),
-    // The list's teaser too: lists show it as stored and never parse HTML per request.
-    teaser: teaser(summary ?? content),
+    // Search and filter text (articleBody), made here on the parse thread rather than on the main thread.
+    text: body.length > INDEX_TEXT_MAX ? body.slice(0, INDEX_TEXT_MAX) : body,
+    // The list's teaser too (teaser of the summary, else the content): lists show it as stored.
+    teaser: teaserOfText((summary ?? content)?.text ?? ''),
   };
 }
 

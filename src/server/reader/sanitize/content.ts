@@ -1,12 +1,16 @@
 /**
- * Article HTML as Feeder shows it: an allowlist over sanitize-html (docs/ARCHITECTURE.md "Stack": never DOMPurify + linkedom, which
- * fails open when linkedom parses differently from a browser). Whatever a feed sends, the output holds only the
- * elements and attributes listed here, every URL in it is absolute and of an allowed scheme, and no script can run.
+ * Article HTML as Feeder shows it: an allowlist applied in one streaming pass over htmlparser2's Parser events
+ * (docs/ARCHITECTURE.md "Stack": never DOMPurify + linkedom, which fails open when linkedom parses differently from
+ * a browser; docs/decisions.md "Sanitising in one pass"). Whatever a feed sends, the output holds only the elements
+ * and attributes listed here, every URL in it is absolute and of an allowed scheme, and no script can run. The
+ * same pass collects the output's plain text (teaser and search text), so an item's HTML is parsed once.
  *
  * The allowlist follows the OWASP Cross Site Scripting Prevention Cheat Sheet ("HTML Sanitization") and was tested
- * against the OWASP XSS Filter Evasion Cheat Sheet (sanitize.test.ts).
+ * against the OWASP XSS Filter Evasion Cheat Sheet (sanitize.test.ts). It fails closed: an element or attribute is
+ * written only when a rule below names it, and the writer escapes every text and attribute value it writes.
  */
-import sanitizeHtml from 'sanitize-html';
+import { Parser, type Handler } from 'htmlparser2';
+import { BLOCK_TAGS, collapseWhitespace } from '../parse/text.js';
 import { closeForeignContent } from './foreign.js';
 import { boundNesting } from './nesting.js';
 import { imageUrl, linkUrl, mediaUrl, sanitizeSrcset } from './urls.js';
@@ -16,17 +20,25 @@ export interface SanitizeContentOptions {
   baseUrl: string | null;
 }
 
+/** Attributes of an element, as htmlparser2 gives them (names lower-cased, first occurrence wins). */
+type Attributes = Record<string, string>;
+
+/** An element as it is written: its name and its (already allowed) attributes. */
+interface Tag {
+  tagName: string;
+  attribs: Attributes;
+}
+
 /**
- * Attribute objects a transform returns for an element it wants gone; exclusiveFilter recognises them by identity.
- * (Renaming such elements to a disallowed tag instead would trip a sanitize-html 2.17 bug: a skipped renamed tag
- * leaves its new name in an internal map, and the next sibling's end tag is written under that name.)
- * DROP removes the element and everything inside; UNWRAP removes only the tags and keeps the content.
+ * What the rules decide for an element (decide below, the one place): write it as a Tag, DROP it with everything
+ * inside, or UNWRAP it (remove only its tags and keep its content).
  */
-const DROP: sanitizeHtml.Attributes = Object.freeze({});
-const UNWRAP: sanitizeHtml.Attributes = Object.freeze({});
+const DROP = 'drop';
+const UNWRAP = 'unwrap';
+type Decision = Tag | typeof DROP | typeof UNWRAP;
 
 /** Elements kept. Everything else is removed; its text stays unless it is listed in NON_TEXT_TAGS. */
-const ALLOWED_TAGS: readonly string[] = [
+const ALLOWED_TAGS: ReadonlySet<string> = new Set([
   // text
   'p',
   'br',
@@ -105,7 +117,7 @@ const ALLOWED_TAGS: readonly string[] = [
   // disclosure
   'details',
   'summary',
-];
+]);
 
 /**
  * Elements removed together with everything inside. script/style/xmp/textarea are raw text for htmlparser2, and
@@ -114,7 +126,7 @@ const ALLOWED_TAGS: readonly string[] = [
  * svg and math are foreign content with their own parsing rules (mXSS); object/applet/embed are plugins whose
  * fallback is a plugin prompt; select/option/datalist are form controls; head/title carry document metadata.
  */
-const NON_TEXT_TAGS = [
+const NON_TEXT_TAGS: ReadonlySet<string> = new Set([
   'script',
   'style',
   'xmp',
@@ -137,7 +149,7 @@ const NON_TEXT_TAGS = [
   'embed',
   'frameset',
   'frame',
-];
+]);
 
 /**
  * Video hosts whose players may be embedded: the path their embed player lives under, and the host the frame is
@@ -180,13 +192,13 @@ const IFRAME_REFERRER_POLICY = 'strict-origin-when-cross-origin';
 const DIMENSION = /^\d{1,5}$/;
 
 /** Copies width/height when they are plain pixel numbers (HTML: valid non-negative integers). */
-function copyDimensions(from: sanitizeHtml.Attributes, to: sanitizeHtml.Attributes): void {
+function copyDimensions(from: Attributes, to: Attributes): void {
   if (from.width !== undefined && DIMENSION.test(from.width.trim())) to.width = from.width.trim();
   if (from.height !== undefined && DIMENSION.test(from.height.trim())) to.height = from.height.trim();
 }
 
 /** A width or height of 0 or 1 marks a tracking pixel (or a spacer GIF): nothing a reader wants to see. */
-function isPixel(attribs: sanitizeHtml.Attributes): boolean {
+function isPixel(attribs: Attributes): boolean {
   for (const v of [attribs.width, attribs.height]) {
     if (v === undefined) continue;
     const n = Number.parseFloat(v);
@@ -195,32 +207,32 @@ function isPixel(attribs: sanitizeHtml.Attributes): boolean {
   return false;
 }
 
-function copyGlobals(from: sanitizeHtml.Attributes, to: sanitizeHtml.Attributes): void {
+function copyGlobals(from: Attributes, to: Attributes): void {
   if (from.title) to.title = from.title;
   if (from.lang) to.lang = from.lang;
   if (from.dir) to.dir = from.dir;
 }
 
-function tag(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+function tag(tagName: string, attribs: Attributes): Tag {
   return { tagName, attribs };
 }
 
-function transformLink(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
+function transformLink(name: string, attribs: Attributes, base: string | null): Decision {
   const href = attribs.href === undefined ? null : linkUrl(attribs.href, base);
   // A link without a usable target is just its text; keeping an inert <a> would still look clickable.
-  if (href === null) return tag(name, UNWRAP);
-  const out: sanitizeHtml.Attributes = { href, rel: 'noopener noreferrer', target: '_blank' };
+  if (href === null) return UNWRAP;
+  const out: Attributes = { href, rel: 'noopener noreferrer', target: '_blank' };
   copyGlobals(attribs, out);
   return tag('a', out);
 }
 
-function transformImage(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
-  if (isPixel(attribs)) return tag(name, DROP);
+function transformImage(name: string, attribs: Attributes, base: string | null): Decision {
+  if (isPixel(attribs)) return DROP;
   const src = attribs.src === undefined ? null : imageUrl(attribs.src, base, true);
   const srcset = attribs.srcset === undefined ? null : sanitizeSrcset(attribs.srcset, base);
   // An image whose source was a tracker or a forbidden scheme is removed, not shown broken.
-  if (src === null && (srcset === null || attribs.src !== undefined)) return tag(name, DROP);
-  const out: sanitizeHtml.Attributes = {};
+  if (src === null && (srcset === null || attribs.src !== undefined)) return DROP;
+  const out: Attributes = {};
   if (src !== null) out.src = src;
   if (srcset !== null) {
     out.srcset = srcset;
@@ -237,8 +249,8 @@ function transformImage(name: string, attribs: sanitizeHtml.Attributes, base: st
   return tag('img', out);
 }
 
-function transformSource(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
-  const out: sanitizeHtml.Attributes = {};
+function transformSource(name: string, attribs: Attributes, base: string | null): Decision {
+  const out: Attributes = {};
   // <source src> belongs to audio/video, <source srcset> to picture; sanitise whichever is there.
   if (attribs.src !== undefined) {
     const src = mediaUrl(attribs.src, base);
@@ -248,7 +260,7 @@ function transformSource(name: string, attribs: sanitizeHtml.Attributes, base: s
     const srcset = sanitizeSrcset(attribs.srcset, base);
     if (srcset !== null) out.srcset = srcset;
   }
-  if (out.src === undefined && out.srcset === undefined) return tag(name, DROP);
+  if (out.src === undefined && out.srcset === undefined) return DROP;
   if (attribs.type) out.type = attribs.type;
   if (attribs.media) out.media = attribs.media;
   if (attribs.sizes) out.sizes = attribs.sizes;
@@ -256,8 +268,8 @@ function transformSource(name: string, attribs: sanitizeHtml.Attributes, base: s
   return tag('source', out);
 }
 
-function transformMedia(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
-  const out: sanitizeHtml.Attributes = {};
+function transformMedia(name: string, attribs: Attributes, base: string | null): Decision {
+  const out: Attributes = {};
   if (attribs.src !== undefined) {
     const src = mediaUrl(attribs.src, base);
     if (src !== null) out.src = src;
@@ -280,20 +292,20 @@ function transformMedia(name: string, attribs: sanitizeHtml.Attributes, base: st
   return tag(name, out);
 }
 
-function transformIframe(name: string, attribs: sanitizeHtml.Attributes, base: string | null): sanitizeHtml.Tag {
-  if (attribs.src === undefined) return tag(name, DROP);
+function transformIframe(name: string, attribs: Attributes, base: string | null): Decision {
+  if (attribs.src === undefined) return DROP;
   let url: URL;
   try {
     url = base === null ? new URL(attribs.src) : new URL(attribs.src, base);
   } catch {
-    return tag(name, DROP);
+    return DROP;
   }
   const embed = IFRAME_HOSTS.get(url.hostname);
   if (url.protocol !== 'https:' || embed === undefined || !url.pathname.startsWith(embed.path) || url.username || url.password || url.port) {
-    return tag(name, DROP);
+    return DROP;
   }
   url.hostname = embed.host;
-  const out: sanitizeHtml.Attributes = { src: url.href };
+  const out: Attributes = { src: url.href };
   copyDimensions(attribs, out);
   if (attribs.title) out.title = attribs.title;
   out.sandbox = IFRAME_SANDBOX;
@@ -304,90 +316,252 @@ function transformIframe(name: string, attribs: sanitizeHtml.Attributes, base: s
 }
 
 /** Obsolete presentational elements that still appear in feeds, mapped to their modern equivalents. */
-function rename(to: string): sanitizeHtml.Transformer {
-  return (_name, attribs) => tag(to, attribs);
-}
-
-const URL_SCHEMES = ['http', 'https', 'mailto'];
+const RENAMED: ReadonlyMap<string, string> = new Map([
+  ['strike', 's'],
+  ['tt', 'code'],
+]);
 
 /**
- * The options, built once: sanitizeContent runs for every item of every refresh (some 100,000 per 2,000-feed
- * refresh), so only the URL transforms, which need the call's base URL, are made per call (optionsFor).
+ * Attributes kept as the feed wrote them, on elements without a rule of their own. No class, id or style
+ * anywhere: the feed's CSS is not shipped, its ids would collide with the page's, and style is a script vector in
+ * old engines (expression(), -moz-binding, url(javascript:)); see OWASP "Style attribute". No attribute listed
+ * here holds a URL: every URL-bearing attribute belongs to an element with a rule (a, img, source, video, audio,
+ * iframe) that parses and rewrites it.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...ALLOWED_TAGS],
-  // No class, id or style anywhere: the feed's CSS is not shipped, its ids would collide with the page's, and style
-  // is a script vector in old engines (expression(), -moz-binding, url(javascript:)); see OWASP "Style attribute".
-  allowedAttributes: {
-    '*': ['title', 'lang', 'dir'],
-    a: ['href', 'rel', 'target'],
-    img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading', 'decoding', 'referrerpolicy'],
-    source: ['src', 'srcset', 'sizes', 'type', 'media', 'width', 'height'],
-    video: ['src', 'poster', 'controls', 'width', 'height', 'preload', 'loop', 'muted', 'playsinline'],
-    audio: ['src', 'controls', 'preload', 'loop', 'muted'],
-    iframe: ['src', 'width', 'height', 'sandbox', 'allow', 'loading', 'referrerpolicy'],
-    ol: ['start', 'reversed', { name: 'type', values: ['1', 'a', 'A', 'i', 'I'] }],
+const GLOBAL_ATTRIBUTES: ReadonlySet<string> = new Set(['title', 'lang', 'dir']);
+const TAG_ATTRIBUTES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    ol: ['start', 'reversed', 'type'],
     li: ['value'],
     td: ['colspan', 'rowspan'],
-    th: ['colspan', 'rowspan', { name: 'scope', values: ['row', 'col', 'rowgroup', 'colgroup'] }],
+    th: ['colspan', 'rowspan', 'scope'],
     col: ['span'],
     colgroup: ['span'],
     time: ['datetime'],
     details: ['open'],
-  },
-  // The transforms already made every URL absolute and checked its scheme; sanitize-html checks again.
-  allowedSchemes: URL_SCHEMES,
-  allowedSchemesByTag: { img: ['http', 'https', 'data'], iframe: ['https'], video: ['http', 'https'], audio: ['http', 'https'], source: ['http', 'https'] },
-  allowedSchemesAppliedToAttributes: ['href', 'src', 'poster', 'cite'],
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
-  nonTextTags: NON_TEXT_TAGS,
-  parseStyleAttributes: false,
-  // Void elements are written as <x />; a stray </source> or </wbr> would only be noise.
-  selfClosing: ['img', 'br', 'hr', 'source', 'wbr', 'col'],
-  exclusiveFilter: (frame) => (frame.attribs === DROP ? true : frame.attribs === UNWRAP ? 'excludeTag' : false),
-};
+  }).map(([k, v]) => [k, new Set(v)]),
+);
+/** Attributes whose value must be one of a list; another value drops the attribute. */
+const ATTRIBUTE_VALUES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['ol type', new Set(['1', 'a', 'A', 'i', 'I'])],
+  ['th scope', new Set(['row', 'col', 'rowgroup', 'colgroup'])],
+]);
 
-type BaseTransform = (name: string, attribs: sanitizeHtml.Attributes, base: string | null) => sanitizeHtml.Tag;
+/** Attribute names that cannot end an attribute or a tag when written (what the HTML tokenizer accepts). */
+const VALID_ATTRIBUTE_NAME = /^[^\0\t\n\f\r /<=>"']+$/;
 
 /**
- * OPTIONS with the transforms bound to this call's base URL. Per call rather than a module-level "current base"
- * (docs/ARCHITECTURE.md "Rules" 15: no shared mutable state in parse paths); a handful of closures next to sanitize-html's own
- * per-call set-up.
+ * Attributes that mean nothing without a value (HTML's attribute index, "non-boolean"): written empty they are
+ * dropped. alt="" is kept: it marks a decorative image. Everything else empty is a boolean attribute (controls,
+ * reversed, open), written bare.
  */
-function optionsFor(base: string | null): sanitizeHtml.IOptions {
-  const bind =
-    (f: BaseTransform): sanitizeHtml.Transformer =>
-    (name, attribs) =>
-      f(name, attribs, base);
-  return {
-    ...OPTIONS,
-    transformTags: {
-      a: bind(transformLink),
-      img: bind(transformImage),
-      source: bind(transformSource),
-      video: bind(transformMedia),
-      audio: bind(transformMedia),
-      iframe: bind(transformIframe),
-      strike: rename('s'),
-      tt: rename('code'),
-    },
-  };
+const NON_BOOLEAN_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'allow',
+  'cite',
+  'colspan',
+  'datetime',
+  'decoding',
+  'dir',
+  'height',
+  'href',
+  'lang',
+  'loading',
+  'media',
+  'poster',
+  'preload',
+  'referrerpolicy',
+  'rel',
+  'rowspan',
+  'sandbox',
+  'scope',
+  'sizes',
+  'span',
+  'src',
+  'srcset',
+  'start',
+  'target',
+  'title',
+  'type',
+  'value',
+  'width',
+]);
+
+/** Elements written as `<x />` and never closed (all void in HTML); a stray </source> or </wbr> would be noise. */
+const SELF_CLOSING: ReadonlySet<string> = new Set(['img', 'br', 'hr', 'source', 'wbr', 'col']);
+
+/**
+ * URL schemes each URL attribute may carry in the output. The rules already made every URL absolute and checked
+ * its scheme; the writer checks again, so a rule that got it wrong drops the attribute rather than failing open.
+ */
+const URL_ATTRIBUTES: ReadonlyMap<string, RegExp> = new Map([
+  ['href', /^(?:https?:\/\/|mailto:)/],
+  ['src', /^(?:https?:\/\/|data:image\/(?:png|jpeg|jpg|gif|webp)[;,])/i],
+  ['poster', /^https?:\/\//],
+  ['srcset', /^https?:\/\//],
+]);
+const IFRAME_SRC = /^https:\/\//;
+
+/** Attributes of an element without a rule of its own, filtered by the lists above. */
+function keptAttributes(name: string, attribs: Attributes): Attributes {
+  const own = TAG_ATTRIBUTES.get(name);
+  let out: Attributes | null = null;
+  for (const a in attribs) {
+    if (!GLOBAL_ATTRIBUTES.has(a) && !own?.has(a)) continue;
+    const value = attribs[a];
+    const values = own === undefined ? undefined : ATTRIBUTE_VALUES.get(`${name} ${a}`);
+    if (values !== undefined && !values.has(value)) continue;
+    (out ??= {})[a] = value;
+  }
+  return out ?? NO_ATTRIBUTES;
+}
+const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes;
+
+/**
+ * The rules, in one place: what becomes of an element the feed wrote (its name lower-cased, its attributes as
+ * parsed). A later rule (an ad block to drop, a link to rewrite) is added here.
+ */
+function decide(name: string, attribs: Attributes, base: string | null): Decision | null {
+  switch (name) {
+    case 'a':
+      return transformLink(name, attribs, base);
+    case 'img':
+      return transformImage(name, attribs, base);
+    case 'source':
+      return transformSource(name, attribs, base);
+    case 'video':
+    case 'audio':
+      return transformMedia(name, attribs, base);
+    case 'iframe':
+      return transformIframe(name, attribs, base);
+  }
+  const tagName = RENAMED.get(name) ?? name;
+  // null: not an allowed element; its tags go, its text stays unless it is a NON_TEXT_TAGS element.
+  if (!ALLOWED_TAGS.has(tagName)) return null;
+  return tag(tagName, keptAttributes(tagName, attribs));
+}
+
+const ESCAPED_TEXT = /[&<>]/g;
+const ESCAPED_VALUE = /[&<>"]/g;
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escapeChar = (c: string) => ESCAPES[c];
+const escapeText = (s: string) => s.replace(ESCAPED_TEXT, escapeChar);
+const escapeValue = (s: string) => s.replace(ESCAPED_VALUE, escapeChar);
+
+/** The start tag of an allowed element, every attribute value escaped; the final check of names and URLs. */
+function startTag(t: Tag): string {
+  let s = `<${t.tagName}`;
+  for (const a in t.attribs) {
+    const value = t.attribs[a];
+    if (!VALID_ATTRIBUTE_NAME.test(a)) continue;
+    if (value === '') {
+      if (a === 'alt') s += ' alt=""';
+      else if (!NON_BOOLEAN_ATTRIBUTES.has(a)) s += ` ${a}`;
+      continue;
+    }
+    const scheme = t.tagName === 'iframe' && a === 'src' ? IFRAME_SRC : URL_ATTRIBUTES.get(a);
+    if (scheme !== undefined && !scheme.test(value)) continue;
+    s += ` ${a}="${escapeValue(value)}"`;
+  }
+  return SELF_CLOSING.has(t.tagName) ? `${s} />` : `${s}>`;
+}
+
+/** An element open in the input: what was written for it. */
+interface Frame {
+  /** The element's name in the input (htmlparser2 closes it by this name). */
+  name: string;
+  /** The name it is written under; null when its tags are not written (not allowed, or unwrapped). */
+  written: string | null;
 }
 
 /**
- * Sanitises article HTML (item content or summary) for display. Keeps article markup, drops everything that could
- * run script, load a page's CSS, submit a form or track the reader; see OPTIONS for the exact lists.
+ * One sanitising pass: htmlparser2's Parser calls it for every element and text, and it writes the output as it
+ * goes. One instance per call, nothing kept between calls (docs/ARCHITECTURE.md "Rules" 15). A class rather than
+ * closures, so the parser's callback sites stay monomorphic.
  */
-export function sanitizeContent(html: string, options: SanitizeContentOptions): string {
-  if (html === '') return '';
+class Sanitizer implements Partial<Handler> {
+  readonly html: string[] = [];
+  /** The output's text as htmlToText would read it back: text, and a space at every block element's tag. */
+  readonly text: string[] = [];
+  private readonly stack: Frame[] = [];
+  /**
+   * Open elements inside (and including) an element that is dropped with its content (a NON_TEXT_TAGS element, or
+   * a DROP): while above 0, nothing is written.
+   */
+  private skipping = 0;
+
+  constructor(private readonly base: string | null) {}
+
+  onopentag(name: string, attribs: Attributes): void {
+    if (this.skipping > 0) {
+      this.skipping++;
+      return;
+    }
+    const decision = decide(name, attribs, this.base);
+    if (decision === DROP || (decision === null && NON_TEXT_TAGS.has(RENAMED.get(name) ?? name))) {
+      this.skipping = 1;
+      this.stack.push({ name, written: null });
+      return;
+    }
+    if (decision === null || decision === UNWRAP) {
+      this.stack.push({ name, written: null });
+      return;
+    }
+    this.html.push(startTag(decision));
+    if (BLOCK_TAGS.has(decision.tagName)) this.text.push(' ');
+    this.stack.push({ name, written: decision.tagName });
+  }
+
+  ontext(text: string): void {
+    if (this.skipping > 0) return;
+    this.html.push(escapeText(text));
+    this.text.push(text);
+  }
+
+  onclosetag(name: string): void {
+    if (this.skipping > 0 && --this.skipping > 0) return;
+    const frame = this.stack.pop();
+    if (frame === undefined) return;
+    // htmlparser2 closes elements in order; a mismatch would be a parser bug, and the frame stays for its own end.
+    if (frame.name !== name) {
+      this.stack.push(frame);
+      return;
+    }
+    const written = frame.written;
+    if (written === null || SELF_CLOSING.has(written)) return;
+    this.html.push(`</${written}>`);
+    if (BLOCK_TAGS.has(written)) this.text.push(' ');
+  }
+}
+
+/** Sanitised HTML and its plain text (what htmlToText of the HTML gives: tags removed, whitespace collapsed). */
+export interface SanitizedContent {
+  html: string;
+  text: string;
+}
+
+/**
+ * Sanitises article HTML (item content or summary) for display and gives its plain text in the same pass. Keeps
+ * article markup, drops everything that could run script, load a page's CSS, submit a form or track the reader;
+ * see decide for the exact rules.
+ */
+export function sanitizeContentWithText(html: string, options: SanitizeContentOptions): SanitizedContent {
+  if (html === '') return { html: '', text: '' };
   // NUL never belongs in text: PostgreSQL refuses it in text columns, and removing it before parsing turns
   // "<scr\0ipt>" (OWASP "Null breaks up JavaScript directive") into a plain <script> that the allowlist drops.
   const input = html.includes('\0') ? html.replaceAll('\0', '') : html;
   // Text without "<" or "&" has no markup and no character references: it is already safe HTML as it is, and
   // plain-text summaries are common enough to skip the parser for them.
-  if (!/[<&]/.test(input)) return input;
-  // Elements past the nesting bound are flattened first (nesting.ts): sanitize-html's parser is quadratic in depth.
-  // An svg or math left open would take the rest of the article with it (foreign.ts).
-  return sanitizeHtml(boundNesting(closeForeignContent(input)), optionsFor(options.baseUrl));
+  if (!/[<&]/.test(input)) return { html: input, text: collapseWhitespace(input) };
+  // Elements past the nesting bound are flattened first (nesting.ts): htmlparser2's Parser keeps its element stack
+  // with Array#unshift, quadratic in depth. An svg or math left open would take the rest of the article with it
+  // (foreign.ts).
+  const sanitizer = new Sanitizer(options.baseUrl);
+  const parser = new Parser(sanitizer, { decodeEntities: true });
+  parser.end(boundNesting(closeForeignContent(input)));
+  return { html: sanitizer.html.join(''), text: collapseWhitespace(sanitizer.text.join('')) };
+}
+
+/** Sanitised article HTML (sanitizeContentWithText without the text). */
+export function sanitizeContent(html: string, options: SanitizeContentOptions): string {
+  return sanitizeContentWithText(html, options).html;
 }

@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
-import { EMBED_FRAME_SOURCES, MEDIA_SOURCES, sanitizeContent, sanitizeSvg, stripTracking } from './index.js';
+import { htmlToText } from '../parse/text.js';
+import { EMBED_FRAME_SOURCES, MEDIA_SOURCES, sanitizeContent, sanitizeContentWithText, sanitizeSvg, stripTracking } from './index.js';
 import { MAX_DEPTH } from './nesting.js';
 
 /**
@@ -457,6 +458,53 @@ describe('sanitizeContent: property', () => {
         expect(problems(sanitizeContent(once, { baseUrl: BASE }))).toEqual([]);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('sanitizeContentWithText', () => {
+  const piece = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...FRAGMENTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) });
+
+  it('gives the HTML sanitizeContent gives and the text htmlToText reads from it (property)', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.constantFrom<string | null>(BASE, null), (pieces, baseUrl) => {
+        const html = pieces.join('');
+        const out = sanitizeContentWithText(html, { baseUrl });
+        expect(out.html).toBe(sanitizeContent(html, { baseUrl }));
+        expect(out.text).toBe(htmlToText(out.html));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('keeps nothing of one call in the next: hostile and clean inputs interleaved answer as each does alone', () => {
+    // docs/ARCHITECTURE.md "Rules" 15: an unclosed <textarea>, <svg>, <script> or a dropped element left open must not
+    // swallow the next document.
+    const clean = '<p>Hello <a href="/x">world</a></p>';
+    const alone = sanitizeContentWithText(clean, { baseUrl: BASE });
+    for (const hostile of [
+      '<textarea>',
+      '<script>alert(1)',
+      '<svg><p>',
+      '<math><mi>',
+      '<iframe src="https://evil.example/">',
+      '<img src=x width=1><b>',
+      '<a>',
+      '<div>'.repeat(500),
+    ]) {
+      sanitizeContentWithText(hostile, { baseUrl: BASE });
+      expect(sanitizeContentWithText(clean, { baseUrl: BASE })).toEqual(alone);
+    }
+    expect(alone).toEqual({ html: '<p>Hello <a href="https://blog.example.com/x" rel="noopener noreferrer" target="_blank">world</a></p>', text: 'Hello world' });
+  });
+
+  it('drops the text of dropped elements and spaces block elements apart', () => {
+    expect(sanitizeContentWithText('<p>a</p><p>b<script>c</script></p><iframe src="https://evil.example/">d</iframe>e<br>f', { baseUrl: BASE }).text).toBe('a b e f');
+  });
+
+  it('drops an attribute whose value is not one of its allowed values', () => {
+    expect(sanitizeContent('<ol type="x" start="2"><li>a</li></ol><table><tr><th scope="nope">h</th></tr></table>', { baseUrl: BASE })).toBe(
+      '<ol start="2"><li>a</li></ol><table><tr><th>h</th></tr></table>',
     );
   });
 });

@@ -195,7 +195,15 @@ export function sanitizeSrcset(value: string, base: string | null): string | nul
     const safe = imageUrl(url, base, false);
     if (safe === null || safe.endsWith(',')) continue;
     if (descriptor === '') out.push(safe);
-    else if (/^\d+w$|^\d+(?:\.\d+)?x$/.test(descriptor)) out.push(`${safe} ${descriptor}`);
+    else if (/^\d+w$/.test(descriptor)) {
+      // A width of 0 is an error in the srcset grammar (the candidate is ignored); widths are written as integers.
+      const w = Number.parseInt(descriptor, 10);
+      if (w > 0) out.push(`${safe} ${w}w`);
+    } else if (/^\d+(?:\.\d+)?x$/.test(descriptor)) {
+      // Densities are written as numbers (`2.0x` is `2x`); a density of 0 means nothing and is left out.
+      const d = Number.parseFloat(descriptor);
+      out.push(d > 0 ? `${safe} ${d}x` : safe);
+    }
   }
   return out.length ? out.join(', ') : null;
 }
