@@ -220,11 +220,18 @@ const OPTIONAL_END_TAGS = new Set([
 // anything in a title; they appear when a feed was produced from mis-decoded bytes.
 // eslint-disable-next-line no-control-regex -- deliberate: the pattern matches exactly those control characters
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const WHITESPACE_RUN = /\s+/g;
+// eslint-disable-next-line no-control-regex -- the same characters as CONTROL_CHARS, to test for them first
+const HAS_CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/**
+ * Whitespace runs that are not already a single space: a run of two or more, or one character other than U+0020.
+ * Replacing only these gives what replacing every \s+ run gives, without a match (and a new string) per word.
+ */
+const WHITESPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
 
 /** Collapses every whitespace run (including no-break spaces, \s in JS) to one space and trims. */
 export function collapseWhitespace(s: string): string {
-  return s.replace(CONTROL_CHARS, '').replace(WHITESPACE_RUN, ' ').trim();
+  const visible = HAS_CONTROL_CHAR.test(s) ? s.replace(CONTROL_CHARS, '') : s;
+  return visible.replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
 }
 
 /** A token of htmlparser2's Tokenizer with its place in the source: text (decoded), an open or an end tag. */
