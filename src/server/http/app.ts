@@ -20,7 +20,7 @@ import { createLogger, type Logger } from '../log.js';
 import { createMailer, type Mailer } from '../mail/mailer.js';
 import { registerOpmlRoutes } from '../opml/opml.routes.js';
 import { createServices, type Services } from '../services.js';
-import { EMBED_FRAME_SOURCES, MEDIA_SOURCES } from '../reader/sanitize/index.js';
+import { EMBED_FRAME_SOURCES, MEDIA_SOURCES } from '../reader/sanitize/sources.js';
 import { registerAuth } from './auth.js';
 import { registerNoStore } from './cache-control.js';
 import { registerNulRefusal } from './nul.js';

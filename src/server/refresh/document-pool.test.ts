@@ -100,6 +100,27 @@ describe('document processing on worker threads', () => {
     }
   });
 
+  it("fails a feed too big for its worker's heap cap alone, with a clear error, and keeps serving the others", async () => {
+    // A 16 MB cap stands for WORKER_HEAP_MB: the feed needs several times its own size while it is parsed.
+    const pool = new WorkerPoolProcessor(2, WORKER, {}, () => {}, 16);
+    try {
+      const huge = rss(
+        'Huge',
+        Array.from({ length: 4000 }, (_, n) => item(n + 1, { description: `<p>${'Lots of text in a huge feed. '.repeat(40)}</p>` })),
+      );
+      const [err, fine] = await Promise.all([pool.process(input(huge)).catch((e) => e), pool.process(input(rss('Fine', [item(1)])))]);
+      expect(err).toBeInstanceOf(ReaderError);
+      expect(err.code).toBe('PARSE_INVALID');
+      expect(err.message).toMatch(/too large .* more than 16 MB of memory/);
+      expect(fine.feed.title).toBe('Fine');
+      // The ended worker is replaced: the pool goes on with both workers.
+      const after = await Promise.all([1, 2, 3].map((n) => pool.process(input(rss(`After ${n}`, [item(n)])))));
+      expect(after.map((d) => d.feed.title)).toEqual(['After 1', 'After 2', 'After 3']);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses a page nested deeper than the extraction cap before building a DOM', async () => {
     const pool = new WorkerPoolProcessor(1, WORKER);
     try {

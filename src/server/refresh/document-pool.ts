@@ -44,8 +44,18 @@ export const inlineProcessor: DocumentProcessor = {
   close: async () => {},
 };
 
-/** Heap one worker may use; a feed is at most FEED_MAX_BYTES (10 MB) and parses well within this. */
-const WORKER_HEAP_MB = 256;
+/**
+ * Old-generation heap one worker may use (docs/decisions.md "Parse threads: heap caps"). A feed takes about nine
+ * times its size while it is parsed (fast-xml-parser's object graph), so a feed at FEED_MAX_BYTES (10 MB) fits; a
+ * job that needs more ends its worker alone and fails with a clear error (tooMuch), the process does not grow.
+ */
+export const WORKER_HEAP_MB = 128;
+/**
+ * Young generation of a worker. V8's default (three 16 MB semi-spaces) costs each thread 48 MB of resident memory
+ * once it has parsed a few feeds; 16 MB costs about 4 % more CPU in garbage collection (bench/README.md "The
+ * refresh round, parse threads").
+ */
+const WORKER_YOUNG_MB = 16;
 
 /** The compiled worker script beside this module; absent when running from TypeScript sources (tests, dev). */
 export const DOCUMENT_WORKER_URL = new URL('./document-worker.js', import.meta.url);
@@ -72,7 +82,7 @@ function sourceWorker(url: URL, options: ConstructorParameters<typeof Worker>[1]
 }
 
 /** The error a job fails with when its worker ran out of time or memory: the user's code for "too much". */
-function tooMuch(kind: JobKind, why: 'time' | 'memory', limitMs = JOB_TIME_LIMIT_MS[kind]): Error {
+function tooMuch(kind: JobKind, why: 'time' | 'memory', limitMs = JOB_TIME_LIMIT_MS[kind], heapMb = WORKER_HEAP_MB): Error {
   switch (kind) {
     case 'extract':
       return new ReaderError('EXTRACT_TOO_COMPLEX', `The article page is too complex to be read (${why === 'time' ? `over ${limitMs / 1000} s` : 'out of memory'}).`);
@@ -81,7 +91,7 @@ function tooMuch(kind: JobKind, why: 'time' | 'memory', limitMs = JOB_TIME_LIMIT
     default:
       return why === 'time'
         ? new ReaderError('PARSE_TIMEOUT', `The document took longer than ${limitMs / 1000} s to read and was given up.`)
-        : new ReaderError('PARSE_INVALID', 'The feed is too large or too deeply nested to be read.');
+        : new ReaderError('PARSE_INVALID', `The feed is too large or too deeply nested to be read (it needs more than ${heapMb} MB of memory).`);
   }
 }
 
@@ -132,10 +142,11 @@ class PooledWorker {
     private readonly limits: Readonly<Record<JobKind, number>>,
     private readonly onIdle: (w: PooledWorker) => void,
     private readonly onLog: (record: LogRecord) => void,
+    private readonly heapMb: number,
   ) {}
 
   private spawn(): Worker {
-    const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+    const options = { resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: Math.min(WORKER_YOUNG_MB, this.heapMb) } };
     const worker = documentWorkerAvailable(this.url) ? new Worker(this.url, options) : sourceWorker(this.url, options);
     worker.unref();
     worker.on('message', (message: WorkerMessage) => {
@@ -181,7 +192,7 @@ class PooledWorker {
       if (reason === 'time') job.reject(tooMuch(job.kind, 'time', this.limits[job.kind]));
       else {
         const outOfMemory = /memory/i.test(reason.message) || (reason as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        job.reject(outOfMemory ? tooMuch(job.kind, 'memory') : reason);
+        job.reject(outOfMemory ? tooMuch(job.kind, 'memory', this.limits[job.kind], this.heapMb) : reason);
       }
     }
     this.onIdle(this);
@@ -232,11 +243,18 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
   /**
    * Workers start on the first job that needs one, so a pool nobody uses costs nothing. `timeLimitsMs` overrides
    * JOB_TIME_LIMIT_MS (tests). `onLog` receives the workers' log records and the pool's own (a worker replaced).
+   * `heapMb` overrides WORKER_HEAP_MB (tests).
    */
-  constructor(size: number, url: URL = DOCUMENT_WORKER_URL, timeLimitsMs: Partial<Record<JobKind, number>> = {}, onLog: (record: LogRecord) => void = () => {}) {
+  constructor(
+    size: number,
+    url: URL = DOCUMENT_WORKER_URL,
+    timeLimitsMs: Partial<Record<JobKind, number>> = {},
+    onLog: (record: LogRecord) => void = () => {},
+    heapMb = WORKER_HEAP_MB,
+  ) {
     const limits = { ...JOB_TIME_LIMIT_MS, ...timeLimitsMs };
     for (let i = 0; i < size; i++) {
-      const w = new PooledWorker(url, limits, (worker) => this.release(worker), onLog);
+      const w = new PooledWorker(url, limits, (worker) => this.release(worker), onLog, heapMb);
       this.all.push(w);
       this.idle.push(w);
     }

@@ -59,8 +59,8 @@ const handlers: Handlers = {
     const [{ extractArticle }, { decodeBody }] = await Promise.all([import('../reader/extract/index.js'), import('../reader/parse/encoding.js')]);
     return extractArticle(decodeBody(body, contentType), url);
   },
-  feed: async (input) => (await import('../reader/discover/index.js')).summariseFeed(input),
-  page: async (input) => (await import('../reader/discover/index.js')).scanPage(input),
+  feed: async (input) => (await import('../reader/discover/parsers.js')).summariseFeed(input),
+  page: async (input) => (await import('../reader/discover/parsers.js')).scanPage(input),
   opml: async (input) => (await import('../opml/opml.parse.js')).parseOpmlFile(Buffer.from(input.buffer, input.byteOffset, input.byteLength)),
   svg: async (input) => (await import('../reader/sanitize/svg.js')).sanitizeSvg(input),
 };

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Fetcher } from '../fetch/index.js';
-import { looksLikeFeed, parseFeed } from '../parse/index.js';
-import { decodeBody } from '../parse/encoding.js';
+import { looksLikeFeed } from '../parse/looks-like-feed.js';
 import { ReaderError, type DiscoveredFeed, type FetchResult } from '../types.js';
-import { scanHtml, type PageInfo } from './html.js';
+import type { PageInfo } from './html.js';
 import { normalizeInput, schemeAssumed } from './input.js';
-import { channelFeedUrl, channelIdFromPage, isYouTubeUrl, youtubeFeedUrl } from './youtube.js';
+import { channelFeedUrl, isYouTubeUrl, youtubeFeedUrl } from './youtube.js';
 
 /**
  * Feed discovery for the add-feed search (dashboard.md §3): from whatever the user typed to a list of feeds.
@@ -62,21 +61,13 @@ export interface DiscoveryParsers {
   page(fetched: FetchedBody): Promise<ScannedPage>;
 }
 
-/** Throws ReaderError (PARSE_*) when the body is not a feed. */
-export function summariseFeed({ body, url, contentType }: FetchedBody): FeedSummary {
-  const feed = parseFeed(body, { url, contentType });
-  return { title: feed.title, siteUrl: feed.siteUrl, digest: createHash('sha1').update(body).digest('hex') };
-}
-
-export function scanPage({ body, url, contentType }: FetchedBody): ScannedPage {
-  const html = decodeBody(body, contentType);
-  const page = scanHtml(html, url);
-  return { ...page, channelId: channelIdFromPage(html, page.meta) };
-}
-
+/**
+ * The parsers on the calling thread (tests, the CLI). The parser itself (parsers.ts: feedsmith, fast-xml-parser) is
+ * loaded on first use: the server's main thread only ever runs them on the worker pool (refresh/pool-jobs.ts).
+ */
 export const inlineParsers: DiscoveryParsers = {
-  feed: async (fetched) => summariseFeed(fetched),
-  page: async (fetched) => scanPage(fetched),
+  feed: async (fetched) => (await import('./parsers.js')).summariseFeed(fetched),
+  page: async (fetched) => (await import('./parsers.js')).scanPage(fetched),
 };
 
 interface FoundFeed {

@@ -18,7 +18,10 @@ import { DetectError, MalformedError, ParseError, parseAtomFeed, parseJsonFeed, 
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
 import { decodeBody } from './encoding.js';
 import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
-import { type Prolog, scanProlog } from './sniff.js';
+import { scanProlog } from './sniff.js';
+import { firstNonSpace, toText, xmlFormatOf } from './looks-like-feed.js';
+
+export { looksLikeFeed } from './looks-like-feed.js';
 
 export interface ParseOptions {
   /** The URL the body came from (after redirects); the base for relative links. */
@@ -27,56 +30,6 @@ export interface ParseOptions {
   contentType?: string | null;
   /** The fetch time (ms since the epoch): dates more than a day after it are clamped to it. Default: now. */
   now?: number;
-}
-
-/** How much of a body looksLikeFeed inspects. */
-const SNIFF_BYTES = 4096;
-
-const JSON_FEED_VERSION = /"version"\s*:\s*"https?:\/\/jsonfeed\.org\/version\//;
-const ATOM_HINT = /http:\/\/www\.w3\.org\/2005\/Atom|http:\/\/purl\.org\/atom\/ns#|<(?:\w+:)?entry[\s>]/;
-
-function toText(body: Buffer | Uint8Array | string, contentType: string | null | undefined): string {
-  if (typeof body === 'string') return body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
-  return decodeBody(body, contentType);
-}
-
-function firstNonSpace(text: string): number {
-  const m = /\S/.exec(text.length > 65536 ? text.slice(0, 65536) : text);
-  return m ? m.index : -1;
-}
-
-function xmlFormatOf(prolog: Prolog): Exclude<FeedFormat, 'json'> | null {
-  switch (prolog.rootLocalName) {
-    case 'rss':
-      return 'rss';
-    case 'feed':
-      return 'atom';
-    case 'rdf':
-      return 'rdf';
-    default:
-      return null;
-  }
-}
-
-/**
- * Cheap sniff used by discovery: does this body (first 4 KB) look like RSS, RDF, Atom or JSON Feed rather than an
- * HTML page? Never throws.
- */
-export function looksLikeFeed(body: Buffer | Uint8Array | string, contentType?: string | null): boolean {
-  try {
-    const head = typeof body === 'string' ? toText(body.slice(0, SNIFF_BYTES), null) : toText(body.subarray(0, SNIFF_BYTES), contentType);
-    const start = firstNonSpace(head);
-    if (start === -1) return false;
-    if (head[start] === '{') return JSON_FEED_VERSION.test(head);
-    const prolog = scanProlog(head);
-    if (!prolog) return false;
-    const format = xmlFormatOf(prolog);
-    if (format === 'atom') return ATOM_HINT.test(head);
-    return format !== null;
-  } catch {
-    // A DOCTYPE with entities is not something discovery should offer.
-    return false;
-  }
 }
 
 function notAFeed(message: string): ReaderError {
