@@ -48,13 +48,20 @@ const TEASER_SOURCE_FIRST = 4 * 1024;
  */
 const TEASER_MARGIN = 64;
 
+const TEASER_TRAILING = /[\s,;:.!?-]/u;
+
 /** Plain text cut at about `max` characters on a word boundary, with an ellipsis when cut. */
 export function teaserOfText(text: string, max = TEASER_MAX): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
   // A single enormous word (a URL) is cut where it is; otherwise at the last space.
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.!?-]+$/u, '')}…`;
+  const kept = space > max * 0.6 ? cut.slice(0, space) : cut;
+  // Trailing spaces and punctuation go before the ellipsis (a loop: a regex anchored at the end is tried from
+  // every position of the string).
+  let end = kept.length;
+  while (end > 0 && TEASER_TRAILING.test(kept[end - 1])) end--;
+  return `${kept.slice(0, end)}…`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { stripNulDeep } from '../nul.js';
@@ -38,17 +38,19 @@ export interface ProcessedDocument {
 /** A document with more items than this keeps its first (newest) ones: a hostile feed cannot flood the database. */
 export const MAX_ITEMS_PER_FETCH = 1000;
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** One-shot hashing: no Hash object per call (two per item were 5 % of a parse thread's time). */
+const sha256 = (s: string) => hash('sha256', s, 'hex');
 
 /**
- * What a reader sees of an item, hashed: an edit changes it, a re-fetch of the same item does not. Fields are
- * fed to the hash one by one with a separator that cannot occur in them, so no big string is built.
+ * What a reader sees of an item, hashed: an edit changes it, a re-fetch of the same item does not. The fields are
+ * joined with separators that cannot occur in them and hashed at once; the digest is the one the stored items
+ * have (the same bytes in the same order as when they were fed to a Hash one by one).
  */
 export function fingerprint(item: ParsedItem): string {
-  const h = createHash('sha256');
-  for (const field of [item.title, item.url, item.author, item.content, item.summary, item.imageUrl]) h.update(field ?? '\u0000').update('\u0001');
-  for (const e of item.enclosures) h.update(`${e.url}\u0002${e.type}\u0002${e.length}\u0002${e.duration}\u0001`);
-  return h.digest('hex');
+  let s = '';
+  for (const field of [item.title, item.url, item.author, item.content, item.summary, item.imageUrl]) s += `${field ?? '\u0000'}\u0001`;
+  for (const e of item.enclosures) s += `${e.url}\u0002${e.type}\u0002${e.length}\u0002${e.duration}\u0001`;
+  return sha256(s);
 }
 
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
