@@ -4,13 +4,17 @@
 //   feeder+sanitize   the same plus sanitizeContent on every item's content (else summary): the real pipeline cost
 //   sanitize          sanitizeContent alone, on the items Feeder's parser produced (its peak RSS includes parsing
 //                     all 2,000 feeds up front, so only its throughput means something)
+//   document          processDocument (dist/server/refresh/process-document.js): everything a parse thread does per
+//                     new feed (parse, identify, hash, sanitise, teaser and search text); its cpu_ms_per_feed is
+//                     the parse threads' share of a refresh's CPU per new feed
 //   feed-parser       @rowanmanning/feed-parser 2 (parseFeed(xmlString)), for comparison
 //   rss-parser        rss-parser 3 (new Parser().parseString(xml)), for comparison
 // Each runs in its own Node process, so its peak RSS is its own: the process first loads the documents (written
 // once to a temporary directory by this parent) and runs a warm-up, which gives the baseline RSS, then times one
 // pass over every document. Decoding bytes to text is part of each parser's timed work (the comparison parsers get
 // `buffer.toString('utf8')`, Feeder's decodes the Buffer itself, sniffing the encoding).
-// Options: --feeds=2000 --items=50 --format=mixed|rss|atom, and --only=<name> to run one parser.
+// Options: --feeds=2000 --items=50 --format=mixed|rss|atom, --only=<name> to run one parser, and --dist=<path> to
+// measure another build (a checkout's dist/ directory: back-to-back comparisons of two commits).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,12 +22,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateFeed } from './lib/feed-server.mjs';
 
-const PARSERS = ['feeder', 'feeder+sanitize', 'sanitize', 'feed-parser', 'rss-parser'];
+const PARSERS = ['feeder', 'feeder+sanitize', 'sanitize', 'document', 'feed-parser', 'rss-parser'];
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const feeds = Number(args.feeds ?? 2000);
 const items = Number(args.items ?? 50);
 const format = args.format ?? 'mixed';
-const dist = new URL('../dist/server/reader/', import.meta.url);
+const dist = args.dist ? new URL(`file://${args.dist.replace(/\/?$/, '/')}server/reader/`) : new URL('../dist/server/reader/', import.meta.url);
 /** Bytes of item HTML handed to sanitizeContent in the timed pass (sanitising parsers only). */
 let htmlBytes = 0;
 
@@ -45,7 +49,16 @@ if (args.child) {
       if (args.only && args.only !== name) continue;
       const r = spawnSync(
         process.execPath,
-        ['--expose-gc', fileURLToPath(import.meta.url), `--child=${name}`, `--dir=${dir}`, `--feeds=${feeds}`, `--items=${items}`, `--format=${format}`],
+        [
+          '--expose-gc',
+          fileURLToPath(import.meta.url),
+          `--child=${name}`,
+          `--dir=${dir}`,
+          `--feeds=${feeds}`,
+          `--items=${items}`,
+          `--format=${format}`,
+          ...(args.dist ? [`--dist=${args.dist}`] : []),
+        ],
         { stdio: 'inherit' },
       );
       if (r.status !== 0) failed++;
@@ -75,6 +88,12 @@ async function load(name) {
     const Parser = (await import('rss-parser')).default;
     const parser = new Parser();
     return async (doc) => (await parser.parseString(doc.body.toString('utf8'))).items.length;
+  }
+  if (name === 'document') {
+    const pd = await importOrNull('../refresh/process-document.js');
+    if (!pd) return 'dist/server/refresh/process-document.js is not built yet (npm run build)';
+    const now = Date.UTC(2026, 10, 2);
+    return (doc) => pd.processDocument({ body: doc.body, url: doc.url, contentType: doc.contentType, known: new Map(), now }).fresh.length;
   }
   const parse = await importOrNull('parse/index.js');
   if (!parse) return 'dist/server/reader/parse/index.js is not built yet (npm run build)';
@@ -123,6 +142,7 @@ async function child(name, dir) {
 
   let parsed = 0;
   let errors = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const doc of docs) {
     try {
@@ -132,6 +152,7 @@ async function child(name, dir) {
     }
   }
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const mb = bytes / 1e6;
   console.log(
     JSON.stringify({
@@ -146,6 +167,8 @@ async function child(name, dir) {
       ...(htmlBytes ? { html_mb: +(htmlBytes / 1e6).toFixed(1), html_mb_per_s: +(htmlBytes / 1e6 / seconds).toFixed(1) } : {}),
       items_per_s: Math.round(parsed / seconds),
       feeds_per_s: Math.round(docs.length / seconds),
+      // CPU time of the process (all its threads, garbage collection included): what a busy machine does not move.
+      cpu_ms_per_feed: +((cpu.user + cpu.system) / 1000 / docs.length).toFixed(2),
       rss_baseline_mb: Math.round(baseline / 1e6),
       peak_rss_mb: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),
     }),
