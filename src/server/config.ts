@@ -51,7 +51,11 @@ export interface FeedEngineConfig {
   concurrency: number;
   /** REFRESH_PER_HOST: requests at once to one host per process (default 2). */
   perHost: number;
-  /** REFRESH_PARSE_THREADS: worker threads that parse and sanitise fetched feeds (default: the number of cores, at most 4; 0 = inline). */
+  /**
+   * REFRESH_PARSE_THREADS: worker threads that parse and sanitise fetched feeds (default: one less than the cores, at
+   * least 1, at most 4; 0 = inline). The main thread, which stores what they parse, keeps a core (docs/decisions.md
+   * "Parse threads: heap caps").
+   */
   parseThreads: number;
   /** ARTICLE_RETENTION_DAYS: read, unkept articles older than this are removed (default 180). */
   retentionDays: number;
@@ -103,7 +107,7 @@ function parseFeedEngine(env: Env): FeedEngineConfig {
     maxIntervalMinutes,
     concurrency: Math.floor(parseNumber('REFRESH_CONCURRENCY', env.REFRESH_CONCURRENCY, 16, 1, 256)),
     perHost: Math.floor(parseNumber('REFRESH_PER_HOST', env.REFRESH_PER_HOST, 2, 1, 64)),
-    parseThreads: Math.floor(parseNumber('REFRESH_PARSE_THREADS', env.REFRESH_PARSE_THREADS, Math.min(4, availableParallelism()), 0, 32)),
+    parseThreads: Math.floor(parseNumber('REFRESH_PARSE_THREADS', env.REFRESH_PARSE_THREADS, Math.max(1, Math.min(4, availableParallelism() - 1)), 0, 32)),
     retentionDays: parseNumber('ARTICLE_RETENTION_DAYS', env.ARTICLE_RETENTION_DAYS, 180, 1, 36500),
   };
 }

@@ -16,7 +16,7 @@ const KNOWN_ENTITY = /&(?:amp|lt|gt|quot|#39|#x27|nbsp);/g;
 const OTHER_MARKUP = /&(?!(?:amp|lt|gt|quot|#39|#x27|nbsp);)|<!|<\?/;
 
 /**
- * Plain text of stored (sanitised) HTML, as htmlToText gives it, without a parser: sanitize-html's output has
+ * Plain text of stored (sanitised) HTML, as htmlToText gives it, without a parser: the sanitiser's output has
  * only well-formed tags, escapes every < > & " in text and attributes, and holds no script, style or comment, so
  * removing tags (a space for block elements) and decoding its few entities is exact. Anything else (another
  * entity, a comment, a processing instruction) goes through htmlToText. Four times faster on the refresh's

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { articleBody, teaser } from '../articles/article-text.js';
 import { processDocument } from './process-document.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../reader/parse/testdata/${name}`, import.meta.url));
@@ -28,5 +29,25 @@ describe('processDocument: the base of relative URLs in Atom content (RFC 4287 Â
   it('keeps the entry link as the base when the feed declares no xml:base', () => {
     const [content] = contents('xmlbase-atom-content-none.xml');
     expect(content).toContain('href="https://site.example.com/posts/1/page.html"');
+  });
+});
+
+describe('processDocument: search text and teaser from the sanitising pass', () => {
+  it('gives the text and teaser that articleBody and teaser read from the stored HTML', () => {
+    const long = `<p>${'A sentence of the article, with <b>bold</b> &amp; an entity. '.repeat(40)}</p>`;
+    const rssDoc = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>https://example.com/</link>
+      <item><guid>1</guid><title>One</title><description><![CDATA[<p>Summary <em>text</em></p><script>x()</script>]]></description>
+        <content:encoded xmlns:content="http://purl.org/rss/1.0/modules/content/"><![CDATA[<h2>Head</h2>${long}<img src="https://t.example/p.gif" width="1" height="1">]]></content:encoded></item>
+      <item><guid>2</guid><title>Two</title><description><![CDATA[${long}<ul><li>a</li><li>b</li></ul>]]></description></item>
+    </channel></rss>`;
+    const { fresh } = processDocument({ body: Buffer.from(rssDoc), url: 'https://example.com/feed.xml', contentType: null, known: new Map(), now: Date.UTC(2025, 0, 1) });
+    expect(fresh).toHaveLength(2);
+    for (const item of fresh) {
+      expect(item.text).toBe(articleBody(item.content, item.summary));
+      expect(item.teaser).toBe(teaser(item.summary ?? item.content));
+    }
+    expect(fresh[0].teaser).toBe('Summary text');
+    expect(fresh[0].text.startsWith('Head A sentence of the article, with bold & an entity.')).toBe(true);
+    expect(fresh[1].teaser.endsWith('â€¦')).toBe(true);
   });
 });

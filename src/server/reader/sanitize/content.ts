@@ -121,8 +121,8 @@ const ALLOWED_TAGS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Elements removed together with everything inside. script/style/xmp/textarea are raw text for htmlparser2, and
- * sanitize-html would copy that raw text out unescaped if the element were merely unwrapped; noscript, noembed,
+ * Elements removed together with everything inside. script/style/xmp/textarea are raw text for htmlparser2, whose
+ * source is no article text (and was copied out unescaped by sanitize-html when unwrapped); noscript, noembed,
  * noframes and template are raw text or inert for browsers, so their content was never meant to be shown;
  * svg and math are foreign content with their own parsing rules (mXSS); object/applet/embed are plugins whose
  * fallback is a plugin prompt; select/option/datalist are form controls; head/title carry document metadata.

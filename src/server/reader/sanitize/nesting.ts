@@ -1,9 +1,9 @@
 /**
- * The nesting bound of the sanitiser (docs/decisions.md "Sanitising: nesting bound"). sanitize-html parses with
+ * The nesting bound of the sanitiser (docs/decisions.md "Sanitising: nesting bound"). The sanitiser (content.ts) runs on
  * htmlparser2's Parser, whose element stack costs time proportional to its depth at every tag: 100,000 nested
  * <div> (1.1 MB) took seconds. This pre-pass walks the input once with htmlparser2's Tokenizer (no stack of its
  * own) and removes the tags of elements opened past MAX_DEPTH open elements, or after MAX_ELEMENTS elements in
- * all, keeping their text: what sanitize-html then parses is never deeper than MAX_DEPTH. Its output is still
+ * all, keeping their text: what the sanitiser then parses is never deeper than MAX_DEPTH. Its output is still
  * untrusted HTML and goes through the allowlist like any other input.
  */
 import { Tokenizer } from 'htmlparser2';
@@ -18,7 +18,7 @@ export const MAX_ELEMENTS = 50_000;
  * kept (removing the tag would turn a script's source into article text), costing at most one level.
  */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp']);
-/** Void elements as htmlparser2 (and so sanitize-html) knows them: they never stay open. */
+/** Void elements as htmlparser2 (and so the sanitiser) knows them: they never stay open. */
 const VOID = new Set([
   'area',
   'base',
@@ -45,7 +45,7 @@ const P = ['p'];
 const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 /**
  * Open tags that close the open element on top when it is one of these (htmlparser2's openImpliesClose, which
- * sanitize-html parses with): `<p>a<p>b` or a list of unclosed `<li>` is two or many siblings, not a deep tree.
+ * the sanitiser parses with): `<p>a<p>b` or a list of unclosed `<li>` is two or many siblings, not a deep tree.
  */
 const IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   Object.entries({
@@ -128,7 +128,7 @@ export function boundNesting(html: string): string {
       return;
     }
     elements++;
-    // A self-closing non-void tag (`<div/>`) opens an element in HTML; sanitize-html reads it the same way.
+    // A self-closing non-void tag (`<div/>`) opens an element in HTML; the sanitiser's Parser reads it the same way.
     stack.push(openName);
   };
   const tokenizer = new Tokenizer(

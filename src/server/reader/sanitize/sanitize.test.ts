@@ -8,7 +8,7 @@ import { EMBED_FRAME_SOURCES, MEDIA_SOURCES, sanitizeContent, sanitizeContentWit
 import { MAX_DEPTH } from './nesting.js';
 
 /**
- * The safety checks run on the OUTPUT, parsed twice: with htmlparser2 (what sanitize-html itself sees) and with
+ * The safety checks run on the OUTPUT, parsed twice: with htmlparser2 (what the sanitiser itself sees) and with
  * jsdom's parser (parse5), which follows the HTML standard's tree builder like a browser does. A parser differential
  * (mutation XSS) that hid markup from one would show up in the other.
  */
