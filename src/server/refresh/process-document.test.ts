@@ -47,7 +47,7 @@ describe('processDocument: search text and teaser from the sanitising pass', () 
       expect(item.teaser).toBe(teaser(item.summary ?? item.content));
     }
     expect(fresh[0].teaser).toBe('Summary text');
-    expect(fresh[0].text.startsWith('Head A sentence of the article, with bold & an entity.')).toBe(true);
-    expect(fresh[1].teaser.endsWith('…')).toBe(true);
+    expect(fresh[0].text?.startsWith('Head A sentence of the article, with bold & an entity.')).toBe(true);
+    expect(fresh[1].teaser?.endsWith('…')).toBe(true);
   });
 });

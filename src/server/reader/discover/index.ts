@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Fetcher } from '../fetch/index.js';
 import { looksLikeFeed } from '../parse/looks-like-feed.js';
 import { ReaderError, type DiscoveredFeed, type FetchResult } from '../types.js';
 import type { PageInfo } from './html.js';
+import type { FeedSummary, FetchedBody, ScannedPage } from './parsers.js';
 import { normalizeInput, schemeAssumed } from './input.js';
 import { channelFeedUrl, isYouTubeUrl, youtubeFeedUrl } from './youtube.js';
 
@@ -32,24 +32,7 @@ const COMMON_PATHS = ['/feed', '/rss', '/atom.xml', '/feed.xml', '/index.xml', '
 /** Tried relative to a section page ("example.com/blog/") before the origin-wide paths. */
 const SECTION_PATHS = ['feed/', 'index.xml', 'rss', 'atom.xml', 'feed.xml'];
 
-/** What discovery fetched and hands to a parser: the bytes, where they came from, their declared type. */
-export interface FetchedBody {
-  body: Uint8Array;
-  url: string;
-  contentType: string | null;
-}
-
-/** A fetched feed, reduced to what the add-feed list shows (title, site) and a hash of its bytes. */
-export interface FeedSummary {
-  title: string;
-  siteUrl: string | null;
-  digest: string;
-}
-
-/** A fetched HTML page: its links, title and metas, and the YouTube channel id its scripts mention, if any. */
-export interface ScannedPage extends PageInfo {
-  channelId: string | null;
-}
+export type { FeedSummary, FetchedBody, ScannedPage } from './parsers.js';
 
 /**
  * Where discovery parses what it fetches. Fetched bodies are untrusted and their parse cost grows with them, so

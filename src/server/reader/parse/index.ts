@@ -16,7 +16,6 @@
  */
 import { DetectError, MalformedError, ParseError, parseAtomFeed, parseJsonFeed, parseRdfFeed, parseRssFeed } from 'feedsmith';
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
-import { decodeBody } from './encoding.js';
 import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
 import { scanProlog } from './sniff.js';
 import { firstNonSpace, toText, xmlFormatOf } from './looks-like-feed.js';

@@ -386,7 +386,7 @@ function keptAttributes(name: string, attribs: Attributes): Attributes {
   }
   return out ?? NO_ATTRIBUTES;
 }
-const NO_ATTRIBUTES: Attributes = Object.freeze({}) as Attributes;
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
 
 /**
  * The rules, in one place: what becomes of an element the feed wrote (its name lower-cased, its attributes as
