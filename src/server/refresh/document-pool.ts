@@ -207,8 +207,10 @@ class PooledWorker {
       if (this.current === job) this.replace('time');
     }, this.limits[job.kind]);
     this.limitTimer.unref();
-    // The input is copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved).
+    // The input is copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved);
+    // the job lets go of its copy here, so a fetched body is not held on the main thread while it is parsed.
     this.worker.postMessage({ kind: job.kind, input: job.input });
+    job.input = null;
   }
 
   /** Called when the worker has nothing more to do: it ends after a while, giving its memory back. */
