@@ -25,11 +25,14 @@ export const SearchQuery = Type.Object({
   show_read: Type.Optional(BoolParam),
   q: Type.Optional(Type.String({ maxLength: MAX_TEXT_FIELD })),
   feed_id: Type.Optional(Id),
+  /** Search within one of the user's folders (its feeds' articles); not together with feed_id. */
+  folder_id: Type.Optional(Id),
 });
 export const ReadIdsQuery = Type.Object({ ids_only: Type.Optional(BoolParam) });
 
 export const ArticleIdParams = Type.Object({ id: Id });
 export const FeedIdParams = Type.Object({ id: Id });
+export const FolderIdParams = Type.Object({ id: Id });
 
 export const ArticleSchema = Type.Object({
   id: Type.Integer(),
@@ -56,7 +59,7 @@ export const ArticleSchema = Type.Object({
 
 export const ActiveFilterSchema = Type.Object({ ...FeedFilterSchema.properties, feed_title: Type.String() });
 
-/** GET /api/articles, /api/feeds/{id}/articles, /api/articles/search, /api/articles/favorites. */
+/** GET /api/articles, /api/feeds/{id}/articles, /api/folders/{id}/articles, /api/articles/search, /api/articles/favorites. */
 export const ArticlePageReply = Type.Object({
   articles: Type.Array(ArticleSchema),
   total: Type.Integer(),
@@ -79,9 +82,11 @@ export const ArticleReadingListRefSchema = Type.Object({ id: Type.Integer(), nam
 export const ArticleReadingListsReply = Type.Object({ reading_lists: Type.Array(ArticleReadingListRefSchema) });
 
 export const MarkReadBody = Type.Object({ article_ids: Type.Array(Id, { maxItems: MAX_MARK_IDS }) });
-/** read/all: one feed, one reading list, some ids, or (empty body) everything visible. */
+/** read/all: one feed, one folder, one reading list, some ids, or (empty body) everything visible. */
 export const ReadAllBody = Type.Object({
   feed_id: Type.Optional(Id),
+  /** One of the user's folders: its feeds' visible unread articles. */
+  folder_id: Type.Optional(Id),
   /** One of the user's reading lists: its visible unread members. */
   reading_list_id: Type.Optional(Id),
   article_ids: Type.Optional(Type.Array(Id, { maxItems: MAX_MARK_IDS })),
