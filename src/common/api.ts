@@ -59,8 +59,10 @@ export type Article = Static<typeof Articles.ArticleSchema>;
 export type ArticlePage = Static<typeof Articles.ArticlePageReply>;
 /** POST /api/articles/{id}/read|unread|favorite|unfavorite. */
 export type ArticleStateResponse = Static<typeof Articles.ArticleStateReply>;
-/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed. */
+/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed, and the token that undoes them. */
 export type MarkReadResponse = Static<typeof Articles.MarkReadReply>;
+/** POST /api/articles/read/undo: the articles a mark-read call marked are unread again. */
+export type UndoReadResponse = Static<typeof Articles.UndoReadReply>;
 /** POST /api/extract-article-content. On failure content is the article's own content and warning says why. */
 export type ExtractContentResponse = Static<typeof Articles.ExtractReply>;
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_MARK_IDS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT_FIELD, MAX_URL_LENGTH } from '../limits.js';
+import { MAX_MARK_IDS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT_FIELD, MAX_UNDO_TOKEN_LENGTH, MAX_URL_LENGTH } from '../limits.js';
 import { Id, NullableString } from './common.js';
 import { FeedFilterSchema } from './feeds.js';
 
@@ -72,8 +72,15 @@ export const ArticlePageReply = Type.Object({
 
 /** POST /api/articles/{id}/read|unread|favorite|unfavorite. */
 export const ArticleStateReply = Type.Object({ id: Type.Integer(), is_read: Type.Boolean(), is_favorite: Type.Boolean() });
-/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed. */
-export const MarkReadReply = Type.Object({ marked: Type.Integer() });
+/**
+ * POST /api/articles/read/all and /api/articles/mark-read: how many articles changed, and the token that undoes
+ * exactly these marks (POST /api/articles/read/undo, for READ_UNDO_MINUTES); null when nothing changed.
+ */
+export const MarkReadReply = Type.Object({ marked: Type.Integer(), undo_token: NullableString });
+/** POST /api/articles/read/undo. */
+export const UndoReadBody = Type.Object({ undo_token: Type.String({ minLength: 1, maxLength: MAX_UNDO_TOKEN_LENGTH }) });
+/** POST /api/articles/read/undo: how many articles are unread again. */
+export const UndoReadReply = Type.Object({ restored: Type.Integer() });
 export const ReadIdsReply = Type.Array(Type.Integer());
 export const FavoriteIdsReply = Type.Object({ favorite_article_ids: Type.Array(Type.Integer()) });
 /** A reading list an article is in. */

@@ -59,6 +59,10 @@ export async function registerArticlesRoutes(app: App, services: Pick<Services, 
       articles.readAll(request.userId, request.body),
     );
 
+    api.post('/api/articles/read/undo', { schema: { body: S.UndoReadBody, response: { 200: S.UndoReadReply } } }, async (request) =>
+      articles.undoRead(request.userId, request.body.undo_token),
+    );
+
     for (const change of ['read', 'unread', 'favorite', 'unfavorite'] as const) {
       api.post(`/api/articles/:id/${change}`, { schema: article }, async (request) => articles.setState(request.userId, request.params.id, change));
     }

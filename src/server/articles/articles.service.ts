@@ -1,13 +1,13 @@
-import type { ActiveFilter, Article, ArticlePage, ArticleReadingListRef, ArticleStateResponse, MarkReadResponse } from '../../common/api.js';
+import type { ActiveFilter, Article, ArticlePage, ArticleReadingListRef, ArticleStateResponse, MarkReadResponse, UndoReadResponse } from '../../common/api.js';
 import { findReadingList, listsOfArticle } from '../reading-lists/reading-lists.repository.js';
 import { findFolder, folderFeedIds } from '../folders/folders.repository.js';
 import type { Db } from '../db/database.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { presentFilter, shownFeedTitle } from '../feeds/feeds.presenter.js';
 import { presentIcon } from '../feeds/icons.js';
 import { isMuted } from '../feeds/mute.js';
 import { ftsMatchQuery, pgTsQuery, teaser } from './article-text.js';
-import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH } from '../../common/limits.js';
+import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH, READ_UNDO_MINUTES } from '../../common/limits.js';
 import * as repo from './reading.repository.js';
 import * as readingState from './reading-state.js';
 import { dialectOf } from '../db/database.js';
@@ -226,9 +226,34 @@ export class ArticlesService {
     });
   }
 
-  /** POST /api/articles/mark-read: foreign ids and muted feeds' articles are ignored. */
+  /** Marks read undoably (docs/decisions.md "Reading flow: undo, mark-read setting, loading the original"). */
+  private async markUndoable(userId: number, target: readingState.UndoableTarget): Promise<MarkReadResponse> {
+    const now = this.deps.now();
+    const expiresAt = new Date(now.getTime() + READ_UNDO_MINUTES * 60_000).toISOString();
+    const done = await readingState.markReadUndoable(this.deps.db, userId, now.toISOString(), expiresAt, target);
+    return { marked: done.marked, undo_token: done.undoToken };
+  }
+
+  /** POST /api/articles/mark-read: foreign ids and muted feeds' articles are ignored; the answer's token undoes it. */
   async markRead(userId: number, articleIds: number[]): Promise<MarkReadResponse> {
-    return { marked: (await readingState.setRead(this.deps.db, userId, this.nowIso(), articleIds, true, 'unmuted')).changed };
+    return this.markUndoable(userId, { articleIds, reach: 'unmuted' });
+  }
+
+  /** Mark-read by ids without an undo (the public API's read-all: its clients have no undo). */
+  async markReadIds(userId: number, articleIds: number[]): Promise<number> {
+    return (await readingState.setRead(this.deps.db, userId, this.nowIso(), articleIds, true, 'unmuted')).changed;
+  }
+
+  /**
+   * POST /api/articles/read/undo: the articles the call that issued the token marked (and that are still read from
+   * it) become unread again. 404 UNDO_TOKEN_NOT_FOUND for a token that is not the user's or was used; 410
+   * UNDO_TOKEN_EXPIRED after READ_UNDO_MINUTES.
+   */
+  async undoRead(userId: number, token: string): Promise<UndoReadResponse> {
+    const outcome = await readingState.undoRead(this.deps.db, userId, this.nowIso(), token);
+    if (outcome === 'unknown') throw notFound('UNDO_TOKEN_NOT_FOUND', 'There is nothing to undo with this token.');
+    if (outcome === 'expired') throw new AppError(410, 'UNDO_TOKEN_EXPIRED', 'This mark can no longer be undone.');
+    return outcome;
   }
 
   /**
@@ -253,7 +278,7 @@ export class ArticlesService {
   }
 
   private async markScope(userId: number, scope: readingState.ReadScope): Promise<MarkReadResponse> {
-    return { marked: await readingState.markAllRead(this.deps.db, userId, this.nowIso(), scope) };
+    return this.markUndoable(userId, { scope });
   }
 }
 

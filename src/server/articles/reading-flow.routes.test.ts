@@ -75,7 +75,7 @@ for (const dialect of DIALECTS) {
         expect(page.total).toBe(1);
         const empty = await u.folder('Empty', []);
         expect(await u.page(`/api/folders/${empty}/articles`)).toMatchObject({ articles: [], total: 0, pages: 1 });
-        expect((await u.post('/api/articles/read/all', { folder_id: empty })).json()).toMatchObject({ marked: 0 });
+        expect((await u.post('/api/articles/read/all', { folder_id: empty })).json()).toMatchObject({ marked: 0, undo_token: null });
       });
 
       it('searches within a folder', async () => {
@@ -145,6 +145,136 @@ for (const dialect of DIALECTS) {
         ]) {
           expect(res.statusCode, res.body).toBe(400);
           expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+        }
+      });
+    });
+
+    describe('undo of bulk read marks', () => {
+      const undo = (u: { post: (url: string, body?: unknown) => Promise<{ statusCode: number; json: () => unknown; body: string }> }, token: unknown) =>
+        u.post('/api/articles/read/undo', { undo_token: token });
+
+      it('restores exactly what read/all marked, once, with the counters', async () => {
+        const u = await user();
+        const a = await u.feed(
+          'Undo A',
+          range(1, 3).map((i) => item(i)),
+        );
+        const b = await u.feed(
+          'Undo B',
+          range(1, 2).map((i) => item(i)),
+        );
+        const [readBefore] = (await u.page(`/api/feeds/${a}/articles`)).articles;
+        await u.post(`/api/articles/${readBefore.id}/read`);
+        const before = await u.counts();
+        expect(before).toEqual({ counts: { [a]: 2, [b]: 2 }, total: 4 });
+
+        const res = await u.post('/api/articles/read/all');
+        expect(res.statusCode, res.body).toBe(200);
+        const { marked, undo_token } = res.json() as { marked: number; undo_token: string };
+        expect(marked).toBe(4);
+        expect(undo_token).toEqual(expect.any(String));
+        expect((await u.counts()).total).toBe(0);
+
+        const undone = await undo(u, undo_token);
+        expect(undone.statusCode, undone.body).toBe(200);
+        expect(undone.json()).toEqual({ restored: 4 });
+        expect(await u.counts()).toEqual(before);
+        // The article read before the call stays read.
+        const all = await u.page('/api/articles?show_read=true');
+        expect(all.articles.filter((x) => x.is_read).map((x) => x.id)).toEqual([readBefore.id]);
+        // A token works once.
+        const again = await undo(u, undo_token);
+        expect(again.statusCode).toBe(404);
+        expect(again.json()).toMatchObject({ code: 'UNDO_TOKEN_NOT_FOUND', message: expect.any(String) });
+      });
+
+      it('leaves alone what changed since: an article marked unread and read again keeps its new state', async () => {
+        const u = await user();
+        const a = await u.feed(
+          'Undo later',
+          range(1, 3).map((i) => item(i)),
+        );
+        const ids = (await u.page(`/api/feeds/${a}/articles`)).articles.map((x) => x.id);
+        const { undo_token } = (await u.post('/api/articles/read/all', { feed_id: a })).json() as { undo_token: string };
+        // Read again by hand after the bulk mark: its stamp is no longer the call's.
+        await u.post(`/api/articles/${ids[0]}/unread`);
+        await u.post(`/api/articles/${ids[0]}/read`);
+        expect((await undo(u, undo_token)).json()).toEqual({ restored: 2 });
+        const after = await u.page(`/api/feeds/${a}/articles?show_read=true`);
+        expect(after.articles.map((x) => [x.id, x.is_read])).toEqual(ids.map((id, i) => [id, i === 0]));
+        expect((await u.counts()).counts[a]).toBe(2);
+      });
+
+      it('gives each call its own token: undoing the second keeps the first', async () => {
+        const u = await user();
+        const a = await u.feed(
+          'Two calls A',
+          range(1, 2).map((i) => item(i)),
+        );
+        const b = await u.feed(
+          'Two calls B',
+          range(1, 3).map((i) => item(i)),
+        );
+        const first = (await u.post('/api/articles/read/all', { feed_id: a })).json() as { undo_token: string };
+        const bIds = (await u.page(`/api/feeds/${b}/articles`)).articles.map((x) => x.id);
+        const second = (await u.post('/api/articles/mark-read', { article_ids: bIds.slice(0, 2) })).json() as { marked: number; undo_token: string };
+        expect(second.marked).toBe(2);
+        expect(second.undo_token).not.toBe(first.undo_token);
+        expect((await undo(u, second.undo_token)).json()).toEqual({ restored: 2 });
+        expect(await u.counts()).toEqual({ counts: { [a]: 0, [b]: 3 }, total: 3 });
+        expect((await undo(u, first.undo_token)).json()).toEqual({ restored: 2 });
+        expect((await u.counts()).total).toBe(5);
+        // Nothing changed, nothing to undo.
+        expect((await u.post('/api/articles/mark-read', { article_ids: [2147483000] })).json()).toEqual({ marked: 0, undo_token: null });
+      });
+
+      it('undoes a reading list and a folder mark too', async () => {
+        const u = await user();
+        const a = await u.feed(
+          'Undo folder',
+          range(1, 2).map((i) => item(i)),
+        );
+        const folder = await u.folder('Undo here', [a]);
+        const { undo_token } = (await u.post('/api/articles/read/all', { folder_id: folder })).json() as { undo_token: string };
+        expect((await u.page(`/api/folders/${folder}/articles`)).total).toBe(0);
+        expect((await undo(u, undo_token)).json()).toEqual({ restored: 2 });
+        expect((await u.page(`/api/folders/${folder}/articles`)).total).toBe(2);
+        const list = (await u.post('/api/reading-lists', { name: 'Undo list' })).json() as { reading_list: { id: number } };
+        const [first] = (await u.page(`/api/feeds/${a}/articles`)).articles;
+        expect((await u.post(`/api/reading-lists/${list.reading_list.id}/articles/${first.id}`)).statusCode).toBeLessThan(300);
+        const listed = (await u.post('/api/articles/read/all', { reading_list_id: list.reading_list.id })).json() as { marked: number; undo_token: string };
+        expect(listed.marked).toBe(1);
+        expect((await undo(u, listed.undo_token)).json()).toEqual({ restored: 1 });
+        expect((await u.counts()).counts[a]).toBe(2);
+      });
+
+      it("refuses another user's, expired, malformed and missing tokens with a 4xx {message, code}", async () => {
+        const owner = await user();
+        const a = await owner.feed('Undo owner', [item(1)]);
+        const { undo_token } = (await owner.post('/api/articles/read/all', { feed_id: a })).json() as { undo_token: string };
+        const stranger = await user();
+        const foreign = await undo(stranger, undo_token);
+        expect(foreign.statusCode).toBe(404);
+        expect(foreign.json()).toMatchObject({ code: 'UNDO_TOKEN_NOT_FOUND' });
+        expect((await owner.counts()).total).toBe(0);
+        for (const bad of ['', 42, null, ['x'], 'x'.repeat(65), 'a\u0000b']) {
+          const res = await undo(owner, bad);
+          expect(res.statusCode, `${JSON.stringify(bad)} → ${res.body}`).toBe(400);
+          expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+        }
+        const none = await owner.post('/api/articles/read/undo', {});
+        expect(none.statusCode).toBe(400);
+        expect((await undo(owner, 'no-such-token')).statusCode).toBe(404);
+
+        t.clock.advance(16 * 60_000);
+        try {
+          await owner.renew();
+          const late = await undo(owner, undo_token);
+          expect(late.statusCode).toBe(410);
+          expect(late.json()).toMatchObject({ code: 'UNDO_TOKEN_EXPIRED', message: expect.any(String) });
+          expect((await owner.counts()).total).toBe(0);
+        } finally {
+          t.clock.reset();
         }
       });
     });

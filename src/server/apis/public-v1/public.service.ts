@@ -263,7 +263,7 @@ export class PublicApiService {
     if (hasFeed === hasIds) throw badRequest('READ_ALL_SCOPE_REQUIRED', 'Send exactly one of feed_id and article_ids.');
     let count: number;
     if (hasIds) {
-      count = (await this.deps.articles.markRead(userId, body.article_ids!)).marked;
+      count = await this.deps.articles.markReadIds(userId, body.article_ids!);
     } else {
       count = await this.markFeedRecent(userId, body.feed_id!);
     }
