@@ -18,6 +18,8 @@ import type * as Settings from './schemas/settings.js';
 /* ───────────── Accounts (public-area-and-api.md §3 and §7) ───────────── */
 
 export type User = Static<typeof Accounts.UserSchema>;
+/** When the web app marks an article read (User.mark_read_on). */
+export type MarkReadOn = Static<typeof Accounts.MarkReadOnSchema>;
 export type LoginResponse = Static<typeof Accounts.LoginReply>;
 export type RegisterResponse = Static<typeof Accounts.RegisterReply>;
 /** POST /auth/refresh: the refresh token rotates on every use, so a new one comes back too. */

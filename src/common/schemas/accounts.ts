@@ -16,6 +16,9 @@ const Token = Type.String({ maxLength: MAX_TOKEN_LENGTH });
 /** The languages of constants.ts LANGUAGES. */
 export const LanguageSchema = Type.Union([Type.Literal('de'), Type.Literal('en')]);
 
+/** users.mark_read_on (docs/decisions.md "Reading flow: undo, mark-read setting, loading the original"). */
+export const MarkReadOnSchema = Type.Union([Type.Literal('open'), Type.Literal('scroll'), Type.Literal('manual')]);
+
 export const UserSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -25,6 +28,8 @@ export const UserSchema = Type.Object({
   created_at: Type.String(),
   /** Reader apps (Fever and Google Reader API) switched on in settings (dashboard.md §3 "User"). */
   fever_api_enabled: Type.Boolean(),
+  /** When the web app marks an article read: on opening it (default), when scrolled past, or only by hand. */
+  mark_read_on: MarkReadOnSchema,
 });
 
 /** The `{status, code, message}` answers of verification and password reset (public-area-and-api.md §8). */
@@ -59,6 +64,7 @@ export const UpdateMeBody = Type.Object({
   old_password: Type.Optional(Password),
   /** Accepted only when it equals the account's address (clients may send the whole user back); see the service. */
   email: Type.Optional(Email),
+  mark_read_on: Type.Optional(MarkReadOnSchema),
 });
 /** PUT /auth/me; a password change revokes every refresh token and hands this session a fresh pair. */
 export const UpdateMeReply = Type.Object({

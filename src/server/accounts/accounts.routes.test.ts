@@ -5,7 +5,7 @@ import { createTestApp, uniqueEmail, type TestApp } from '../test/test-app.js';
 import { REFRESH_REUSE_GRACE_SECONDS } from './tokens.js';
 
 const HOUR = 60 * 60 * 1000;
-const USER_KEYS = ['created_at', 'email', 'fever_api_enabled', 'id', 'is_verified', 'language_preference', 'name'];
+const USER_KEYS = ['created_at', 'email', 'fever_api_enabled', 'id', 'is_verified', 'language_preference', 'mark_read_on', 'name'];
 
 for (const dialect of DIALECTS) {
   describe(`accounts API (${dialect})`, () => {
@@ -430,6 +430,27 @@ for (const dialect of DIALECTS) {
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ user: { ...s.user, name: 'New Name', language_preference: 'de' }, message: 'Profile updated.', code: 'PROFILE_UPDATED' });
         expect((await me(s.access_token)).json().user.name).toBe('New Name');
+      });
+
+      it('keeps when articles are marked read (mark_read_on), open by default, for every device of the user', async () => {
+        const s = await t.signUp();
+        expect(s.user.mark_read_on).toBe('open');
+        for (const value of ['scroll', 'manual', 'open'] as const) {
+          const res = await put(s.access_token, { mark_read_on: value });
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.json()).toMatchObject({ user: { ...s.user, mark_read_on: value }, code: 'PROFILE_UPDATED' });
+          const elsewhere = await t.login(s.email, s.password);
+          expect(elsewhere.user.mark_read_on).toBe(value);
+          expect((await me(elsewhere.access_token)).json().user.mark_read_on).toBe(value);
+        }
+        // The whole user sent back (as the web app may) is fine too.
+        expect((await put(s.access_token, { ...s.user, mark_read_on: 'manual' })).json().user.mark_read_on).toBe('manual');
+        for (const bad of ['never', '', 'OPEN', 1, null, ['open'], 'open\u0000']) {
+          const res = await put(s.access_token, { mark_read_on: bad });
+          expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+          expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+        }
+        expect((await me(s.access_token)).json().user.mark_read_on).toBe('manual');
       });
 
       it('refuses an empty name, a changed e-mail, nothing to update and bad types', async () => {
