@@ -34,6 +34,9 @@ export type VerifyPasswordResponse = Static<typeof Accounts.VerifyPasswordReply>
 export type ErrorBody = Static<typeof ErrorBodySchema>;
 /** GET /api/config: what the public screens need before sign-in. */
 export type PublicConfig = Static<typeof Accounts.PublicConfigReply>;
+/** PublicConfig.legal: whether the legal pages name a configured operator, show the example, or neither. */
+export type LegalInfo = Static<typeof Accounts.LegalSchema>;
+export type Operator = Static<typeof Accounts.OperatorSchema>;
 
 /* ───────────── Reading (dashboard.md §3 and §7, decisions.md "Feeds and articles") ───────────── */
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MAX_TOKEN_LENGTH } from '../limits.js';
+import { Nullable, NullableString } from './common.js';
 
 /**
  * Request and response schemas of the account API (public-area-and-api.md §3 and §7; TypeBox → JSON Schema;
@@ -84,9 +85,30 @@ export const ResetPasswordBody = Type.Object({ token: Type.Optional(Token), pass
 
 export const UpdateLanguageBody = Type.Object({ language: LanguageSchema });
 
+/** The operator named on the imprint, privacy notice and terms (OPERATOR_* variables, README "Configuration"). */
+export const OperatorSchema = Type.Object({
+  name: Type.String(),
+  /** Address lines, in order (OPERATOR_ADDRESS split at `|`). */
+  address: Type.Array(Type.String()),
+  email: Type.String(),
+  phone: NullableString,
+  representative: NullableString,
+});
+
+/**
+ * What the legal pages may show (docs/decisions.md "Legal pages: the operator from configuration"): 'configured'
+ * (name, address and e-mail set: operator given), 'example' (not set, PUBLIC_URL on this machine: the web app's
+ * example operator, marked as such) or 'unavailable' (not set on a public address: no placeholder, only a notice).
+ */
+export const LegalSchema = Type.Object({
+  status: Type.Union([Type.Literal('configured'), Type.Literal('example'), Type.Literal('unavailable')]),
+  operator: Nullable(OperatorSchema),
+});
+
 /** GET /api/config: what the public screens need before sign-in. */
 export const PublicConfigReply = Type.Object({
   registration_email_domains: Type.Array(Type.String()),
   /** false when no domain list is configured, i.e. every domain may register. */
   registration_restricted: Type.Boolean(),
+  legal: LegalSchema,
 });

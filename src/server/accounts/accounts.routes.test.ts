@@ -134,7 +134,11 @@ for (const dialect of DIALECTS) {
         try {
           const cfg = await restricted.app.inject({ method: 'GET', url: '/api/config' });
           expect(cfg.statusCode).toBe(200);
-          expect(cfg.json()).toEqual({ registration_email_domains: ['example.com', 'feeder.test'], registration_restricted: true });
+          expect(cfg.json()).toEqual({
+            registration_email_domains: ['example.com', 'feeder.test'],
+            registration_restricted: true,
+            legal: { status: 'unavailable', operator: null },
+          });
 
           const denied = await restricted.app.inject({
             method: 'POST',
@@ -160,7 +164,49 @@ for (const dialect of DIALECTS) {
           await restricted.close();
         }
         const open = await t.app.inject({ method: 'GET', url: '/api/config' });
-        expect(open.json()).toEqual({ registration_email_domains: [], registration_restricted: false });
+        expect(open.json()).toEqual({ registration_email_domains: [], registration_restricted: false, legal: { status: 'unavailable', operator: null } });
+      });
+
+      it('/api/config names the operator of the legal pages from OPERATOR_*, the example only on a local address', async () => {
+        const cases: [Record<string, string>, unknown][] = [
+          [
+            {
+              OPERATOR_NAME: 'Ada Example',
+              OPERATOR_ADDRESS: 'Musterstraße 1 | 12345 Berlin |Deutschland',
+              OPERATOR_EMAIL: 'ada@example.org',
+              OPERATOR_PHONE: '+49 30 1234567',
+            },
+            {
+              status: 'configured',
+              operator: {
+                name: 'Ada Example',
+                address: ['Musterstraße 1', '12345 Berlin', 'Deutschland'],
+                email: 'ada@example.org',
+                phone: '+49 30 1234567',
+                representative: null,
+              },
+            },
+          ],
+          [{ PUBLIC_URL: 'http://localhost:3000' }, { status: 'example', operator: null }],
+          [
+            { PUBLIC_URL: 'http://127.0.0.1:8080', OPERATOR_NAME: 'Only a name' },
+            { status: 'example', operator: null },
+          ],
+          [
+            { PUBLIC_URL: 'https://feeds.example.com', OPERATOR_NAME: 'Only a name', OPERATOR_EMAIL: 'a@example.org' },
+            { status: 'unavailable', operator: null },
+          ],
+        ];
+        for (const [env, legal] of cases) {
+          const other = await createTestApp({ database: t.database, env });
+          try {
+            const cfg = await other.app.inject({ method: 'GET', url: '/api/config' });
+            expect(cfg.statusCode).toBe(200);
+            expect(cfg.json().legal, JSON.stringify(env)).toEqual(legal);
+          } finally {
+            await other.close();
+          }
+        }
       });
     });
 
