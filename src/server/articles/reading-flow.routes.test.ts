@@ -35,7 +35,7 @@ for (const dialect of DIALECTS) {
         async folder(name: string, feedIds: number[]): Promise<number> {
           const res = await u.post('/api/folders', { name });
           expect(res.statusCode, res.body).toBe(201);
-          const id = (res.json() as { folder: { id: number } }).folder.id;
+          const id = res.json<{ folder: { id: number } }>().folder.id;
           for (const feedId of feedIds) expect((await u.post(`/api/folders/${id}/feeds`, { feed_id: feedId })).statusCode).toBe(200);
           return id;
         },
@@ -170,7 +170,7 @@ for (const dialect of DIALECTS) {
 
         const res = await u.post('/api/articles/read/all');
         expect(res.statusCode, res.body).toBe(200);
-        const { marked, undo_token } = res.json() as { marked: number; undo_token: string };
+        const { marked, undo_token } = res.json<{ marked: number; undo_token: string }>();
         expect(marked).toBe(4);
         expect(undo_token).toEqual(expect.any(String));
         expect((await u.counts()).total).toBe(0);
@@ -195,7 +195,7 @@ for (const dialect of DIALECTS) {
           range(1, 3).map((i) => item(i)),
         );
         const ids = (await u.page(`/api/feeds/${a}/articles`)).articles.map((x) => x.id);
-        const { undo_token } = (await u.post('/api/articles/read/all', { feed_id: a })).json() as { undo_token: string };
+        const { undo_token } = (await u.post('/api/articles/read/all', { feed_id: a })).json<{ undo_token: string }>();
         // Read again by hand after the bulk mark: its stamp is no longer the call's.
         await u.post(`/api/articles/${ids[0]}/unread`);
         await u.post(`/api/articles/${ids[0]}/read`);
@@ -215,9 +215,9 @@ for (const dialect of DIALECTS) {
           'Two calls B',
           range(1, 3).map((i) => item(i)),
         );
-        const first = (await u.post('/api/articles/read/all', { feed_id: a })).json() as { undo_token: string };
+        const first = (await u.post('/api/articles/read/all', { feed_id: a })).json<{ undo_token: string }>();
         const bIds = (await u.page(`/api/feeds/${b}/articles`)).articles.map((x) => x.id);
-        const second = (await u.post('/api/articles/mark-read', { article_ids: bIds.slice(0, 2) })).json() as { marked: number; undo_token: string };
+        const second = (await u.post('/api/articles/mark-read', { article_ids: bIds.slice(0, 2) })).json<{ marked: number; undo_token: string }>();
         expect(second.marked).toBe(2);
         expect(second.undo_token).not.toBe(first.undo_token);
         expect((await undo(u, second.undo_token)).json()).toEqual({ restored: 2 });
@@ -235,14 +235,14 @@ for (const dialect of DIALECTS) {
           range(1, 2).map((i) => item(i)),
         );
         const folder = await u.folder('Undo here', [a]);
-        const { undo_token } = (await u.post('/api/articles/read/all', { folder_id: folder })).json() as { undo_token: string };
+        const { undo_token } = (await u.post('/api/articles/read/all', { folder_id: folder })).json<{ undo_token: string }>();
         expect((await u.page(`/api/folders/${folder}/articles`)).total).toBe(0);
         expect((await undo(u, undo_token)).json()).toEqual({ restored: 2 });
         expect((await u.page(`/api/folders/${folder}/articles`)).total).toBe(2);
-        const list = (await u.post('/api/reading-lists', { name: 'Undo list' })).json() as { reading_list: { id: number } };
+        const list = (await u.post('/api/reading-lists', { name: 'Undo list' })).json<{ reading_list: { id: number } }>();
         const [first] = (await u.page(`/api/feeds/${a}/articles`)).articles;
         expect((await u.post(`/api/reading-lists/${list.reading_list.id}/articles/${first.id}`)).statusCode).toBeLessThan(300);
-        const listed = (await u.post('/api/articles/read/all', { reading_list_id: list.reading_list.id })).json() as { marked: number; undo_token: string };
+        const listed = (await u.post('/api/articles/read/all', { reading_list_id: list.reading_list.id })).json<{ marked: number; undo_token: string }>();
         expect(listed.marked).toBe(1);
         expect((await undo(u, listed.undo_token)).json()).toEqual({ restored: 1 });
         expect((await u.counts()).counts[a]).toBe(2);
@@ -251,7 +251,7 @@ for (const dialect of DIALECTS) {
       it("refuses another user's, expired, malformed and missing tokens with a 4xx {message, code}", async () => {
         const owner = await user();
         const a = await owner.feed('Undo owner', [item(1)]);
-        const { undo_token } = (await owner.post('/api/articles/read/all', { feed_id: a })).json() as { undo_token: string };
+        const { undo_token } = (await owner.post('/api/articles/read/all', { feed_id: a })).json<{ undo_token: string }>();
         const stranger = await user();
         const foreign = await undo(stranger, undo_token);
         expect(foreign.statusCode).toBe(404);
