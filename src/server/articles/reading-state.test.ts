@@ -8,6 +8,7 @@ import { DIALECTS } from '../test/dialects.js';
 import { item, type TestFeedServer } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, refetch, subscribeFetched } from '../test/feed-user.js';
 import type { TestApp } from '../test/test-app.js';
+import { purgeExpiredTokens } from '../maintenance.js';
 import * as readingState from './reading-state.js';
 
 /**
@@ -223,6 +224,14 @@ for (const dialect of DIALECTS) {
       expect(await readingState.undoRead(db, user.id, '2030-01-01T10:15:00.001Z', first.undoToken!)).toBe('expired');
       expect(await readingState.undoRead(db, user.id, now, first.undoToken!)).toBe('unknown');
       expect(await counterDrift()).toEqual([]);
+      // The hourly maintenance removes tokens past their time.
+      const tokens = () => db.selectFrom('read_undo').select('token').where('user_id', '=', user.id).execute();
+      await readingState.markReadUndoable(db, user.id, now, until, { articleIds: [ids[3]], reach: 'own' });
+      expect(await tokens()).toHaveLength(1);
+      await purgeExpiredTokens(t.database, '2030-01-01T10:14:00.000Z');
+      expect(await tokens()).toHaveLength(1);
+      await purgeExpiredTokens(t.database, '2030-01-01T10:15:00.001Z');
+      expect(await tokens()).toEqual([]);
     });
   });
 }
