@@ -18,6 +18,8 @@ import type * as Settings from './schemas/settings.js';
 /* ───────────── Accounts (public-area-and-api.md §3 and §7) ───────────── */
 
 export type User = Static<typeof Accounts.UserSchema>;
+/** When the web app marks an article read (User.mark_read_on). */
+export type MarkReadOn = Static<typeof Accounts.MarkReadOnSchema>;
 export type LoginResponse = Static<typeof Accounts.LoginReply>;
 export type RegisterResponse = Static<typeof Accounts.RegisterReply>;
 /** POST /auth/refresh: the refresh token rotates on every use, so a new one comes back too. */
@@ -32,6 +34,9 @@ export type VerifyPasswordResponse = Static<typeof Accounts.VerifyPasswordReply>
 export type ErrorBody = Static<typeof ErrorBodySchema>;
 /** GET /api/config: what the public screens need before sign-in. */
 export type PublicConfig = Static<typeof Accounts.PublicConfigReply>;
+/** PublicConfig.legal: whether the legal pages name a configured operator, show the example, or neither. */
+export type LegalInfo = Static<typeof Accounts.LegalSchema>;
+export type Operator = Static<typeof Accounts.OperatorSchema>;
 
 /* ───────────── Reading (dashboard.md §3 and §7, decisions.md "Feeds and articles") ───────────── */
 
@@ -59,8 +64,10 @@ export type Article = Static<typeof Articles.ArticleSchema>;
 export type ArticlePage = Static<typeof Articles.ArticlePageReply>;
 /** POST /api/articles/{id}/read|unread|favorite|unfavorite. */
 export type ArticleStateResponse = Static<typeof Articles.ArticleStateReply>;
-/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed. */
+/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed, and the token that undoes them. */
 export type MarkReadResponse = Static<typeof Articles.MarkReadReply>;
+/** POST /api/articles/read/undo: the articles a mark-read call marked are unread again. */
+export type UndoReadResponse = Static<typeof Articles.UndoReadReply>;
 /** POST /api/extract-article-content. On failure content is the article's own content and warning says why. */
 export type ExtractContentResponse = Static<typeof Articles.ExtractReply>;
 

@@ -23,6 +23,14 @@ export const MAX_PER_PAGE = 100;
 export const MAX_PAGE = 1_000_000;
 /** Article ids per mark-read call. */
 export const MAX_MARK_IDS = 1000;
+/**
+ * How long the undo of a bulk mark-read works, in minutes (the web app's toast offers it for seconds; a slow
+ * network or a tab woken from sleep still finds it valid; docs/decisions.md "Reading flow: undo, mark-read
+ * setting, loading the original").
+ */
+export const READ_UNDO_MINUTES = 15;
+/** Length of an undo token as issued (24 base64url characters); a longer one can name nothing. */
+export const MAX_UNDO_TOKEN_LENGTH = 64;
 /** Longest search query, after trimming. */
 export const MAX_QUERY_LENGTH = 200;
 /** Longest URL accepted in a request body (feed address, article address). */

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, legalWarning, loadConfig } from './config.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'feeder-config-'));
 
@@ -27,6 +27,40 @@ describe('loadConfig', () => {
     chmodSync(join(dir, 'secret'), 0o644);
     expect(loadConfig({ DATA_DIR: dir }).secret).toBe(a.secret);
     expect(statSync(join(dir, 'secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('takes the operator of the legal pages from OPERATOR_*, and says at start when a public address has none', () => {
+    const dir = tempDir();
+    const local = loadConfig({ DATA_DIR: dir });
+    expect(local.legal).toEqual({ status: 'example', operator: null });
+    expect(legalWarning(local)).toBeNull();
+    for (const url of ['http://127.0.0.1:8080', 'http://[::1]:3000', 'http://feeder.localhost']) {
+      expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: url }).legal.status, url).toBe('example');
+    }
+    const site = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://feeds.example.com' });
+    expect(site.legal).toEqual({ status: 'unavailable', operator: null });
+    expect(legalWarning(site)).toMatch(/OPERATOR_NAME.*not all set.*https:\/\/feeds\.example\.com/);
+
+    const full = loadConfig({
+      DATA_DIR: dir,
+      PUBLIC_URL: 'https://feeds.example.com',
+      OPERATOR_NAME: '  Feeder\nGmbH ',
+      OPERATOR_ADDRESS: 'Hauptstraße 5||10115 Berlin| ',
+      OPERATOR_EMAIL: ' info@feeds.example.com ',
+      OPERATOR_REPRESENTATIVE: 'Grace Hopper',
+      OPERATOR_PHONE: ' ',
+    });
+    expect(full.legal).toEqual({
+      status: 'configured',
+      operator: { name: 'Feeder GmbH', address: ['Hauptstraße 5', '10115 Berlin'], email: 'info@feeds.example.com', phone: null, representative: 'Grace Hopper' },
+    });
+    expect(legalWarning(full)).toBeNull();
+
+    const partial = loadConfig({ DATA_DIR: dir, OPERATOR_NAME: 'Half', OPERATOR_ADDRESS: ' | ' });
+    expect(partial.legal.status).toBe('example');
+    expect(partial.operatorMissing).toEqual(['OPERATOR_ADDRESS', 'OPERATOR_EMAIL']);
+    expect(legalWarning(partial)).toMatch(/OPERATOR_ADDRESS, OPERATOR_EMAIL missing/);
+    expect(() => loadConfig({ DATA_DIR: dir, OPERATOR_EMAIL: 'not an address' })).toThrow(ConfigError);
   });
 
   it('reads every variable', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { LegalInfo, Operator } from '../common/api.js';
 import { tightenMode } from './private-file.js';
 
 /**
@@ -35,6 +36,14 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Feed engine; see README "Configuration". */
   feeds: FeedEngineConfig;
+  /**
+   * OPERATOR_NAME, OPERATOR_ADDRESS (lines separated by `|`), OPERATOR_EMAIL, OPERATOR_PHONE, OPERATOR_REPRESENTATIVE:
+   * the operator the legal pages name, and what the pages may show (docs/decisions.md "Legal pages: the operator
+   * from configuration").
+   */
+  legal: LegalInfo;
+  /** OPERATOR_* variables given but not all of name, address and e-mail: named in the start-up warning. */
+  operatorMissing: string[];
 }
 
 export interface FeedEngineConfig {
@@ -133,6 +142,54 @@ function parseSmtpUrl(raw: string | undefined): string | null {
   return url;
 }
 
+/** Host names that mean "this machine": a Feeder there is a trial, where example legal details are harmless. */
+function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]' || host === '::1';
+}
+
+/** A short single-line value: trimmed, inner whitespace runs (line breaks from a .env file) made one space. */
+const oneLine = (raw: string | undefined) => (raw ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * The operator of the legal pages from OPERATOR_*: 'configured' when name, address and e-mail are set; otherwise
+ * 'example' on a local PUBLIC_URL and 'unavailable' elsewhere, so a public Feeder never shows a placeholder operator
+ * as if it were real (docs/decisions.md "Legal pages: the operator from configuration").
+ */
+function parseLegal(env: Env, publicUrl: string): { legal: LegalInfo; operatorMissing: string[] } {
+  const name = oneLine(env.OPERATOR_NAME);
+  const address = (env.OPERATOR_ADDRESS ?? '')
+    .split('|')
+    .map((line) => oneLine(line))
+    .filter(Boolean);
+  const email = oneLine(env.OPERATOR_EMAIL);
+  if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError(`OPERATOR_EMAIL must be an e-mail address, got "${email}"`);
+  const missing = [!name && 'OPERATOR_NAME', address.length === 0 && 'OPERATOR_ADDRESS', !email && 'OPERATOR_EMAIL'].filter((x): x is string => x !== false);
+  const anyGiven = Boolean(name || address.length > 0 || email || oneLine(env.OPERATOR_PHONE) || oneLine(env.OPERATOR_REPRESENTATIVE));
+  if (missing.length === 0) {
+    const operator: Operator = {
+      name,
+      address,
+      email,
+      phone: oneLine(env.OPERATOR_PHONE) || null,
+      representative: oneLine(env.OPERATOR_REPRESENTATIVE) || null,
+    };
+    return { legal: { status: 'configured', operator }, operatorMissing: [] };
+  }
+  return { legal: { status: isLocalUrl(publicUrl) ? 'example' : 'unavailable', operator: null }, operatorMissing: anyGiven ? missing : [] };
+}
+
+/** The start-up warning about the legal pages, or null when there is nothing to say. */
+export function legalWarning(config: Pick<Config, 'legal' | 'operatorMissing' | 'publicUrl'>): string | null {
+  const { status } = config.legal;
+  const partly = config.operatorMissing.length > 0 ? ` (${config.operatorMissing.join(', ')} missing)` : '';
+  if (status === 'unavailable') {
+    return `OPERATOR_NAME, OPERATOR_ADDRESS and OPERATOR_EMAIL are not all set${partly}: the imprint, privacy notice and terms show no operator at ${config.publicUrl}, only a notice that the details are not published yet`;
+  }
+  if (partly) return `OPERATOR_NAME, OPERATOR_ADDRESS and OPERATOR_EMAIL are not all set${partly}: the legal pages show example details (PUBLIC_URL is local)`;
+  return null;
+}
+
 /** Reads SECRET, or the secret kept in DATA_DIR, or generates and keeps a new one. */
 function loadSecret(raw: string | undefined, dataDir: string): string {
   if (raw && raw.trim()) {
@@ -176,6 +233,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY?.trim()),
     feeds: Object.freeze(parseFeedEngine(env)),
+    ...parseLegal(env, publicUrl),
   };
   return Object.freeze(config);
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, legalWarning, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { buildApp } from './http/app.js';
 import { createRateLimitStore } from './http/rate-limit.js';
@@ -41,6 +41,9 @@ async function startWeb(config: Readonly<Config>, database: Database, refresh: R
   if (config.registrationDomains.length === 0) {
     app.log.warn('REGISTRATION_EMAIL_DOMAINS is not set: registration is open to every e-mail domain');
   }
+  // Said at start: a public Feeder without its operator's details serves no placeholder legal pages (README "Configuration").
+  const legal = legalWarning(config);
+  if (legal) app.log.warn(legal);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Feeder is listening on ${config.publicUrl} (database: ${config.database.dialect})`);
   if (!config.smtpUrl) app.log.info(`SMTP_URL is not set: mails are written to ${config.dataDir}/outbox and their links logged`);

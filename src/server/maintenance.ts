@@ -9,7 +9,8 @@ import { cleanupArticles } from './refresh/cleanup.js';
 export const MAINTENANCE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Removes what can never be used again: expired or spent mail tokens, and refresh tokens past their expiry.
+ * Removes what can never be used again: expired or spent mail tokens, refresh tokens past their expiry, and undo
+ * tokens of read marks past theirs (docs/decisions.md "Reading flow: undo, mark-read setting, loading the original").
  * Returns how many rows went. Safe to run from several processes at once (plain deletes).
  */
 export async function purgeExpiredTokens(database: Database, now = nowIso()): Promise<number> {
@@ -18,7 +19,8 @@ export async function purgeExpiredTokens(database: Database, now = nowIso()): Pr
     .where((eb) => eb.or([eb('expires_at', '<', now), eb('used_at', 'is not', null)]))
     .executeTakeFirst();
   const b = await database.db.deleteFrom('refresh_tokens').where('expires_at', '<', now).executeTakeFirst();
-  return Number(a.numDeletedRows) + Number(b.numDeletedRows);
+  const c = await database.db.deleteFrom('read_undo').where('expires_at', '<', now).executeTakeFirst();
+  return Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows);
 }
 
 /** Articles per teaser chunk: each costs at most one bounded teaser (article-text.ts), so a chunk stays short. */

@@ -28,7 +28,7 @@ import { FeverSettingsService } from './settings/fever-settings.service.js';
  */
 export interface ServicesDeps {
   db: Db;
-  config: Readonly<Pick<Config, 'secret' | 'publicUrl' | 'registrationDomains' | 'feeds'>>;
+  config: Readonly<Pick<Config, 'secret' | 'publicUrl' | 'registrationDomains' | 'feeds' | 'legal'>>;
   /** The clock for tokens, expiry and stored times; tests move it. */
   now: () => Date;
   /** The process's logger (log.ts), or the web app's child of it. */

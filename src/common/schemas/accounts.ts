@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MAX_TOKEN_LENGTH } from '../limits.js';
+import { Nullable, NullableString } from './common.js';
 
 /**
  * Request and response schemas of the account API (public-area-and-api.md §3 and §7; TypeBox → JSON Schema;
@@ -16,6 +17,9 @@ const Token = Type.String({ maxLength: MAX_TOKEN_LENGTH });
 /** The languages of constants.ts LANGUAGES. */
 export const LanguageSchema = Type.Union([Type.Literal('de'), Type.Literal('en')]);
 
+/** users.mark_read_on (docs/decisions.md "Reading flow: undo, mark-read setting, loading the original"). */
+export const MarkReadOnSchema = Type.Union([Type.Literal('open'), Type.Literal('scroll'), Type.Literal('manual')]);
+
 export const UserSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -25,6 +29,8 @@ export const UserSchema = Type.Object({
   created_at: Type.String(),
   /** Reader apps (Fever and Google Reader API) switched on in settings (dashboard.md §3 "User"). */
   fever_api_enabled: Type.Boolean(),
+  /** When the web app marks an article read: on opening it (default), when scrolled past, or only by hand. */
+  mark_read_on: MarkReadOnSchema,
 });
 
 /** The `{status, code, message}` answers of verification and password reset (public-area-and-api.md §8). */
@@ -59,6 +65,7 @@ export const UpdateMeBody = Type.Object({
   old_password: Type.Optional(Password),
   /** Accepted only when it equals the account's address (clients may send the whole user back); see the service. */
   email: Type.Optional(Email),
+  mark_read_on: Type.Optional(MarkReadOnSchema),
 });
 /** PUT /auth/me; a password change revokes every refresh token and hands this session a fresh pair. */
 export const UpdateMeReply = Type.Object({
@@ -78,9 +85,30 @@ export const ResetPasswordBody = Type.Object({ token: Type.Optional(Token), pass
 
 export const UpdateLanguageBody = Type.Object({ language: LanguageSchema });
 
+/** The operator named on the imprint, privacy notice and terms (OPERATOR_* variables, README "Configuration"). */
+export const OperatorSchema = Type.Object({
+  name: Type.String(),
+  /** Address lines, in order (OPERATOR_ADDRESS split at `|`). */
+  address: Type.Array(Type.String()),
+  email: Type.String(),
+  phone: NullableString,
+  representative: NullableString,
+});
+
+/**
+ * What the legal pages may show (docs/decisions.md "Legal pages: the operator from configuration"): 'configured'
+ * (name, address and e-mail set: operator given), 'example' (not set, PUBLIC_URL on this machine: the web app's
+ * example operator, marked as such) or 'unavailable' (not set on a public address: no placeholder, only a notice).
+ */
+export const LegalSchema = Type.Object({
+  status: Type.Union([Type.Literal('configured'), Type.Literal('example'), Type.Literal('unavailable')]),
+  operator: Nullable(OperatorSchema),
+});
+
 /** GET /api/config: what the public screens need before sign-in. */
 export const PublicConfigReply = Type.Object({
   registration_email_domains: Type.Array(Type.String()),
   /** false when no domain list is configured, i.e. every domain may register. */
   registration_restricted: Type.Boolean(),
+  legal: LegalSchema,
 });

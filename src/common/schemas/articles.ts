@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_MARK_IDS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT_FIELD, MAX_URL_LENGTH } from '../limits.js';
+import { MAX_MARK_IDS, MAX_PAGE, MAX_PER_PAGE, MAX_TEXT_FIELD, MAX_UNDO_TOKEN_LENGTH, MAX_URL_LENGTH } from '../limits.js';
 import { Id, NullableString } from './common.js';
 import { FeedFilterSchema } from './feeds.js';
 
@@ -25,11 +25,14 @@ export const SearchQuery = Type.Object({
   show_read: Type.Optional(BoolParam),
   q: Type.Optional(Type.String({ maxLength: MAX_TEXT_FIELD })),
   feed_id: Type.Optional(Id),
+  /** Search within one of the user's folders (its feeds' articles); not together with feed_id. */
+  folder_id: Type.Optional(Id),
 });
 export const ReadIdsQuery = Type.Object({ ids_only: Type.Optional(BoolParam) });
 
 export const ArticleIdParams = Type.Object({ id: Id });
 export const FeedIdParams = Type.Object({ id: Id });
+export const FolderIdParams = Type.Object({ id: Id });
 
 export const ArticleSchema = Type.Object({
   id: Type.Integer(),
@@ -56,7 +59,7 @@ export const ArticleSchema = Type.Object({
 
 export const ActiveFilterSchema = Type.Object({ ...FeedFilterSchema.properties, feed_title: Type.String() });
 
-/** GET /api/articles, /api/feeds/{id}/articles, /api/articles/search, /api/articles/favorites. */
+/** GET /api/articles, /api/feeds/{id}/articles, /api/folders/{id}/articles, /api/articles/search, /api/articles/favorites. */
 export const ArticlePageReply = Type.Object({
   articles: Type.Array(ArticleSchema),
   total: Type.Integer(),
@@ -69,8 +72,15 @@ export const ArticlePageReply = Type.Object({
 
 /** POST /api/articles/{id}/read|unread|favorite|unfavorite. */
 export const ArticleStateReply = Type.Object({ id: Type.Integer(), is_read: Type.Boolean(), is_favorite: Type.Boolean() });
-/** POST /api/articles/read/all and /api/articles/mark-read: how many articles changed. */
-export const MarkReadReply = Type.Object({ marked: Type.Integer() });
+/**
+ * POST /api/articles/read/all and /api/articles/mark-read: how many articles changed, and the token that undoes
+ * exactly these marks (POST /api/articles/read/undo, for READ_UNDO_MINUTES); null when nothing changed.
+ */
+export const MarkReadReply = Type.Object({ marked: Type.Integer(), undo_token: NullableString });
+/** POST /api/articles/read/undo. */
+export const UndoReadBody = Type.Object({ undo_token: Type.String({ minLength: 1, maxLength: MAX_UNDO_TOKEN_LENGTH }) });
+/** POST /api/articles/read/undo: how many articles are unread again. */
+export const UndoReadReply = Type.Object({ restored: Type.Integer() });
 export const ReadIdsReply = Type.Array(Type.Integer());
 export const FavoriteIdsReply = Type.Object({ favorite_article_ids: Type.Array(Type.Integer()) });
 /** A reading list an article is in. */
@@ -79,9 +89,11 @@ export const ArticleReadingListRefSchema = Type.Object({ id: Type.Integer(), nam
 export const ArticleReadingListsReply = Type.Object({ reading_lists: Type.Array(ArticleReadingListRefSchema) });
 
 export const MarkReadBody = Type.Object({ article_ids: Type.Array(Id, { maxItems: MAX_MARK_IDS }) });
-/** read/all: one feed, one reading list, some ids, or (empty body) everything visible. */
+/** read/all: one feed, one folder, one reading list, some ids, or (empty body) everything visible. */
 export const ReadAllBody = Type.Object({
   feed_id: Type.Optional(Id),
+  /** One of the user's folders: its feeds' visible unread articles. */
+  folder_id: Type.Optional(Id),
   /** One of the user's reading lists: its visible unread members. */
   reading_list_id: Type.Optional(Id),
   article_ids: Type.Optional(Type.Array(Id, { maxItems: MAX_MARK_IDS })),

@@ -36,6 +36,16 @@ export const FeedSchema = Type.Object({
   /** Last refresh problem (feed-errors code, translated as feedErrors.*), or null. */
   last_error_code: NullableString,
   last_fetched_at: NullableString,
+  /** When Feeder checks the feed next (UTC ISO 8601), or null when it is not scheduled. */
+  next_check_at: NullableString,
+  /** Consecutive failed refreshes; 0 when the last one worked (the feed's health, dashboard.md §8 "Feed management"). */
+  error_count: Type.Integer(),
+  /** The subscriber's articles of this feed that the filters do not hide, read or not. */
+  article_count: Type.Integer(),
+  /** The subscriber's unread articles of this feed that the filters do not hide (also while muted). */
+  unread_count: Type.Integer(),
+  /** The subscriber's "always load the original" switch: the web app shows the article's page at once. */
+  always_load_original: Type.Boolean(),
   created_at: Type.String(),
 });
 
@@ -52,8 +62,14 @@ export const IconParams = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{
 /** POST /api/feeds and POST /api/feeds/search. */
 export const UrlBody = Type.Object({ url: Type.String({ maxLength: MAX_URL_LENGTH }) });
 
-/** PUT /api/feeds/{id}: the web app may send the whole feed object back; only custom_title is writable. */
-export const UpdateFeedBody = Type.Object({ custom_title: Type.Optional(Nullable(Type.String({ maxLength: MAX_TEXT_FIELD }))) }, { additionalProperties: true });
+/** PUT /api/feeds/{id}: the web app may send the whole feed object back; custom_title and always_load_original are writable. */
+export const UpdateFeedBody = Type.Object(
+  {
+    custom_title: Type.Optional(Nullable(Type.String({ maxLength: MAX_TEXT_FIELD }))),
+    always_load_original: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
 
 export const SetCustomTitleBody = Type.Object({
   feed_id: Id,

@@ -174,6 +174,7 @@ export const ArticlesQuery = Type.Object(
       Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Articles per page, at most ${MAX_PER_PAGE}.`, examples: [20] }),
     ),
     feed_id: Type.Optional(IdOf('Only this feed’s articles (404 when you do not subscribe to it; empty while it is muted).', 12)),
+    folder_id: Type.Optional(IdOf('Only the articles of the feeds in this folder of yours, as one list (404 when it is not yours; not together with feed_id).', 3)),
     unread: Type.Optional(Type.Boolean({ description: 'true: only unread articles; false or absent: read and unread.', examples: [true] })),
     include_base64_favicons: Type.Optional(
       Type.Boolean({ default: false, description: 'Also send each article’s feed icon inline as base64 (feed_favicon_base64, feed_favicon_type).' }),

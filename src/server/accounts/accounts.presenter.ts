@@ -1,4 +1,4 @@
-import type { User } from '../../common/api.js';
+import type { MarkReadOn, User } from '../../common/api.js';
 import type { Language } from '../../common/constants.js';
 import type { UserRow } from './accounts.repository.js';
 
@@ -13,5 +13,11 @@ export function presentUser(row: UserRow): User {
     created_at: row.created_at,
     // Reader apps (Fever, Google Reader) switched on in settings (dashboard.md §3 "User").
     fever_api_enabled: row.fever_api_enabled === 1,
+    mark_read_on: presentMarkReadOn(row.mark_read_on),
   };
+}
+
+/** users.mark_read_on; anything else (never written by Feeder) reads as the default. */
+function presentMarkReadOn(value: string): MarkReadOn {
+  return value === 'scroll' || value === 'manual' ? value : 'open';
 }

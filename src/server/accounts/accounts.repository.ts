@@ -36,7 +36,7 @@ export function insertUser(db: Executor, row: Insertable<UsersTable>): Promise<U
 export function updateUser(
   db: Executor,
   userId: number,
-  patch: Pick<Updateable<UsersTable>, 'name' | 'language_preference' | 'password_hash' | 'is_verified'> & { updated_at: string },
+  patch: Pick<Updateable<UsersTable>, 'name' | 'language_preference' | 'password_hash' | 'is_verified' | 'mark_read_on'> & { updated_at: string },
 ): Promise<UserRow | undefined> {
   return db.updateTable('users').set(patch).where('id', '=', userId).returningAll().executeTakeFirst();
 }

@@ -5,7 +5,7 @@ import { createTestApp, uniqueEmail, type TestApp } from '../test/test-app.js';
 import { REFRESH_REUSE_GRACE_SECONDS } from './tokens.js';
 
 const HOUR = 60 * 60 * 1000;
-const USER_KEYS = ['created_at', 'email', 'fever_api_enabled', 'id', 'is_verified', 'language_preference', 'name'];
+const USER_KEYS = ['created_at', 'email', 'fever_api_enabled', 'id', 'is_verified', 'language_preference', 'mark_read_on', 'name'];
 
 for (const dialect of DIALECTS) {
   describe(`accounts API (${dialect})`, () => {
@@ -134,7 +134,11 @@ for (const dialect of DIALECTS) {
         try {
           const cfg = await restricted.app.inject({ method: 'GET', url: '/api/config' });
           expect(cfg.statusCode).toBe(200);
-          expect(cfg.json()).toEqual({ registration_email_domains: ['example.com', 'feeder.test'], registration_restricted: true });
+          expect(cfg.json()).toEqual({
+            registration_email_domains: ['example.com', 'feeder.test'],
+            registration_restricted: true,
+            legal: { status: 'unavailable', operator: null },
+          });
 
           const denied = await restricted.app.inject({
             method: 'POST',
@@ -160,7 +164,49 @@ for (const dialect of DIALECTS) {
           await restricted.close();
         }
         const open = await t.app.inject({ method: 'GET', url: '/api/config' });
-        expect(open.json()).toEqual({ registration_email_domains: [], registration_restricted: false });
+        expect(open.json()).toEqual({ registration_email_domains: [], registration_restricted: false, legal: { status: 'unavailable', operator: null } });
+      });
+
+      it('/api/config names the operator of the legal pages from OPERATOR_*, the example only on a local address', async () => {
+        const cases: [Record<string, string>, unknown][] = [
+          [
+            {
+              OPERATOR_NAME: 'Ada Example',
+              OPERATOR_ADDRESS: 'Musterstraße 1 | 12345 Berlin |Deutschland',
+              OPERATOR_EMAIL: 'ada@example.org',
+              OPERATOR_PHONE: '+49 30 1234567',
+            },
+            {
+              status: 'configured',
+              operator: {
+                name: 'Ada Example',
+                address: ['Musterstraße 1', '12345 Berlin', 'Deutschland'],
+                email: 'ada@example.org',
+                phone: '+49 30 1234567',
+                representative: null,
+              },
+            },
+          ],
+          [{ PUBLIC_URL: 'http://localhost:3000' }, { status: 'example', operator: null }],
+          [
+            { PUBLIC_URL: 'http://127.0.0.1:8080', OPERATOR_NAME: 'Only a name' },
+            { status: 'example', operator: null },
+          ],
+          [
+            { PUBLIC_URL: 'https://feeds.example.com', OPERATOR_NAME: 'Only a name', OPERATOR_EMAIL: 'a@example.org' },
+            { status: 'unavailable', operator: null },
+          ],
+        ];
+        for (const [env, legal] of cases) {
+          const other = await createTestApp({ database: t.database, env });
+          try {
+            const cfg = await other.app.inject({ method: 'GET', url: '/api/config' });
+            expect(cfg.statusCode).toBe(200);
+            expect(cfg.json().legal, JSON.stringify(env)).toEqual(legal);
+          } finally {
+            await other.close();
+          }
+        }
       });
     });
 
@@ -430,6 +476,27 @@ for (const dialect of DIALECTS) {
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ user: { ...s.user, name: 'New Name', language_preference: 'de' }, message: 'Profile updated.', code: 'PROFILE_UPDATED' });
         expect((await me(s.access_token)).json().user.name).toBe('New Name');
+      });
+
+      it('keeps when articles are marked read (mark_read_on), open by default, for every device of the user', async () => {
+        const s = await t.signUp();
+        expect(s.user.mark_read_on).toBe('open');
+        for (const value of ['scroll', 'manual', 'open'] as const) {
+          const res = await put(s.access_token, { mark_read_on: value });
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.json()).toMatchObject({ user: { ...s.user, mark_read_on: value }, code: 'PROFILE_UPDATED' });
+          const elsewhere = await t.login(s.email, s.password);
+          expect(elsewhere.user.mark_read_on).toBe(value);
+          expect((await me(elsewhere.access_token)).json().user.mark_read_on).toBe(value);
+        }
+        // The whole user sent back (as the web app may) is fine too.
+        expect((await put(s.access_token, { ...s.user, mark_read_on: 'manual' })).json().user.mark_read_on).toBe('manual');
+        for (const bad of ['never', '', 'OPEN', 1, null, ['open'], 'open\u0000']) {
+          const res = await put(s.access_token, { mark_read_on: bad });
+          expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+          expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+        }
+        expect((await me(s.access_token)).json().user.mark_read_on).toBe('manual');
       });
 
       it('refuses an empty name, a changed e-mail, nothing to update and bad types', async () => {

@@ -32,7 +32,7 @@ for (const dialect of DIALECTS) {
       const mailer = new RecordingMailer();
       const accounts = new AccountsService({
         db: database.db.withPlugin(counter),
-        config: { publicUrl: 'http://feeder.test', registrationDomains: [], secret: 'test-secret-0123456789abcdef' },
+        config: { publicUrl: 'http://feeder.test', registrationDomains: [], secret: 'test-secret-0123456789abcdef', legal: { status: 'unavailable', operator: null } },
         mailer,
         hasher: new PasswordHasher(TEST_PASSWORD_HASHING),
         accessTokens: new AccessTokens('test-secret-0123456789abcdef'),

@@ -27,7 +27,7 @@ export type { UpdateMeInput } from './profile.service.js';
 
 export interface AccountsServiceDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'registrationDomains' | 'secret'>;
+  config: Pick<Config, 'publicUrl' | 'registrationDomains' | 'secret' | 'legal'>;
   mailer: Mailer;
   hasher: PasswordHasher;
   accessTokens: AccessTokens;

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { UpdateMeResponse, User } from '../../common/api.js';
+import type { MarkReadOn, UpdateMeResponse, User } from '../../common/api.js';
 import { CODES } from '../../common/codes.js';
 import type { Language } from '../../common/constants.js';
 import type { UpdateMeBody } from '../../common/schemas/accounts.js';
@@ -37,9 +37,11 @@ export class ProfileService {
     if (input.email !== undefined && normalizeEmail(input.email) !== user.email) {
       throw badRequest('VALIDATION_ERROR', 'The e-mail address cannot be changed.');
     }
-    const patch: { name?: string; language_preference?: Language; password_hash?: string } = {};
+    const patch: { name?: string; language_preference?: Language; password_hash?: string; mark_read_on?: MarkReadOn } = {};
     if (input.name !== undefined) patch.name = validName(input.name);
     if (input.language_preference !== undefined) patch.language_preference = input.language_preference;
+    // Per user, so it follows the reader across devices (docs/decisions.md "Reading flow: undo, mark-read setting, loading the original").
+    if (input.mark_read_on !== undefined) patch.mark_read_on = input.mark_read_on;
     const changesPassword = input.password !== undefined;
     if (changesPassword) {
       checkNewPassword(input.password!);
@@ -49,7 +51,7 @@ export class ProfileService {
       patch.password_hash = await this.deps.hasher.hash(input.password!);
     }
     if (Object.keys(patch).length === 0) {
-      throw badRequest('VALIDATION_ERROR', 'Nothing to update: send name, language_preference, or password with old_password.');
+      throw badRequest('VALIDATION_ERROR', 'Nothing to update: send name, language_preference, mark_read_on, or password with old_password.');
     }
     const now = this.deps.now().toISOString();
     return this.deps.db.transaction().execute(async (trx) => {

@@ -22,7 +22,7 @@ export type RegisterInput = Static<typeof RegisterBody>;
 
 export interface RegistrationServiceDeps {
   db: Db;
-  config: Pick<Config, 'registrationDomains'>;
+  config: Pick<Config, 'registrationDomains' | 'legal'>;
   hasher: PasswordHasher;
   mail: AccountMail;
   now: () => Date;
@@ -90,7 +90,8 @@ export class RegistrationService {
 
   publicConfig(): PublicConfig {
     const domains = [...this.deps.config.registrationDomains];
-    return { registration_email_domains: domains, registration_restricted: domains.length > 0 };
+    // The legal pages' operator (docs/decisions.md "Legal pages: the operator from configuration").
+    return { registration_email_domains: domains, registration_restricted: domains.length > 0, legal: this.deps.config.legal };
   }
 }
 

@@ -30,8 +30,18 @@ export async function registerArticlesRoutes(app: App, services: Pick<Services, 
       articles.list(request.userId, { ...request.query, feedId: request.params.id, showRead: S.flag(request.query.show_read, false) }),
     );
 
+    // A folder's feeds as one stream (dashboard.md §4 "Folders"); 404 FOLDER_NOT_FOUND for a foreign folder.
+    api.get('/api/folders/:id/articles', { schema: { params: S.FolderIdParams, querystring: S.ListQuery, response: page } }, async (request) =>
+      articles.list(request.userId, { ...request.query, folderId: request.params.id, showRead: S.flag(request.query.show_read, false) }),
+    );
+
     api.get('/api/articles/search', { schema: { querystring: S.SearchQuery, response: page } }, async (request) =>
-      articles.search(request.userId, { ...request.query, feedId: request.query.feed_id, showRead: S.flag(request.query.show_read, false) }),
+      articles.search(request.userId, {
+        ...request.query,
+        feedId: request.query.feed_id,
+        folderId: request.query.folder_id,
+        showRead: S.flag(request.query.show_read, false),
+      }),
     );
 
     // ids_only=true is what the spec's client sends; ids are the only form this answer has (at most 10,000, newest first).
@@ -47,6 +57,10 @@ export async function registerArticlesRoutes(app: App, services: Pick<Services, 
 
     api.post('/api/articles/read/all', { schema: { body: S.ReadAllBody, response: { 200: S.MarkReadReply } } }, async (request) =>
       articles.readAll(request.userId, request.body),
+    );
+
+    api.post('/api/articles/read/undo', { schema: { body: S.UndoReadBody, response: { 200: S.UndoReadReply } } }, async (request) =>
+      articles.undoRead(request.userId, request.body.undo_token),
     );
 
     for (const change of ['read', 'unread', 'favorite', 'unfavorite'] as const) {

@@ -1,12 +1,13 @@
-import type { ActiveFilter, Article, ArticlePage, ArticleReadingListRef, ArticleStateResponse, MarkReadResponse } from '../../common/api.js';
+import type { ActiveFilter, Article, ArticlePage, ArticleReadingListRef, ArticleStateResponse, MarkReadResponse, UndoReadResponse } from '../../common/api.js';
 import { findReadingList, listsOfArticle } from '../reading-lists/reading-lists.repository.js';
+import { findFolder, folderFeedIds } from '../folders/folders.repository.js';
 import type { Db } from '../db/database.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../errors.js';
 import { presentFilter, shownFeedTitle } from '../feeds/feeds.presenter.js';
 import { presentIcon } from '../feeds/icons.js';
 import { isMuted } from '../feeds/mute.js';
 import { ftsMatchQuery, pgTsQuery, teaser } from './article-text.js';
-import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH } from '../../common/limits.js';
+import { DEFAULT_PER_PAGE, MAX_QUERY_LENGTH, READ_UNDO_MINUTES } from '../../common/limits.js';
 import * as repo from './reading.repository.js';
 import * as readingState from './reading-state.js';
 import { dialectOf } from '../db/database.js';
@@ -23,6 +24,7 @@ export const MAX_ID_LIST = 10_000;
 
 export const articleNotFound = () => notFound('ARTICLE_NOT_FOUND', 'Article not found.');
 export const feedNotFound = () => notFound('FEED_NOT_FOUND', 'Feed not found.');
+export const folderNotFound = () => notFound('FOLDER_NOT_FOUND', 'Folder not found.');
 export const feedMuted = () => forbidden('FEED_MUTED', 'This feed is muted; unmute it to change its articles.');
 
 export interface PageInput {
@@ -102,14 +104,30 @@ export class ArticlesService {
     return isMuted(sub, now) ? this.page([], 0, p, await this.filtersInView(userId, feedId)) : null;
   }
 
-  /** GET /api/articles (feedId undefined) and GET /api/feeds/{id}/articles. A muted feed's own list is empty. */
-  async list(userId: number, input: PageInput & { feedId?: number; showRead: boolean }): Promise<ArticlePage> {
+  /**
+   * The feeds of one of the user's folders (a literal list for the list queries); 404 FOLDER_NOT_FOUND for a foreign
+   * or missing folder. An empty folder is an empty list, not an error.
+   */
+  private async folderScope(userId: number, folderId: number): Promise<number[]> {
+    const { db } = this.deps;
+    if (!(await findFolder(db, userId, folderId))) throw folderNotFound();
+    return folderFeedIds(db, userId, folderId);
+  }
+
+  /**
+   * GET /api/articles (no feedId, no folderId), GET /api/feeds/{id}/articles and GET /api/folders/{id}/articles (the
+   * folder's feeds as one stream, dashboard.md §4 "Folders"). A muted feed's own list is empty; in a folder's list
+   * its muted feeds are left out as everywhere.
+   */
+  async list(userId: number, input: PageInput & { feedId?: number; folderId?: number; showRead: boolean }): Promise<ArticlePage> {
     const { db } = this.deps;
     const now = this.nowIso();
     const p = paging(input);
+    if (input.feedId !== undefined && input.folderId !== undefined) throw scopeAmbiguous();
     const muted = await this.mutedFeedPage(userId, input.feedId, now, p);
     if (muted) return muted;
-    const scope = { feedId: input.feedId, showRead: input.showRead };
+    const feedIds = input.folderId === undefined ? undefined : await this.folderScope(userId, input.folderId);
+    const scope = { feedId: input.feedId, feedIds, showRead: input.showRead };
     const [rows, total, filters] = await Promise.all([
       repo.listArticles(db, userId, now, { ...scope, limit: p.limit, offset: p.offset }),
       repo.countFromSubscriptions(db, userId, now, scope),
@@ -128,25 +146,27 @@ export class ArticlesService {
   }
 
   /** GET /api/articles/search: the user's words, all required, the last as a prefix; newest first. */
-  async search(userId: number, input: PageInput & { q?: string; feedId?: number; showRead: boolean }): Promise<ArticlePage> {
+  async search(userId: number, input: PageInput & { q?: string; feedId?: number; folderId?: number; showRead: boolean }): Promise<ArticlePage> {
     const { db } = this.deps;
     const q = (input.q ?? '').trim();
     if (q === '') throw badRequest('SEARCH_QUERY_REQUIRED', 'Please enter a search term.');
     if ([...q].length > MAX_QUERY_LENGTH) throw badRequest('SEARCH_QUERY_TOO_LONG', `The search term may be at most ${MAX_QUERY_LENGTH} characters long.`);
+    if (input.feedId !== undefined && input.folderId !== undefined) throw scopeAmbiguous();
     const now = this.nowIso();
     const p = paging(input);
     const muted = await this.mutedFeedPage(userId, input.feedId, now, p);
     if (muted) return muted;
+    const feedIds = input.folderId === undefined ? undefined : await this.folderScope(userId, input.folderId);
     const filters = await this.filtersInView(userId, input.feedId);
     const match = dialectOf(db) === 'postgres' ? pgTsQuery(q) : ftsMatchQuery(q);
     // Only punctuation (`"*"`, `-`): nothing can match, and that is an answer, not an error.
     if (match === null) return this.page([], 0, p, filters);
-    const found = await repo.searchArticles(db, userId, now, { match, feedId: input.feedId, showRead: input.showRead, limit: p.limit, offset: p.offset });
+    const scope = { match, feedId: input.feedId, feedIds, showRead: input.showRead };
+    const found = await repo.searchArticles(db, userId, now, { ...scope, limit: p.limit, offset: p.offset });
     let total = found.total;
     if (total === null) {
       // A page past the end: the total still tells the client how many there are.
-      total =
-        p.offset === 0 ? 0 : ((await repo.searchArticles(db, userId, now, { match, feedId: input.feedId, showRead: input.showRead, limit: 1, offset: 0 })).total ?? 0);
+      total = p.offset === 0 ? 0 : ((await repo.searchArticles(db, userId, now, { ...scope, limit: 1, offset: 0 })).total ?? 0);
     }
     return this.page(found.rows, total, p, filters);
   }
@@ -206,19 +226,46 @@ export class ArticlesService {
     });
   }
 
-  /** POST /api/articles/mark-read: foreign ids and muted feeds' articles are ignored. */
+  /** Marks read undoably (docs/decisions.md "Reading flow: undo, mark-read setting, loading the original"). */
+  private async markUndoable(userId: number, target: readingState.UndoableTarget): Promise<MarkReadResponse> {
+    const now = this.deps.now();
+    const expiresAt = new Date(now.getTime() + READ_UNDO_MINUTES * 60_000).toISOString();
+    const done = await readingState.markReadUndoable(this.deps.db, userId, now.toISOString(), expiresAt, target);
+    return { marked: done.marked, undo_token: done.undoToken };
+  }
+
+  /** POST /api/articles/mark-read: foreign ids and muted feeds' articles are ignored; the answer's token undoes it. */
   async markRead(userId: number, articleIds: number[]): Promise<MarkReadResponse> {
-    return { marked: (await readingState.setRead(this.deps.db, userId, this.nowIso(), articleIds, true, 'unmuted')).changed };
+    return this.markUndoable(userId, { articleIds, reach: 'unmuted' });
+  }
+
+  /** Mark-read by ids without an undo (the public API's read-all: its clients have no undo). */
+  async markReadIds(userId: number, articleIds: number[]): Promise<number> {
+    return (await readingState.setRead(this.deps.db, userId, this.nowIso(), articleIds, true, 'unmuted')).changed;
   }
 
   /**
-   * POST /api/articles/read/all: one feed ({feed_id}, 404 when not subscribed), one reading list ({reading_list_id},
-   * its visible members; 404 READING_LIST_NOT_FOUND when not the user's), some ids, or everything visible.
+   * POST /api/articles/read/undo: the articles the call that issued the token marked (and that are still read from
+   * it) become unread again. 404 UNDO_TOKEN_NOT_FOUND for a token that is not the user's or was used; 410
+   * UNDO_TOKEN_EXPIRED after READ_UNDO_MINUTES.
    */
-  async readAll(userId: number, body: { feed_id?: number; article_ids?: number[]; reading_list_id?: number } | undefined): Promise<MarkReadResponse> {
-    const scopes = [body?.feed_id, body?.article_ids, body?.reading_list_id].filter((x) => x !== undefined).length;
-    if (scopes > 1) throw badRequest('READ_ALL_SCOPE_AMBIGUOUS', 'Send one of feed_id, reading_list_id or article_ids.');
+  async undoRead(userId: number, token: string): Promise<UndoReadResponse> {
+    const outcome = await readingState.undoRead(this.deps.db, userId, this.nowIso(), token);
+    if (outcome === 'unknown') throw notFound('UNDO_TOKEN_NOT_FOUND', 'There is nothing to undo with this token.');
+    if (outcome === 'expired') throw new AppError(410, 'UNDO_TOKEN_EXPIRED', 'This mark can no longer be undone.');
+    return outcome;
+  }
+
+  /**
+   * POST /api/articles/read/all: one feed ({feed_id}, 404 when not subscribed), one folder ({folder_id}, its feeds;
+   * 404 FOLDER_NOT_FOUND when not the user's), one reading list ({reading_list_id}, its visible members; 404
+   * READING_LIST_NOT_FOUND when not the user's), some ids, or everything visible.
+   */
+  async readAll(userId: number, body: { feed_id?: number; folder_id?: number; article_ids?: number[]; reading_list_id?: number } | undefined): Promise<MarkReadResponse> {
+    const scopes = [body?.feed_id, body?.folder_id, body?.article_ids, body?.reading_list_id].filter((x) => x !== undefined).length;
+    if (scopes > 1) throw badRequest('READ_ALL_SCOPE_AMBIGUOUS', 'Send one of feed_id, folder_id, reading_list_id or article_ids.');
     if (body?.article_ids !== undefined) return this.markRead(userId, body.article_ids);
+    if (body?.folder_id !== undefined) return this.markScope(userId, { feedIds: await this.folderScope(userId, body.folder_id) });
     if (body?.reading_list_id !== undefined) {
       if (!(await findReadingList(this.deps.db, userId, body.reading_list_id))) throw notFound('READING_LIST_NOT_FOUND', 'Reading list not found.');
       return this.markScope(userId, { listId: body.reading_list_id });
@@ -231,6 +278,8 @@ export class ArticlesService {
   }
 
   private async markScope(userId: number, scope: readingState.ReadScope): Promise<MarkReadResponse> {
-    return { marked: await readingState.markAllRead(this.deps.db, userId, this.nowIso(), scope) };
+    return this.markUndoable(userId, { scope });
   }
 }
+
+const scopeAmbiguous = () => badRequest('ARTICLE_SCOPE_AMBIGUOUS', 'Send feed_id or folder_id, not both.');

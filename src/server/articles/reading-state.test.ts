@@ -8,6 +8,8 @@ import { DIALECTS } from '../test/dialects.js';
 import { item, type TestFeedServer } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, refetch, subscribeFetched } from '../test/feed-user.js';
 import type { TestApp } from '../test/test-app.js';
+import { purgeExpiredTokens } from '../maintenance.js';
+import * as readingState from './reading-state.js';
 
 /**
  * The reading state's owner keeps the counters right by construction (docs/decisions.md "Reading state and
@@ -113,6 +115,25 @@ for (const dialect of DIALECTS) {
         ['web favourite', () => webCall('POST', `/api/articles/${aIds[1]}/favorite`)],
         ['web mark-read ids', () => webCall('POST', '/api/articles/mark-read', { article_ids: [aIds[1], bIds[0], 999_999] })],
         ['web read/all feed', () => webCall('POST', '/api/articles/read/all', { feed_id: c.id })],
+        [
+          'web read/all folder, undone',
+          async () => {
+            const marked = await webCall('POST', '/api/articles/read/all', { folder_id: folder.id });
+            expect(marked.json().undo_token, marked.body).toEqual(expect.any(String));
+            expect(await counterDrift()).toEqual([]);
+            return webCall('POST', '/api/articles/read/undo', { undo_token: marked.json().undo_token });
+          },
+        ],
+        [
+          'web read/all everything, undone',
+          async () => {
+            const marked = await webCall('POST', '/api/articles/read/all', {});
+            const undone = await webCall('POST', '/api/articles/read/undo', { undo_token: marked.json().undo_token });
+            expect(marked.json().marked, marked.body).toBeGreaterThan(0);
+            expect(undone.json().restored, undone.body).toBe(marked.json().marked);
+            return undone;
+          },
+        ],
         ['web filter add', () => webCall('POST', `/api/feeds/${b.id}/filters`, { filter_type: 'exclude', filter_scope: 'title', filter_text: 'Go 2' })],
         ['fever item unread', () => fever({ mark: 'item', as: 'unread', id: String(cIds[0]) })],
         ['fever item read', () => fever({ mark: 'item', as: 'read', id: String(aIds[2]) })],
@@ -173,6 +194,44 @@ for (const dialect of DIALECTS) {
       // The other subscriber of feed A was never touched by this user's calls.
       expect(await unreadOf(other.user.id)).toBe(10);
       expect(await unreadOf(user.id)).toBe(0);
+    });
+
+    it('keeps undoable marks of one millisecond apart, from each other and from plain marks', async () => {
+      const { user } = await t.createUser();
+      const feed = await subscribeFetched(
+        t,
+        server,
+        user.id,
+        'Same instant',
+        [1, 2, 3, 4].map((i) => item(i)),
+      );
+      const ids = (await t.database.db.selectFrom('user_articles').select('article_id').where('user_id', '=', user.id).orderBy('article_id').execute()).map(
+        (r) => r.article_id,
+      );
+      const now = '2030-01-01T10:00:00.123Z';
+      const until = '2030-01-01T10:15:00.000Z';
+      const db = t.database.db;
+      const first = await readingState.markReadUndoable(db, user.id, now, until, { articleIds: [ids[0]], reach: 'own' });
+      const second = await readingState.markReadUndoable(db, user.id, now, until, { articleIds: [ids[1]], reach: 'own' });
+      await readingState.setRead(db, user.id, now, [ids[2]], true, 'own');
+      const third = await readingState.markReadUndoable(db, user.id, now, until, { scope: { feedIds: [feed.id] } });
+      expect([first.marked, second.marked, third.marked]).toEqual([1, 1, 1]);
+      expect(new Set([first.undoToken, second.undoToken, third.undoToken]).size).toBe(3);
+      expect(await readingState.undoRead(db, user.id, now, second.undoToken!)).toEqual({ restored: 1 });
+      expect(await readingState.undoRead(db, user.id, now, third.undoToken!)).toEqual({ restored: 1 });
+      const readNow = await db.selectFrom('user_articles').select('article_id').where('user_id', '=', user.id).where('is_read', '=', 1).orderBy('article_id').execute();
+      expect(readNow.map((r) => r.article_id)).toEqual([ids[0], ids[2]]);
+      expect(await readingState.undoRead(db, user.id, '2030-01-01T10:15:00.001Z', first.undoToken!)).toBe('expired');
+      expect(await readingState.undoRead(db, user.id, now, first.undoToken!)).toBe('unknown');
+      expect(await counterDrift()).toEqual([]);
+      // The hourly maintenance removes tokens past their time.
+      const tokens = () => db.selectFrom('read_undo').select('token').where('user_id', '=', user.id).execute();
+      await readingState.markReadUndoable(db, user.id, now, until, { articleIds: [ids[3]], reach: 'own' });
+      expect(await tokens()).toHaveLength(1);
+      await purgeExpiredTokens(t.database, '2030-01-01T10:14:00.000Z');
+      expect(await tokens()).toHaveLength(1);
+      await purgeExpiredTokens(t.database, '2030-01-01T10:15:00.001Z');
+      expect(await tokens()).toEqual([]);
     });
   });
 }

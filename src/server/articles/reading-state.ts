@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql, type ExpressionBuilder, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
@@ -136,7 +137,12 @@ function storedBy(eb: ExpressionBuilder<Tables, 'user_articles'>, before: string
  * feed ids: the recount is by scope), and recounts the scope's subscriptions. Returns how many changed.
  */
 export async function markAllRead(db: Db, userId: number, now: string, scope: ReadScope = {}): Promise<number> {
-  if (scope.feedIds && scope.feedIds.length === 0) return 0;
+  return (await markScope(db, userId, now, scope)).marked;
+}
+
+/** markAllRead, also telling which feeds' counters changed (null: possibly all the user's). */
+async function markScope(db: Db, userId: number, now: string, scope: ReadScope): Promise<{ marked: number; feedIds: number[] | null }> {
+  if (scope.feedIds && scope.feedIds.length === 0) return { marked: 0, feedIds: [] };
   return inTransaction(db, async (trx) => {
     let q = trx
       .updateTable('user_articles')
@@ -160,12 +166,104 @@ export async function markAllRead(db: Db, userId: number, now: string, scope: Re
         )
         .returning('feed_id')
         .execute();
-      await recountSubscriptions(trx, { userId, feedIds: [...new Set(rows.map((r) => r.feed_id))] });
-      return rows.length;
+      const feedIds = [...new Set(rows.map((r) => r.feed_id))];
+      await recountSubscriptions(trx, { userId, feedIds });
+      return { marked: rows.length, feedIds };
     }
     const marked = Number((await q.executeTakeFirst()).numUpdatedRows);
     if (marked > 0) await recountSubscriptions(trx, scope.feedIds ? { userId, feedIds: scope.feedIds } : { userId });
-    return marked;
+    return { marked, feedIds: scope.feedIds ? [...scope.feedIds] : null };
+  });
+}
+
+/*
+ * Undo of bulk read marks (docs/decisions.md "Reading flow: undo, mark-read setting, loading the original"). An
+ * undoable call writes one read_at stamp and keeps a token naming it; the articles that call marked are exactly the
+ * user's rows still read with that stamp: an article read again later, or marked unread and read again, carries
+ * another stamp and stays as it is now. The stamp is the call's millisecond with three more digits of fraction
+ * (`…T10:00:00.123001Z`, still ISO 8601, at most a millisecond off): other marks write plain milliseconds, so they
+ * never share it, and read_undo's unique (user_id, read_at) index keeps two undoable calls of one user apart.
+ */
+
+/** Stamps tried per call (one more digit each): only a burst of calls in one millisecond needs a second. */
+const STAMP_TRIES = 999;
+
+/** The i-th undoable stamp of the millisecond `now` (1 ≤ i ≤ 999). */
+const undoStamp = (now: string, i: number) => `${new Date(now).toISOString().slice(0, 23)}${String(i).padStart(3, '0')}Z`;
+
+/** What to mark read undoably: a scope (as markAllRead) or article ids (as setRead, with its reach). */
+export type UndoableTarget = { scope: ReadScope } | { articleIds: readonly number[]; reach: Reach };
+
+export interface UndoableMark {
+  marked: number;
+  /** Names this call's marks for undoRead; null when nothing changed. */
+  undoToken: string | null;
+}
+
+/** Reserves a stamp of the millisecond `now` that no undoable call of the user has used, with a new token for it. */
+async function reserveStamp(trx: Db, userId: number, now: string, expiresAt: string): Promise<{ token: string; stamp: string }> {
+  // The user's expired tokens go first: the table holds at most the last minutes' calls.
+  await trx.deleteFrom('read_undo').where('user_id', '=', userId).where('expires_at', '<', now).execute();
+  const token = randomBytes(18).toString('base64url');
+  for (let i = 1; i <= STAMP_TRIES; i++) {
+    const stamp = undoStamp(now, i);
+    const inserted = await trx
+      .insertInto('read_undo')
+      .values({ token, user_id: userId, read_at: stamp, feed_ids: null, expires_at: expiresAt, created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'read_at']).doNothing())
+      .returning('token')
+      .executeTakeFirst();
+    if (inserted) return { token, stamp };
+  }
+  throw new Error('no free read stamp for an undoable mark');
+}
+
+/**
+ * Marks read like markAllRead or setRead, in one transaction, and returns a token that undoes exactly these marks
+ * until `expiresAt` (undoRead). No token when nothing changed.
+ */
+export async function markReadUndoable(db: Db, userId: number, now: string, expiresAt: string, target: UndoableTarget): Promise<UndoableMark> {
+  return inTransaction(db, async (trx) => {
+    const { token, stamp } = await reserveStamp(trx, userId, now, expiresAt);
+    const result =
+      'scope' in target
+        ? await markScope(trx, userId, stamp, target.scope)
+        : await setFlag(trx, userId, stamp, target.articleIds, 'is_read', true, target.reach).then((c) => ({ marked: c.changed, feedIds: c.feedIds }));
+    if (result.marked === 0) {
+      await trx.deleteFrom('read_undo').where('token', '=', token).execute();
+      return { marked: 0, undoToken: null };
+    }
+    await trx
+      .updateTable('read_undo')
+      .set({ feed_ids: result.feedIds === null ? null : JSON.stringify(result.feedIds) })
+      .where('token', '=', token)
+      .execute();
+    return { marked: result.marked, undoToken: token };
+  });
+}
+
+/** What undoRead found: the articles made unread again, or why nothing was. */
+export type UndoOutcome = { restored: number } | 'unknown' | 'expired';
+
+/**
+ * Makes the articles an undoable mark-read marked unread again (those still read with its stamp) and recounts their
+ * subscriptions; the token is used up. 'unknown' for a token that is not the user's (or used), 'expired' after its
+ * time. Undo restores the state before the call whatever the feed's mute or filters say now.
+ */
+export async function undoRead(db: Db, userId: number, now: string, token: string): Promise<UndoOutcome> {
+  return inTransaction(db, async (trx) => {
+    const row = await trx.selectFrom('read_undo').selectAll().where('token', '=', token).where('user_id', '=', userId).executeTakeFirst();
+    if (!row) return 'unknown';
+    await trx.deleteFrom('read_undo').where('token', '=', token).execute();
+    if (row.expires_at < now) return 'expired';
+    const feedIds = row.feed_ids === null ? null : (JSON.parse(row.feed_ids) as number[]);
+    if (feedIds !== null && feedIds.length === 0) return { restored: 0 };
+    let q = trx.updateTable('user_articles').set({ is_read: 0, read_at: null }).where('user_id', '=', userId).where('is_read', '=', 1).where('read_at', '=', row.read_at);
+    // The feeds narrow the rows to user_articles_feed_idx ranges when the call had a feed scope.
+    if (feedIds !== null && feedIds.length <= ID_BATCH) q = q.where('feed_id', 'in', feedIds);
+    const restored = Number((await q.executeTakeFirst()).numUpdatedRows);
+    if (restored > 0) await recountSubscriptions(trx, feedIds === null ? { userId } : { userId, feedIds });
+    return { restored };
   });
 }
 

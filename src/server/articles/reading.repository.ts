@@ -91,11 +91,27 @@ export interface Paging {
   offset: number;
 }
 
-/** The all-feeds list (feedId undefined) or one feed's, unread only unless showRead. Muted feeds give nothing. */
-export async function listArticles(db: Db, userId: number, now: string, o: { feedId?: number; showRead: boolean } & Paging): Promise<ArticleRow[]> {
-  if (o.feedId === undefined && o.showRead) return listAllWithRead(db, userId, now, o);
-  let q = articleSelect(db, userId, now, 'inner');
-  if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId);
+/**
+ * Which feeds a list shows: all the user's (both undefined), one feed, or some feeds (a folder's, read beforehand
+ * with folders.repository.ts folderFeedIds: a literal list, as the hot reads take the muted feeds).
+ */
+export interface FeedScope {
+  feedId?: number;
+  feedIds?: readonly number[];
+}
+
+/** Narrows a query on user_articles to the scope's feeds. */
+function inFeeds<Q extends SelectQueryBuilder<Tables, 'user_articles', object>>(q: Q, o: FeedScope): Q {
+  if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId) as Q;
+  if (o.feedIds !== undefined) q = q.where('user_articles.feed_id', 'in', [...o.feedIds]) as Q;
+  return q;
+}
+
+/** The all-feeds list (no scope), one feed's or some feeds' (a folder), unread only unless showRead. Muted feeds give nothing. */
+export async function listArticles(db: Db, userId: number, now: string, o: FeedScope & { showRead: boolean } & Paging): Promise<ArticleRow[]> {
+  if (o.feedIds?.length === 0) return [];
+  if (o.feedId === undefined && o.feedIds === undefined && o.showRead) return listAllWithRead(db, userId, now, o);
+  let q = inFeeds(articleSelect(db, userId, now, 'inner'), o);
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
   return await newestFirst(q).limit(o.limit).offset(o.offset).execute();
 }
@@ -128,14 +144,16 @@ async function listAllWithRead(db: Db, userId: number, now: string, paging: Pagi
   return await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute();
 }
 
-/** List total from the counters: unread or all visible articles of the user's non-muted subscriptions (or one). */
-export async function countFromSubscriptions(db: Db, userId: number, now: string, o: { feedId?: number; showRead: boolean }): Promise<number> {
+/** List total from the counters: unread or all visible articles of the user's non-muted subscriptions (or the scope's). */
+export async function countFromSubscriptions(db: Db, userId: number, now: string, o: FeedScope & { showRead: boolean }): Promise<number> {
+  if (o.feedIds?.length === 0) return 0;
   let q = db
     .selectFrom('subscriptions')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(o.showRead ? 'article_count' : 'unread_count'), sql<number>`0`).as('n'))
     .where('user_id', '=', userId)
     .where((eb) => isVisibleSubscription(eb, now));
   if (o.feedId !== undefined) q = q.where('feed_id', '=', o.feedId);
+  if (o.feedIds !== undefined) q = q.where('feed_id', 'in', [...o.feedIds]);
   const row = await q.executeTakeFirst();
   return Number(row?.n ?? 0);
 }
@@ -264,8 +282,9 @@ export async function searchArticles(
   db: Db,
   userId: number,
   now: string,
-  o: { match: string; feedId?: number; showRead: boolean } & Paging,
+  o: { match: string; showRead: boolean } & FeedScope & Paging,
 ): Promise<{ rows: ArticleRow[]; total: number | null }> {
+  if (o.feedIds?.length === 0) return { rows: [], total: null };
   let q = visibleArticles(db, userId, now).select(['user_articles.article_id', sql<number>`count(*) over ()`.as('total_count')]);
   if (dialectOf(db) === 'postgres') {
     // The matches come from the GIN index first, as one array (an init plan): the planner then looks each up by
@@ -275,7 +294,7 @@ export async function searchArticles(
   } else {
     q = q.where('user_articles.article_id', 'in', sql<number>`(select rowid from articles_fts where articles_fts match ${o.match})`);
   }
-  if (o.feedId !== undefined) q = q.where('user_articles.feed_id', '=', o.feedId);
+  q = inFeeds(q, o);
   if (!o.showRead) q = q.where('user_articles.is_read', '=', 0);
   const page = await q.orderBy('user_articles.published_at', 'desc').orderBy('user_articles.article_id', 'desc').limit(o.limit).offset(o.offset).execute();
   if (page.length === 0) return { rows: [], total: null };

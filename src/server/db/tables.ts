@@ -18,6 +18,8 @@ export interface UsersTable {
   app_password_enc: string | null;
   /** md5(lower(email) + ':' + password), lower-case hex: the Fever api_key. */
   app_password_key: string | null;
+  /** When the web app marks an article read: 'open' (default), 'scroll' or 'manual' (migration 0009). */
+  mark_read_on: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -130,6 +132,8 @@ export interface SubscriptionsTable {
   article_count: Generated<number>;
   /** The folder this feed sits in, or null at the root. */
   folder_id: number | null;
+  /** 1: the web app loads the original page of this feed's articles at once (migration 0009). */
+  always_load_original: Generated<number>;
   created_at: string;
 }
 
@@ -211,6 +215,20 @@ export interface UserArticlesTable {
   is_hidden: Generated<number>;
 }
 
+/**
+ * One undoable bulk mark-read (migration 0009; docs/decisions.md "Reading flow: undo, mark-read setting, loading the
+ * original"): the articles it marked are the user's rows still read with exactly this read_at stamp.
+ */
+export interface ReadUndoTable {
+  token: string;
+  user_id: number;
+  read_at: string;
+  /** JSON array of the feeds whose counters an undo recounts; null: all the user's feeds. */
+  feed_ids: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Tables {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -225,4 +243,5 @@ export interface Tables {
   reading_lists: ReadingListsTable;
   reading_list_articles: ReadingListArticlesTable;
   api_tokens: ApiTokensTable;
+  read_undo: ReadUndoTable;
 }

@@ -30,6 +30,11 @@ export function presentFeed(row: UserFeedRow, now: string): Feed {
     folder_id: row.folder_id,
     last_error_code: row.last_error_code,
     last_fetched_at: row.last_fetched_at,
+    next_check_at: row.next_check_at,
+    error_count: row.error_count,
+    article_count: Number(row.article_count),
+    unread_count: Number(row.unread_count),
+    always_load_original: row.always_load_original === 1,
     created_at: row.created_at,
   };
 }

@@ -258,6 +258,59 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(400);
     });
 
+    it('PUT /api/feeds/{id} switches "always load the original" for this subscriber only', async () => {
+      const u = await user();
+      const a = await u.add('/epsilon.xml');
+      expect(a.always_load_original).toBe(false);
+      const other = await user();
+      await other.add('/epsilon.xml');
+      let res = await u.put(`/api/feeds/${a.id}`, { always_load_original: true });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ id: a.id, always_load_original: true, title: 'Epsilon feed' });
+      expect((await u.feeds())[0].always_load_original).toBe(true);
+      expect((await other.feeds())[0].always_load_original).toBe(false);
+      // Together with a title, and echoed back with the whole feed.
+      res = await u.put(`/api/feeds/${a.id}`, { ...(await u.feeds())[0], custom_title: 'Both', always_load_original: false });
+      expect(res.json()).toMatchObject({ custom_title: 'Both', always_load_original: false });
+      // A bad title writes nothing at all.
+      res = await u.put(`/api/feeds/${a.id}`, { custom_title: 'b'.repeat(201), always_load_original: true });
+      expect(res.json()).toMatchObject({ code: 'CUSTOM_TITLE_TOO_LONG' });
+      expect((await u.feeds())[0]).toMatchObject({ custom_title: 'Both', always_load_original: false });
+      for (const bad of ['yes', 1, null, [true], 'true\u0000']) {
+        res = await u.put(`/api/feeds/${a.id}`, { always_load_original: bad });
+        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+      }
+      const stranger = await user();
+      res = await stranger.put(`/api/feeds/${a.id}`, { always_load_original: true });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'FEED_NOT_FOUND' });
+      expect((await u.feeds())[0].always_load_original).toBe(false);
+    });
+
+    it("shows each feed's health and counts: last fetch, next check, consecutive errors, articles and unread", async () => {
+      const u = await user();
+      server.set(`/health-${dialect}.xml`, { body: rss('Health feed', [item(1), item(2), item(3)]) });
+      const a = await u.add(`/health-${dialect}.xml`);
+      await fetchArticles(a.id);
+      let [feed] = await u.feeds();
+      expect(feed).toMatchObject({ error_count: 0, last_error_code: null, article_count: 3, unread_count: 3 });
+      expect(Date.parse(feed.next_check_at!)).toBeGreaterThan(Date.parse(feed.last_fetched_at!));
+      const [first] = (await u.get(`/api/feeds/${a.id}/articles`)).json().articles as { id: number }[];
+      await u.post(`/api/articles/${first.id}/read`);
+      expect((await u.feeds())[0]).toMatchObject({ article_count: 3, unread_count: 2 });
+
+      server.set(`/health-${dialect}.xml`, { status: 500, body: 'down' });
+      for (const n of [1, 2]) {
+        await t.refresh.refreshFeed(a.id);
+        [feed] = await u.feeds();
+        expect(feed).toMatchObject({ error_count: n, last_error_code: expect.any(String), article_count: 3, unread_count: 2 });
+      }
+      server.set(`/health-${dialect}.xml`, { body: rss('Health feed', [item(1), item(2), item(3), item(4)]) });
+      await fetchArticles(a.id);
+      expect((await u.feeds())[0]).toMatchObject({ error_count: 0, last_error_code: null, article_count: 4, unread_count: 3 });
+    });
+
     it('sorts: named feeds first in the given order, the rest keep theirs; the order is kept', async () => {
       const u = await user();
       const [a, b, c, d] = [await u.add('/alpha.xml'), await u.add('/beta.xml'), await u.add('/gamma.xml'), await u.add('/delta.xml')];

@@ -142,18 +142,22 @@ export class FeedsService {
     }
   }
 
-  /** PUT /api/feeds/{id}: only custom_title is writable; whatever else the client sends back is ignored. */
-  async update(userId: number, feedId: number, body: { custom_title?: string | null }): Promise<Feed> {
+  /**
+   * PUT /api/feeds/{id}: custom_title and always_load_original are writable; whatever else the client sends back is
+   * ignored. The title is checked before anything is written.
+   */
+  async update(userId: number, feedId: number, body: { custom_title?: string | null; always_load_original?: boolean }): Promise<Feed> {
+    if (body.always_load_original !== undefined) {
+      if (body.custom_title !== undefined) checkCustomTitle(body.custom_title);
+      if (!(await subscriptions.setAlwaysLoadOriginal(this.deps.db, userId, feedId, body.always_load_original))) throw feedNotFound();
+    }
     if (body.custom_title === undefined) return this.get(userId, feedId);
     return this.setCustomTitle(userId, feedId, body.custom_title);
   }
 
   /** Trimmed; empty or null clears it, so the feed's own title shows again. */
   async setCustomTitle(userId: number, feedId: number, raw: string | null): Promise<Feed> {
-    const title = raw?.trim() || null;
-    if (title && charCount(title) > MAX_CUSTOM_TITLE_LENGTH) {
-      throw badRequest('CUSTOM_TITLE_TOO_LONG', `The title may be at most ${MAX_CUSTOM_TITLE_LENGTH} characters long.`);
-    }
+    const title = checkCustomTitle(raw);
     if (!(await subscriptions.setCustomTitle(this.deps.db, userId, feedId, title))) throw feedNotFound();
     return this.get(userId, feedId);
   }
@@ -257,6 +261,15 @@ export class FeedsService {
     await this.queue(feedId);
     return { queued: true };
   }
+}
+
+/** The custom title as stored: trimmed, null when empty; 400 CUSTOM_TITLE_TOO_LONG beyond the limit. */
+function checkCustomTitle(raw: string | null): string | null {
+  const title = raw?.trim() || null;
+  if (title && charCount(title) > MAX_CUSTOM_TITLE_LENGTH) {
+    throw badRequest('CUSTOM_TITLE_TOO_LONG', `The title may be at most ${MAX_CUSTOM_TITLE_LENGTH} characters long.`);
+  }
+  return title;
 }
 
 const feedExists = () => conflict('FEED_EXISTS', 'You already subscribe to this feed.');

@@ -73,6 +73,11 @@ export interface UserFeedRow {
   icon_hash: string | null;
   last_error_code: string | null;
   last_fetched_at: string | null;
+  next_check_at: string;
+  error_count: number;
+  unread_count: number;
+  article_count: number;
+  always_load_original: number;
 }
 
 function userFeeds(db: Db, userId: number) {
@@ -97,6 +102,13 @@ function userFeeds(db: Db, userId: number) {
       'feeds.icon_hash',
       'feeds.last_error_code',
       'feeds.last_fetched_at',
+      // The feed's health and the subscription's stored counters (articles/reading-state.ts keeps them): plain
+      // columns of the two joined rows, no per-row count.
+      'feeds.next_check_at',
+      'feeds.error_count',
+      'subscriptions.unread_count',
+      'subscriptions.article_count',
+      'subscriptions.always_load_original',
     ])
     .where('subscriptions.user_id', '=', userId);
 }
@@ -145,6 +157,17 @@ export async function subscribedUrls(db: Db, userId: number, urls: readonly stri
 /** Sets (or with null clears) the user's title for a feed; false when the user does not subscribe to it. */
 export async function setCustomTitle(db: Db, userId: number, feedId: number, customTitle: string | null): Promise<boolean> {
   const result = await db.updateTable('subscriptions').set({ custom_title: customTitle }).where('user_id', '=', userId).where('feed_id', '=', feedId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The user's "always load the original" switch for a feed; false when the user does not subscribe to it. */
+export async function setAlwaysLoadOriginal(db: Db, userId: number, feedId: number, on: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ always_load_original: on ? 1 : 0 })
+    .where('user_id', '=', userId)
+    .where('feed_id', '=', feedId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -53,6 +53,7 @@ const fieldish = fc.record(
     token: fc.oneof(fc.string(), fc.jsonValue()),
     language: fc.oneof(fc.constantFrom('de', 'en', 'fr', ''), fc.jsonValue()),
     language_preference: fc.oneof(fc.constantFrom('de', 'en', 'xx'), fc.jsonValue()),
+    mark_read_on: fc.oneof(fc.constantFrom('open', 'scroll', 'manual', 'never'), fc.jsonValue()),
     refresh_token: fc.oneof(fc.string(), fc.jsonValue()),
   },
   { requiredKeys: [] },
@@ -111,6 +112,7 @@ const readingEndpoints = () =>
     { method: 'POST', url: `/api/feeds/${feedId}/filters` },
     { method: 'POST', url: '/api/articles/mark-read' },
     { method: 'POST', url: '/api/articles/read/all' },
+    { method: 'POST', url: '/api/articles/read/undo' },
     { method: 'POST', url: `/api/articles/${articleId}/favorite` },
     { method: 'POST', url: '/api/extract-article-content' },
   ] as const;
@@ -128,6 +130,10 @@ const readingFieldish = fc.record(
     article_ids: fc.oneof(fc.array(fc.integer()), fc.jsonValue()),
     url: fc.oneof(fc.webUrl(), fc.jsonValue()),
     articleId: fc.oneof(fc.integer(), fc.jsonValue()),
+    folder_id: fc.oneof(fc.constant(1), fc.integer(), fc.jsonValue()),
+    undo_token: fc.oneof(fc.string({ maxLength: 80 }), fc.jsonValue()),
+    always_load_original: fc.oneof(fc.boolean(), fc.jsonValue()),
+    mark_read_on: fc.oneof(fc.constantFrom('open', 'scroll', 'manual', 'never'), fc.jsonValue()),
   },
   { requiredKeys: [] },
 );
@@ -143,10 +149,10 @@ describe('hostile input on the reading endpoints', () => {
   });
 
   it('answers arbitrary query strings on the article lists and search', async () => {
-    const paths = ['/api/articles', `/api/feeds/${feedId}/articles`, '/api/articles/search', '/api/articles/favorites', '/api/articles/read'];
+    const paths = ['/api/articles', `/api/feeds/${feedId}/articles`, '/api/folders/1/articles', '/api/articles/search', '/api/articles/favorites', '/api/articles/read'];
     // Raw text, or the real parameters with hostile values (search syntax, huge or negative pages, odd booleans).
     const param = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('"', '*', 'NEAR(a b)', '-x', "a'b", 'a:*', '\\', '0', '-1', '1e9', 'true', '2'));
-    const query = fc.oneof(rawQuery, paramsQuery(['q', 'page', 'per_page', 'show_read', 'feed_id'], param));
+    const query = fc.oneof(rawQuery, paramsQuery(['q', 'page', 'per_page', 'show_read', 'feed_id', 'folder_id'], param));
     await assertGetsAnswered(
       t,
       fc.tuple(fc.constantFrom(...paths), query).map(([path, q]) => ({ url: `${path}?${q}`, headers: t.bearer(token) })),

@@ -8,7 +8,16 @@ describe('api client (public-area-and-api.md §4)', () => {
   beforeEach(() => {
     localStorage.clear();
     storage.setTokens('old-access', 'refresh-1');
-    storage.setUser({ id: 1, name: 'A', email: 'a@example.com', is_verified: true, language_preference: 'en', created_at: '', fever_api_enabled: false });
+    storage.setUser({
+      id: 1,
+      name: 'A',
+      email: 'a@example.com',
+      is_verified: true,
+      language_preference: 'en',
+      created_at: '',
+      fever_api_enabled: false,
+      mark_read_on: 'open',
+    });
   });
   afterEach(() => vi.unstubAllGlobals());
 

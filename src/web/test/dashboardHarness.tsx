@@ -25,6 +25,7 @@ export const testUser: User = {
   language_preference: 'en',
   created_at: '2026-01-01T00:00:00.000Z',
   fever_api_enabled: false,
+  mark_read_on: 'open',
 };
 
 /** The shared fake server (unknown routes answer 404), which also answers the session start (GET /auth/me) with the stored user. */

@@ -20,6 +20,11 @@ export function makeFeed(overrides: Partial<Feed> & Pick<Feed, 'id'>): Feed {
     folder_id: null,
     last_error_code: null,
     last_fetched_at: '2026-11-22T07:00:00.000Z',
+    next_check_at: '2026-11-22T08:00:00.000Z',
+    error_count: 0,
+    article_count: 0,
+    unread_count: 0,
+    always_load_original: false,
     created_at: '2026-11-01T07:00:00.000Z',
     ...overrides,
   };

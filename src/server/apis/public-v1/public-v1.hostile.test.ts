@@ -87,7 +87,7 @@ describe('hostile input on the public API v1', () => {
 
   it('answers arbitrary query strings, path ids and bearer headers', async () => {
     const param = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('0', '-1', '1e9', '101', '2147483648', 'true', 'false', '1', '', 'null', '[]', String(feedId)));
-    const query = fc.oneof(rawQuery, paramsQuery(['page', 'per_page', 'feed_id', 'unread', 'include_base64_favicons', 'include_favicons'], param));
+    const query = fc.oneof(rawQuery, paramsQuery(['page', 'per_page', 'feed_id', 'folder_id', 'unread', 'include_base64_favicons', 'include_favicons'], param));
     const bearer = fc.oneof(fc.constant(token), anyBearer(80));
     const lists = fc
       .tuple(fc.constantFrom('/articles', '/feeds'), query, bearer)

@@ -285,6 +285,27 @@ for (const dialect of DIALECTS) {
       expect(list.pagination).toMatchObject({ total_items: 1, has_active_filters: true });
     });
 
+    it('lists the articles of one folder’s feeds with folder_id (404 for another user’s folder, 400 with feed_id)', async () => {
+      const u = await client();
+      const a = await u.feed('Folder feed A', [item(1, { title: 'In A' })]);
+      const b = await u.feed('Folder feed B', [item(2, { title: 'In B' })]);
+      const outside = await u.feed('Not in the folder', [item(3, { title: 'Outside' })]);
+      const created = await u.webPost('/api/folders', { name: 'Public folder' });
+      expect(created.statusCode, created.body).toBe(201);
+      const folder: number = created.json().folder.id;
+      for (const feedId of [a, b]) expect((await u.webPost(`/api/folders/${folder}/feeds`, { feed_id: feedId })).statusCode).toBe(200);
+      const list = ok(await u.get(`/articles?folder_id=${folder}`));
+      expect(list.articles.map((x: { title: string }) => x.title)).toEqual(['In B', 'In A']);
+      expect(list.pagination).toMatchObject({ total_items: 2, total_pages: 1 });
+      expect(ok(await u.get('/articles')).articles).toHaveLength(3);
+      expect(outside).toBeGreaterThan(0);
+      const other = await client();
+      error(await other.get(`/articles?folder_id=${folder}`), 404, 'FOLDER_NOT_FOUND');
+      error(await u.get('/articles?folder_id=abc'), 400, 'VALIDATION_ERROR');
+      error(await u.get('/articles?folder_id=%00'), 400);
+      error(await u.get(`/articles?folder_id=${folder}&feed_id=${a}`), 400, 'ARTICLE_SCOPE_AMBIGUOUS');
+    });
+
     describe('statuses', () => {
       it('400: bad bodies, parameters and ids', async () => {
         const u = await client();

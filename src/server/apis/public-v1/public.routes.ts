@@ -228,13 +228,17 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
             operationId: 'listArticles',
             summary: 'List your articles',
             description:
-              'A page of your articles, newest first: of all your feeds or of one (feed_id), read and unread or only unread (unread=true). Articles of muted feeds and articles your filters hide are left out. Page 1 with 20 articles unless you ask for another page or size.',
+              'A page of your articles, newest first: of all your feeds, of one (feed_id) or of the feeds in one of your folders (folder_id), read and unread or only unread (unread=true). Articles of muted feeds and articles your filters hide are left out. Page 1 with 20 articles unless you ask for another page or size.',
             security: bearer,
             querystring: S.ArticlesQuery,
             response: {
               200: S.ArticlesReply,
               ...errors(400, 401),
-              404: S.ErrorSchema('You do not subscribe to the feed of feed_id.', 'FEED_NOT_FOUND', 'Feed not found.'),
+              404: S.ErrorSchema(
+                'You do not subscribe to the feed of feed_id (FEED_NOT_FOUND), or the folder of folder_id is not yours (FOLDER_NOT_FOUND).',
+                'FEED_NOT_FOUND',
+                'Feed not found.',
+              ),
               429: S.ERRORS[429],
             },
           },
@@ -262,7 +266,11 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
               ),
               ...errors(401),
               403: S.ErrorSchema('The feed of feed_id is muted.', 'FEED_MUTED', 'This feed is muted; unmute it to change its articles.'),
-              404: S.ErrorSchema('You do not subscribe to the feed of feed_id.', 'FEED_NOT_FOUND', 'Feed not found.'),
+              404: S.ErrorSchema(
+                'You do not subscribe to the feed of feed_id (FEED_NOT_FOUND), or the folder of folder_id is not yours (FOLDER_NOT_FOUND).',
+                'FEED_NOT_FOUND',
+                'Feed not found.',
+              ),
               ...errors(429),
             },
           },

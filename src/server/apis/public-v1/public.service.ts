@@ -210,7 +210,7 @@ export class PublicApiService {
   async listArticles(userId: number, query: ArticlesQuery): Promise<Static<typeof S.ArticlesReply>> {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 20;
-    const list = await this.deps.articles.list(userId, { page, per_page: perPage, feedId: query.feed_id, showRead: query.unread !== true });
+    const list = await this.deps.articles.list(userId, { page, per_page: perPage, feedId: query.feed_id, folderId: query.folder_id, showRead: query.unread !== true });
     const icons = query.include_base64_favicons ? await repo.feedIcons(this.deps.db, userId, [...new Set(list.articles.map((a) => a.feed_id))]) : null;
     const totalPages = Math.ceil(list.total / perPage);
     return {
@@ -263,7 +263,7 @@ export class PublicApiService {
     if (hasFeed === hasIds) throw badRequest('READ_ALL_SCOPE_REQUIRED', 'Send exactly one of feed_id and article_ids.');
     let count: number;
     if (hasIds) {
-      count = (await this.deps.articles.markRead(userId, body.article_ids!)).marked;
+      count = await this.deps.articles.markReadIds(userId, body.article_ids!);
     } else {
       count = await this.markFeedRecent(userId, body.feed_id!);
     }

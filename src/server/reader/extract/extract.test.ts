@@ -43,6 +43,45 @@ describe('extractArticle', () => {
     expect(out.content).not.toContain('partner shop');
   });
 
+  it('drops ad labels, disclosure and shop boxes inside the article, and keeps sentences that mention them', () => {
+    const html = page(`${para(1)}
+      <p><span>Anzeige</span></p>
+      <p>Werbung finanziert viele Verlage; der Stadtrat diskutierte gestern, ob die Stadtwerke auf ihren Bussen Werbung zeigen dürfen.</p>
+      <p><small>* Mit * markierte Links sind Affiliate-Links. Kaufst du darüber ein, erhalten wir eine Provision.</small></p>
+      ${para(2)}
+      <div><strong>Sony WH-1000XM5</strong> 279,99 € <a href="https://www.amazon.de/dp/B0?tag=blog-21">Jetzt kaufen bei Amazon</a></div>
+      <ul><li>Robust</li><li>Leise</li></ul>
+      ${para(3)}`);
+    const out = extractArticle(html, BASE)!;
+    expect(out.content).toContain('Paragraph 3 of the story');
+    expect(out.content).toContain('auf ihren Bussen Werbung zeigen');
+    expect(out.content).toContain('Robust');
+    expect(out.content).not.toMatch(/>\s*Anzeige\s*</);
+    expect(out.content).not.toContain('Provision');
+    expect(out.content).not.toContain('279,99');
+    expect(out.content).not.toContain('Jetzt kaufen');
+  });
+
+  it('turns affiliate links into plain ones and strips tracking parameters, keeping the words', () => {
+    const html = page(`${para(1)}
+      <p>The book <a href="https://amzn.to/3xYz">Deep Work</a> changed how the council plans its meetings, and the <a href="https://www.amazon.de/dp/B0C8?tag=blog-21&amp;th=1">second edition</a> adds a chapter.</p>
+      <p>Read the <a href="https://news.example.com/report?utm_source=rss&amp;utm_medium=feed&amp;id=7">full report</a> and the <a href="https://www.awin1.com/cread.php?awinmid=1&amp;ued=https%3A%2F%2Fshop.example.com%2Fbook">shop page</a>.</p>
+      ${para(2)}<img src="https://ir-de.amazon-adsystem.com/e/ir?t=blog-21" width="300">${para(3)}`);
+    const out = extractArticle(html, BASE)!;
+    expect(out.content).toContain('Deep Work');
+    expect(out.content).not.toContain('amzn.to');
+    expect(out.content).toContain('href="https://www.amazon.de/dp/B0C8?th=1"');
+    expect(out.content).toContain('href="https://news.example.com/report?id=7"');
+    expect(out.content).toContain('href="https://shop.example.com/book"');
+    expect(out.content).not.toMatch(/utm_|tag=blog|awin1|amazon-adsystem/);
+  });
+
+  it('keeps a short article whole even when it is about a disclosure', () => {
+    const html = `<html><body><article><h1>Hinweis</h1><p>Als Amazon-Partner verdiene ich an qualifizierten Verkäufen. ${'So finanziert sich dieses Blog seit vielen Jahren, ohne Banner und ohne Tracking. '.repeat(2)}</p></article></body></html>`;
+    const out = extractArticle(html, BASE);
+    expect(out?.content).toContain('So finanziert sich dieses Blog');
+  });
+
   it('keeps elements whose class merely contains the letters of an ad word', () => {
     const html = page(`<div class="shadow download-header">${para(1)}${para(2)}${para(3)}</div>`);
     expect(extractArticle(html, BASE)!.content).toContain('Paragraph 2');

@@ -2,17 +2,22 @@
  * Full-article extraction (dashboard.md §2 "Extended mode", §5 "Extended content is sanitised", §7
  * POST /api/extract-article-content): an article page's HTML → its readable part as safe HTML.
  * Pure: no I/O. Readability (Firefox's reader view) finds the article; linkedom gives it a DOM without a browser
- * (docs/ARCHITECTURE.md "Stack"). Before Readability runs, the spec's two extras are applied on the DOM, where class, id and size
- * attributes still exist (the sanitiser drops them):
- *   - images declaring a width or height under 10 px (spacers, tracking pixels) are removed;
- *   - ad, affiliate and tracking blocks are removed: elements whose class or id contains one of AD_WORDS as a
- *     word part (`ad-slot`, `sponsored-links`, `affiliate_box`), which is how page templates mark them.
+ * (docs/ARCHITECTURE.md "Stack"). The spec's extras (dashboard.md §5) are applied on the DOM, where class, id and size
+ * attributes still exist (the sanitiser drops them), with the rules and lists of ../ads:
+ *   - before Readability, on the whole page: images declaring a width or height under 10 px (spacers, tracking
+ *     pixels) and elements whose class or id names an ad, affiliate or tracking block (`ad-slot`,
+ *     `sponsored-links`, `affiliate_box`) are removed;
+ *   - after Readability, on the article it kept (small, so reading each element's text is cheap): also short blocks
+ *     whose text is an ad label, an affiliate disclosure or a shop box ("Anzeige", "Als Amazon-Partner…",
+ *     "Jetzt kaufen bei"); links through affiliate networks lead to their target or lose the link (their text stays),
+ *     tracking and affiliate parameters leave every link, and images served by ad networks go.
  * The result always goes through sanitizeContent (the same allowlist as feed content), so nothing the page
  * sends can run script in Feeder.
  */
 import { Readability } from '@mozilla/readability';
 import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
+import { cleanLink, isAdBlock, isAffiliateLink } from '../ads/index.js';
 import { sanitizeContent } from '../sanitize/index.js';
 import { ReaderError } from '../types.js';
 
@@ -20,35 +25,10 @@ import { ReaderError } from '../types.js';
 export const MIN_IMAGE_PX = 10;
 
 /**
- * Class/id words of ad, affiliate and tracking blocks. Kept short on purpose: each must be a whole word part
- * of a class or id (split at `-`, `_`, space and camelCase), so "ad" matches `ad-banner` but not `header`,
- * `shadow` or `download`. German shop words (anzeige, werbung) cover the spec's German sites.
+ * The text rules read each element's text, which costs the article's text times its depth: an article with more
+ * text than this (hundreds of pages) keeps the class, id, link and image rules only.
  */
-export const AD_WORDS = [
-  'ad',
-  'ads',
-  'advert',
-  'advertisement',
-  'adsbygoogle',
-  'adslot',
-  'advertising',
-  'sponsor',
-  'sponsored',
-  'promo',
-  'promoted',
-  'affiliate',
-  'outbrain',
-  'taboola',
-  'tracking',
-  'tracker',
-  'pixel',
-  'anzeige',
-  'werbung',
-  'banner',
-  'newsletter',
-  'paywall',
-];
-const AD_WORD_SET = new Set(AD_WORDS);
+export const MAX_TEXT_RULE_CHARS = 300_000;
 
 /** Less readable text than this is not an article (a navigation page, an error page): extraction fails. */
 export const MIN_TEXT_CHARS = 140;
@@ -91,11 +71,18 @@ export function checkComplexity(html: string): void {
  * The little of the DOM used here, typed locally: the server's TypeScript settings have no DOM library, and
  * linkedom's objects provide these members.
  */
-interface DomElement {
-  getAttribute(name: string): string | null;
-  remove(): void;
+interface DomNode {
+  textContent: string | null;
 }
-interface DomRoot {
+interface DomElement extends DomNode {
+  tagName: string;
+  childNodes: ArrayLike<DomNode>;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  remove(): void;
+  replaceWith(...nodes: DomNode[]): void;
+}
+interface DomRoot extends DomNode {
   querySelectorAll(selector: string): Iterable<DomElement>;
   innerHTML: string;
 }
@@ -110,21 +97,6 @@ export interface ExtractedArticle {
   content: string;
   /** Plain-text length of the readable part (Readability's measure). */
   length: number;
-}
-
-/** The word parts of a class or id value: `adSlot top_banner` → ad, slot, top, banner. */
-function wordParts(value: string): string[] {
-  return value
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
-
-function isAdBlock(el: DomElement): boolean {
-  const marks = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  if (marks.trim() === '') return false;
-  return wordParts(marks).some((w) => AD_WORD_SET.has(w));
 }
 
 /** A width/height attribute or inline style value in pixels, or null when not given in px (or unitless). */
@@ -145,15 +117,38 @@ export function isTinyImage(img: DomElement): boolean {
   return dims.some((d) => d !== null && d < MIN_IMAGE_PX);
 }
 
-/** Removes ad/affiliate/tracking blocks and tiny images from a document (in place). */
-function clean(document: DomDocument): void {
+const isAdMarked = (el: DomElement) => isAdBlock({ tag: el.tagName, className: el.getAttribute('class'), id: el.getAttribute('id') });
+
+/**
+ * Removes ad/affiliate/tracking blocks and tiny images from a document (in place). `thorough`: the text rules and
+ * the link and image rules too (the article Readability kept; a whole page is left to the class and id rule, since
+ * reading every element's text there costs the page's text times its depth).
+ */
+function clean(document: DomDocument, thorough: boolean): void {
   const body = document.documentElement ? (document.body ?? document.documentElement) : null;
   if (!body) return;
   for (const el of [...body.querySelectorAll('[class], [id]')]) {
     // An element inside one already removed is detached with it; removing it again is harmless.
-    if (isAdBlock(el)) el.remove();
+    if (isAdMarked(el)) el.remove();
   }
   for (const img of [...body.querySelectorAll('img')]) if (isTinyImage(img)) img.remove();
+  if (!thorough) return;
+  const articleChars = (body.textContent ?? '').length;
+  if (articleChars <= MAX_TEXT_RULE_CHARS) {
+    for (const el of [...body.querySelectorAll('*')]) {
+      const text = el.textContent ?? '';
+      // The element holding (nearly) the whole article is the article, however short it is.
+      if (text.length < articleChars * 0.9 && isAdBlock({ tag: el.tagName, text })) el.remove();
+    }
+  }
+  for (const a of [...body.querySelectorAll('a[href]')]) {
+    const href = a.getAttribute('href') ?? '';
+    const cleaned = cleanLink(href);
+    // An affiliate network's link without a readable target: the words stay, the link goes.
+    if (cleaned === null) a.replaceWith(...Array.from(a.childNodes));
+    else if (cleaned !== href) a.setAttribute('href', cleaned);
+  }
+  for (const media of [...body.querySelectorAll('img[src], iframe[src]')]) if (isAffiliateLink(media.getAttribute('src') ?? '')) media.remove();
 }
 
 /**
@@ -170,12 +165,12 @@ export function extractArticle(html: string, baseUrl: string): ExtractedArticle 
   const { document } = parseHTML(source);
   const dom = document as unknown as DomDocument;
   if (!dom.documentElement) return null;
-  clean(dom);
+  clean(dom, false);
   const article = new Readability(document, { charThreshold: 200 }).parse();
   if (!article?.content || (article.textContent ?? '').trim().length < MIN_TEXT_CHARS) return null;
   // Readability copies what it keeps, so a last pass over its output catches blocks it rebuilt.
   const out = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document as unknown as DomDocument;
-  clean(out);
+  clean(out, true);
   const content = sanitizeContent(out.body?.innerHTML ?? '', { baseUrl });
   if (content.trim() === '') return null;
   return { title: article.title ?? null, content, length: article.length ?? 0 };

@@ -13,6 +13,7 @@ const user: User = {
   language_preference: 'en',
   created_at: '2026-01-01T00:00:00Z',
   fever_api_enabled: false,
+  mark_read_on: 'open',
 };
 const routes = { '/login': <LoginPage />, '/resend-verification': <ResendVerificationPage />, '/dashboard': <p>dashboard</p> };
 const location = () => screen.getByTestId('location').textContent;

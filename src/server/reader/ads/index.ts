@@ -1,0 +1,260 @@
+/**
+ * Ad, affiliate and tracking rules over the lists of ./lists.ts (dashboard.md §5: extended content drops ad,
+ * affiliate and tracking elements; docs/decisions.md "Ads, affiliate links and tracking: the lists"). Pure and cheap:
+ * plain strings in, no DOM, no I/O, regular expressions built once at load, every text rule bounded by a short text
+ * length, so a caller may ask per element and per link of a document (the page extraction in ../extract does; the
+ * feed-content sanitiser can).
+ *
+ * The rules, so that an ordinary article survives:
+ * - a class or id naming an ad, affiliate or tracking block (`ad-slot`, `affiliateBox`) removes the element;
+ * - text removes only short blocks: a label that is (nearly) all of the text ("Anzeige", "* Affiliate-Link"),
+ *   a disclosure sentence ("Als Amazon-Partner verdiene ich…"), a shop call ("Jetzt kaufen bei", "Buy on Amazon"),
+ *   or a common shop word together with a price. A paragraph that merely uses "Werbung" in a sentence stays.
+ */
+import {
+  AD_CLASS_WORDS,
+  AD_LABEL_PREFIXES,
+  AD_LABELS,
+  AFFILIATE_HOSTS,
+  AFFILIATE_PARAMS,
+  AFFILIATE_TAG,
+  DISCLOSURE_SENTENCES,
+  PRICE_PATTERN,
+  REDIRECT_TARGET_PARAMS,
+  SHOP_AFFILIATE_PARAMS,
+  SHOP_CALLS,
+  SHOP_WORDS,
+  TRACKING_PARAM_PREFIXES,
+  TRACKING_PARAMS,
+} from './lists.js';
+
+/** Text rules look at blocks up to this many characters (whitespace collapsed); a longer block is article text. */
+export const MAX_AD_TEXT_CHARS = 400;
+/** Shop calls remove blocks up to this long (a product box), never a paragraph that quotes one. */
+export const MAX_SHOP_BOX_CHARS = 250;
+/** A label with a name after it ("Sponsored by Acme") is a label line up to this long. */
+export const MAX_LABEL_LINE_CHARS = 80;
+/** Longest href the link rules parse; a longer one is left as it is. */
+const MAX_HREF_CHARS = 8192;
+
+/** Elements whose removal would remove the article itself, whatever their class or text. */
+const NEVER_REMOVED = new Set(['html', 'head', 'body', 'main', 'article']);
+/** Elements whose text the text rules read (blocks, list items, inline labels, links and buttons). */
+const TEXT_TAGS = new Set([
+  'p',
+  'div',
+  'aside',
+  'section',
+  'footer',
+  'header',
+  'figure',
+  'figcaption',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dd',
+  'table',
+  'tbody',
+  'tr',
+  'td',
+  'span',
+  'small',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'a',
+  'button',
+  'center',
+  'font',
+  'label',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const BUTTONS = new Set(['a', 'button']);
+
+const CLASS_WORDS = new Set(AD_CLASS_WORDS);
+const LABELS = new Set(AD_LABELS.map((l) => l.toLowerCase()));
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** One alternation of the phrases, longest first, matched as whole words (letters and digits around it end a word). */
+function phrases(list: readonly string[]): RegExp {
+  const sorted = [...new Set(list)].sort((a, b) => b.length - a.length).map(escape);
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${sorted.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+}
+const DISCLOSURE = phrases(DISCLOSURE_SENTENCES);
+const SHOP_CALL = phrases(SHOP_CALLS);
+const SHOP_WORD = phrases(SHOP_WORDS);
+const PRICE = new RegExp(PRICE_PATTERN.source, 'u');
+
+/** The word parts of a class or id value: `adSlot top_banner` → ad, slot, top, banner. */
+function wordParts(value: string): string[] {
+  return value
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** True when a class or id value names an ad, affiliate or tracking block (`ad-banner`, `sponsoredLinks`). */
+export function hasAdClass(value: string): boolean {
+  return value.trim() !== '' && wordParts(value).some((w) => CLASS_WORDS.has(w));
+}
+
+/** Whitespace collapsed, trimmed, lower case. */
+function normalise(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** The text without the decoration around a label: `* Anzeige:`, `(Werbung)`, `– Sponsored –`. */
+function undecorated(text: string): string {
+  return text.replace(/^[\s*•·|:()[\]\-–—]+|[\s*•·|:()[\]\-–—.!]+$/gu, '');
+}
+
+/** How many characters of `text` the phrase expression matches, in all. */
+function covered(re: RegExp, text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(re)) n += m[0].length;
+  return n;
+}
+
+/** The label rule: the text is a label, or a label line ("Sponsored by Acme", "Anzeige: Samsung"). */
+export function isAdLabel(text: string): boolean {
+  const t = normalise(text);
+  if (t === '' || t.length > MAX_LABEL_LINE_CHARS) return false;
+  if (LABELS.has(undecorated(t))) return true;
+  const bare = t.replace(/^[\s*•·|([\-–—]+/u, '');
+  return AD_LABEL_PREFIXES.some((p) => bare.startsWith(p));
+}
+
+/** An element as the ad rules see it: its tag, class and id attributes, and (optionally) its text content. */
+export interface AdCandidate {
+  tag: string;
+  className?: string | null;
+  id?: string | null;
+  /** The element's text; leave it out to check class and id only (cheap, for a whole page). */
+  text?: string | null;
+}
+
+/**
+ * True when the element is an ad, affiliate or tracking block that extended content drops. Class and id decide
+ * for any element but the document's frame (html, body, main, article); the text decides only for short blocks
+ * (see the module comment).
+ */
+export function isAdBlock(el: AdCandidate): boolean {
+  const tag = el.tag.toLowerCase();
+  if (NEVER_REMOVED.has(tag)) return false;
+  if (hasAdClass(`${el.className ?? ''} ${el.id ?? ''}`)) return true;
+  if (el.text == null || !TEXT_TAGS.has(tag)) return false;
+  // Bounded before any work: a long text is article text, never a box (and normalising it would cost).
+  if (el.text.length > MAX_AD_TEXT_CHARS * 4) return false;
+  const t = normalise(el.text);
+  if (t === '' || t.length > MAX_AD_TEXT_CHARS) return false;
+  if (isAdLabel(t)) return true;
+  if (HEADINGS.has(tag)) return false;
+  if (covered(DISCLOSURE, t) > 0) return true;
+  if (t.length > MAX_SHOP_BOX_CHARS) return false;
+  if (covered(SHOP_CALL, t) > 0) return true;
+  const words = covered(SHOP_WORD, t);
+  if (words === 0) return false;
+  // A common shop word decides with a price beside it, or as most of a link's or button's text.
+  return PRICE.test(t) || (BUTTONS.has(tag) && words * 2 >= undecorated(t).length);
+}
+
+/** An http(s) URL, or null for anything else (relative, javascript:, mailto:, unparsable, over-long). */
+function httpUrl(href: string): URL | null {
+  if (href.length > MAX_HREF_CHARS || !/^\s*https?:\/\//i.test(href)) return null;
+  try {
+    return new URL(href.trim());
+  } catch {
+    return null;
+  }
+}
+
+const bareHost = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
+/** The list entry the host is or is a subdomain of, or undefined. */
+function listedHost(host: string, list: readonly string[]): string | undefined {
+  return list.find((h) => host === h || host.endsWith(`.${h}`));
+}
+
+/** The affiliate parameters that count on this host: the general ones and the shop's own. */
+function affiliateParamsOf(host: string): Set<string> {
+  const own = Object.entries(SHOP_AFFILIATE_PARAMS)
+    .filter(([key]) => host.includes(key))
+    .flatMap(([, params]) => params);
+  return new Set([...AFFILIATE_PARAMS, ...own]);
+}
+
+function isTrackingParam(key: string): boolean {
+  const k = key.toLowerCase();
+  return TRACKING_PARAMS.includes(k) || TRACKING_PARAM_PREFIXES.some((p) => k.startsWith(p));
+}
+
+function isAffiliateParam(key: string, value: string, shopParams: Set<string>): boolean {
+  const k = key.toLowerCase();
+  if (k === 'tag') return AFFILIATE_TAG.test(value) || shopParams.has(k);
+  return shopParams.has(k);
+}
+
+/**
+ * True when the link earns someone a commission: it goes through an affiliate network or shop redirector
+ * (amzn.to, awin1.com, rover.ebay.com, …), or carries an affiliate parameter (`tag=name-21`, `ascsubtag`, `affid`).
+ * Relative and non-http links are never affiliate links.
+ */
+export function isAffiliateLink(href: string): boolean {
+  const url = httpUrl(href);
+  if (!url) return false;
+  const host = bareHost(url);
+  if (listedHost(host, AFFILIATE_HOSTS)) return true;
+  if (url.search === '') return false;
+  const shopParams = affiliateParamsOf(host);
+  for (const [key, value] of url.searchParams) if (isAffiliateParam(key, value, shopParams)) return true;
+  return false;
+}
+
+/**
+ * The link without its tracking parameters (`utm_*`, `fbclid`, `gclid`, …) and affiliate parameters (`tag=…-21`,
+ * `ascsubtag`, …): the same page, without the click's identity. The very string given when nothing is removed, and
+ * for relative or non-http links.
+ */
+export function stripTrackingParams(href: string): string {
+  const url = httpUrl(href);
+  if (!url || url.search === '') return href;
+  const shopParams = affiliateParamsOf(bareHost(url));
+  const drop = [...url.searchParams].filter(([key, value]) => isTrackingParam(key) || isAffiliateParam(key, value, shopParams)).map(([key]) => key);
+  if (drop.length === 0) return href;
+  for (const key of new Set(drop)) url.searchParams.delete(key);
+  return url.toString();
+}
+
+/** The target a redirector carries in its query (an http(s) address), or null. */
+function redirectTarget(url: URL, listed: string): string | null {
+  const names = (REDIRECT_TARGET_PARAMS[listed] ?? []).map((n) => n.toLowerCase());
+  for (const [key, value] of url.searchParams) {
+    if (names.includes(key.toLowerCase()) && httpUrl(value)) return value;
+  }
+  return null;
+}
+
+/**
+ * What a link becomes in extended content: a redirector's target, cleaned (when it names one and is not itself an
+ * affiliate network); the link without tracking and affiliate parameters; or null for an affiliate network's link
+ * without a readable target (the caller keeps the link's text and drops the link).
+ */
+export function cleanLink(href: string): string | null {
+  const url = httpUrl(href);
+  if (!url) return href;
+  const listed = listedHost(bareHost(url), AFFILIATE_HOSTS);
+  if (!listed) return stripTrackingParams(href);
+  const target = redirectTarget(url, listed);
+  if (target === null) return null;
+  const targetUrl = httpUrl(target)!;
+  if (listedHost(bareHost(targetUrl), AFFILIATE_HOSTS)) return null;
+  return stripTrackingParams(targetUrl.toString());
+}
