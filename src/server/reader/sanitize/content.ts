@@ -10,6 +10,7 @@
  * written only when a rule below names it, and the writer escapes every text and attribute value it writes.
  */
 import { Parser, type Handler } from 'htmlparser2';
+import { cleanLink, hasAdClass, isAdBlock, MAX_AD_TEXT_CHARS } from '../ads/index.js';
 import { BLOCK_TAGS, collapseWhitespace } from '../parse/text.js';
 import { closeForeignContent } from './foreign.js';
 import { boundNesting } from './nesting.js';
@@ -190,7 +191,10 @@ function tag(tagName: string, attribs: Attributes): Tag {
 }
 
 function transformLink(name: string, attribs: Attributes, base: string | null): Decision {
-  const href = attribs.href === undefined ? null : linkUrl(attribs.href, base);
+  const url = attribs.href === undefined ? null : linkUrl(attribs.href, base);
+  // Affiliate redirectors lead to their target, tracking and affiliate parameters go (reader/ads, dashboard.md §5);
+  // an affiliate network's link without a readable target keeps only its words.
+  const href = url === null ? null : cleanLink(url);
   // A link without a usable target is just its text; keeping an inert <a> would still look clickable.
   if (href === null) return UNWRAP;
   const out: Attributes = { href, rel: 'noopener noreferrer', target: '_blank' };
@@ -393,6 +397,8 @@ const NO_ATTRIBUTES: Attributes = Object.freeze({});
  * parsed). A later rule (an ad block to drop, a link to rewrite) is added here.
  */
 function decide(name: string, attribs: Attributes, base: string | null): Decision | null {
+  // An element whose class or id names an ad, affiliate or tracking block goes with its content (reader/ads).
+  if ((attribs.class !== undefined && hasAdClass(attribs.class)) || (attribs.id !== undefined && hasAdClass(attribs.id))) return DROP;
   switch (name) {
     case 'a':
       return transformLink(name, attribs, base);
@@ -437,12 +443,19 @@ function startTag(t: Tag): string {
   return SELF_CLOSING.has(t.tagName) ? `${s} />` : `${s}>`;
 }
 
+/** An ad block holding this share of an item's text or more is the item itself, and stays (reader/ads). */
+const AD_BLOCK_MAX_SHARE = 0.9;
+
 /** An element open in the input: what was written for it. */
 interface Frame {
   /** The element's name in the input (htmlparser2 closes it by this name). */
   name: string;
   /** The name it is written under; null when its tags are not written (not allowed, or unwrapped). */
   written: string | null;
+  /** Where the element's output starts (html and text chunks, text characters), so an ad block can be taken back. */
+  htmlAt?: number;
+  textAt?: number;
+  charsAt?: number;
 }
 
 /**
@@ -460,6 +473,10 @@ class Sanitizer implements Partial<Handler> {
    * a DROP): while above 0, nothing is written.
    */
   private skipping = 0;
+  /** Characters of text written so far: an element's text length without joining it. */
+  private chars = 0;
+  /** Ad blocks found so far, as ranges of the output (chunk indexes) and their text length. */
+  private readonly adBlocks: { htmlAt: number; htmlEnd: number; textAt: number; textEnd: number; chars: number }[] = [];
 
   constructor(private readonly base: string | null) {}
 
@@ -478,15 +495,17 @@ class Sanitizer implements Partial<Handler> {
       this.stack.push({ name, written: null });
       return;
     }
+    const frame: Frame = { name, written: decision.tagName, htmlAt: this.html.length, textAt: this.text.length, charsAt: this.chars };
     this.html.push(startTag(decision));
     if (BLOCK_TAGS.has(decision.tagName)) this.text.push(' ');
-    this.stack.push({ name, written: decision.tagName });
+    this.stack.push(frame);
   }
 
   ontext(text: string): void {
     if (this.skipping > 0) return;
     this.html.push(escapeText(text));
     this.text.push(text);
+    this.chars += text.length;
   }
 
   onclosetag(name: string): void {
@@ -502,6 +521,37 @@ class Sanitizer implements Partial<Handler> {
     if (written === null || SELF_CLOSING.has(written)) return;
     this.html.push(`</${written}>`);
     if (BLOCK_TAGS.has(written)) this.text.push(' ');
+    // A short block that is an ad label, a disclosure or a shop box (reader/ads) is noted, to be left out at the
+    // end (finish). Only blocks of at most MAX_AD_TEXT_CHARS are read, so the check costs little however long the
+    // article is.
+    const length = this.chars - frame.charsAt!;
+    if (length > 0 && length <= MAX_AD_TEXT_CHARS && isAdBlock({ tag: written, text: this.text.slice(frame.textAt).join('') })) {
+      this.adBlocks.push({ htmlAt: frame.htmlAt!, htmlEnd: this.html.length, textAt: frame.textAt!, textEnd: this.text.length, chars: length });
+    }
+  }
+
+  /**
+   * The output, without the ad blocks noted on the way: the outermost of nested ones, and none that holds nearly
+   * all of the item's text (an item that is about a disclosure stays whole, as in page extraction).
+   */
+  finish(): SanitizedContent {
+    const total = this.chars;
+    const cut = this.adBlocks.filter((b) => b.chars < total * AD_BLOCK_MAX_SHARE).sort((a, b) => a.htmlAt - b.htmlAt || b.htmlEnd - a.htmlEnd);
+    if (cut.length === 0) return { html: this.html.join(''), text: collapseWhitespace(this.text.join('')) };
+    const html: string[] = [];
+    const text: string[] = [];
+    let h = 0;
+    let t = 0;
+    for (const b of cut) {
+      if (b.htmlAt < h) continue; // inside a block already cut
+      html.push(...this.html.slice(h, b.htmlAt));
+      text.push(...this.text.slice(t, b.textAt));
+      h = b.htmlEnd;
+      t = b.textEnd;
+    }
+    html.push(...this.html.slice(h));
+    text.push(...this.text.slice(t));
+    return { html: html.join(''), text: collapseWhitespace(text.join('')) };
   }
 }
 
@@ -530,7 +580,7 @@ export function sanitizeContentWithText(html: string, options: SanitizeContentOp
   const sanitizer = new Sanitizer(options.baseUrl);
   const parser = new Parser(sanitizer, { decodeEntities: true });
   parser.end(boundNesting(closeForeignContent(input)));
-  return { html: sanitizer.html.join(''), text: collapseWhitespace(sanitizer.text.join('')) };
+  return sanitizer.finish();
 }
 
 /** Sanitised article HTML (sanitizeContentWithText without the text). */

@@ -869,3 +869,40 @@ describe('nesting bound (docs/decisions.md "Sanitising")', () => {
     expect(count(out, '<span>')).toBe(MAX_DEPTH);
   });
 });
+
+describe('sanitizeContent: ads, affiliate links and tracking in feed content (reader/ads)', () => {
+  const clean = (html: string) => sanitizeContentWithText(html, { baseUrl: 'https://blog.example/post' });
+
+  it('drops ad labels, disclosure and shop boxes, and blocks with an ad class, keeping the article', () => {
+    const body = `<p>${'Ein ganz normaler Absatz über Kameras und ihre Objektive. '.repeat(4)}</p>`;
+    const out = clean(
+      `${body}<p>Anzeige</p><div class="ad-slot"><p>Kauf mich</p></div><div><p>Jetzt kaufen bei Amazon</p></div><p>Als Amazon-Partner verdiene ich an qualifizierten Verkäufen.</p>${body}`,
+    );
+    expect(out.html).not.toMatch(/Anzeige|Kauf mich|Jetzt kaufen|Amazon-Partner/);
+    expect(out.text).not.toMatch(/Anzeige|Kauf mich|Jetzt kaufen|Amazon-Partner/);
+    expect(out.html.match(/Ein ganz normaler Absatz/g)).toHaveLength(8);
+  });
+
+  it('keeps a sentence that merely mentions Werbung, and an item that is all about a disclosure', () => {
+    const sentence = '<p>Die Werbung im Fernsehen wird seit Jahren lauter, sagt die Studie, und niemand mag sie.</p>';
+    expect(clean(sentence).html).toContain('Die Werbung im Fernsehen');
+    const disclosure = '<p>Als Amazon-Partner verdiene ich an qualifizierten Verkäufen.</p>';
+    expect(clean(disclosure).html).toContain('Amazon-Partner');
+  });
+
+  it('cleans affiliate and tracking links, and unwraps an affiliate link without a readable target', () => {
+    const out = clean(
+      '<p><a href="https://www.amazon.de/dp/B0TEST?tag=blog-21&amp;th=1">Kamera</a> und <a href="https://news.example/a?utm_source=feed&amp;id=7">Bericht</a> und <a href="https://amzn.to/3abc">Kurzlink</a></p>',
+    );
+    expect(out.html).not.toMatch(/tag=blog-21|utm_source|amzn\.to/);
+    expect(out.html).toContain('href="https://news.example/a?id=7"');
+    expect(out.html).toContain('Kurzlink');
+  });
+
+  it('takes back a long run of short ad blocks, nested a little, without losing the clean text after it', () => {
+    const hostile = `${'<div><section><p>Anzeige</p></section></div>'.repeat(5000)}<p>${'Clean text that follows. '.repeat(40)}</p>`;
+    const out = clean(hostile);
+    expect(out.html).toContain('Clean text that follows.');
+    expect(out.html).not.toContain('Anzeige');
+  });
+});
