@@ -24,8 +24,9 @@ class BadgeCounts {
       const next = event.query.state.data as UnreadCounts | undefined;
       if (next === this.value) return;
       clearTimeout(this.timer);
-      // The first known counts show at once; later changes wait for quiet.
-      if (this.value === undefined) this.publish(next);
+      // The first known counts show at once, and so does "nothing unread" (all marked read, all feeds deleted);
+      // other changes wait for quiet.
+      if (this.value === undefined || next?.total === 0) this.publish(next);
       else this.timer = setTimeout(() => this.publish(client.getQueryData<UnreadCounts>(unreadCountsKey)), BADGE_DEBOUNCE_MS);
     });
   }
