@@ -162,7 +162,9 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, activeFolder = nul
             </ul>
           </div>
         </SortableContext>
-        {typeof document !== 'undefined' && createPortal(<DragOverlay>{overlay}</DragOverlay>, document.body)}
+        {/* No drop animation: dnd-kit scrolls the dragged row's node into view before it, and in the windowed tree
+            that node may be far from where the row lands (the page would jump). */}
+        {typeof document !== 'undefined' && createPortal(<DragOverlay dropAnimation={null}>{overlay}</DragOverlay>, document.body)}
       </DndContext>
 
       <FolderDialog open={dialog?.kind === 'rename'} folder={dialog?.folder} onClose={() => setDialog(null)} />

@@ -167,7 +167,7 @@ export const FolderItem = memo(function FolderItem({
           onClick={() => onToggle(folder.id)}
           aria-expanded={expanded}
           aria-label={t(expanded ? 'folders.collapse' : 'folders.expand', { name: folder.name })}
-          className="inline-flex size-8 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-2 hover:text-text"
+          className="inline-flex h-10 w-8 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-2 hover:text-text"
         >
           <ChevronRight aria-hidden className={`size-4 transition-transform ${expanded ? 'rotate-90' : ''}`} />
         </button>
