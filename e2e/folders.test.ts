@@ -57,14 +57,18 @@ const nav = (page: Page) => page.getByRole('navigation', { name: t('dashboard.si
 const feedRow = (page: Page, id: number) => nav(page).locator(`li[data-feed-id="${id}"]`);
 const folderHeader = (page: Page, id: number) => nav(page).locator(`[data-folder-header="${id}"]`);
 /** A folder's chevron (open or close it); its name is a link to the folder's stream. */
-const chevron = (page: Page, name: string) => nav(page).getByRole('button', { name: new RegExp(`^(${t('folders.collapse', { name })}|${t('folders.expand', { name })})$`) });
+const chevron = (page: Page, name: string) =>
+  nav(page).getByRole('button', { name: new RegExp(`^(${t('folders.collapse', { name })}|${t('folders.expand', { name })})$`) });
 const toasts = (page: Page) => page.getByTestId('toasts');
 
 /** The feed ids shown in a folder, and at the root, as the sidebar has them. */
 async function shown(page: Page, folderId: number): Promise<{ folder: number[]; root: number[] }> {
   const ids = (l: Locator) => l.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-feed-id'))));
   // The tree is one windowed list (docs/decisions.md "Sidebar at scale"): a row says its group.
-  return { folder: await ids(nav(page).locator(`li[data-feed-id][data-group="${folderId}"]`)), root: await ids(nav(page).locator('li[data-feed-id][data-group="root"]')) };
+  return {
+    folder: await ids(nav(page).locator(`li[data-feed-id][data-group="${folderId}"]`)),
+    root: await ids(nav(page).locator('li[data-feed-id][data-group="root"]')),
+  };
 }
 
 async function folderOf(api: Api, feedId: number): Promise<number | null> {

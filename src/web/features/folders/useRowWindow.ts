@@ -6,13 +6,7 @@ import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
  * that ancestor's view crosses the list, widened by `overscan` rows on each side. Without a measurable view (a test
  * document has no layout) the first `fallbackRows` are shown.
  */
-export function useRowWindow(
-  listRef: RefObject<HTMLElement | null>,
-  count: number,
-  rowHeight: number,
-  overscan = 8,
-  fallbackRows = 60,
-): { first: number; last: number } {
+export function useRowWindow(listRef: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan = 8, fallbackRows = 60): { first: number; last: number } {
   const [range, setRange] = useState({ first: 0, last: Math.min(count, fallbackRows) });
 
   useLayoutEffect(() => {

@@ -58,7 +58,13 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
       <nav aria-label={t('dashboard.sidebar.label')} className="flex min-h-0 flex-1 flex-col overflow-y-auto px-3 pb-3 pt-2">
         <ul className="flex flex-col gap-0.5">
           <li>
-            <SidebarLink to="/dashboard" active={onDashboard && activeFeed === null && activeFolder === null} icon={Newspaper} label={t('dashboard.sidebar.allArticles')} total />
+            <SidebarLink
+              to="/dashboard"
+              active={onDashboard && activeFeed === null && activeFolder === null}
+              icon={Newspaper}
+              label={t('dashboard.sidebar.allArticles')}
+              total
+            />
           </li>
           <li>
             <SidebarLink to="/dashboard/favorites" end icon={Star} label={t('dashboard.sidebar.favorites')} />

@@ -31,7 +31,7 @@ export function SidebarResizer({ columnRef }: { columnRef: RefObject<HTMLElement
     columnRef.current?.style.setProperty('--sidebar-w', `${width.current}px`);
     handleRef.current?.setAttribute('aria-valuenow', String(width.current));
   };
-  useEffect(() => apply(width.current)); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => apply(width.current));
 
   const drag = useRef<{ startX: number; startWidth: number } | null>(null);
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
@@ -90,7 +90,10 @@ export function SidebarResizer({ columnRef }: { columnRef: RefObject<HTMLElement
       data-testid="sidebar-resizer"
       className="group absolute inset-y-0 -right-1.5 z-10 hidden w-3 cursor-col-resize touch-none select-none outline-none lg:block"
     >
-      <span aria-hidden className="absolute inset-y-0 left-1/2 w-0.5 -translate-x-1/2 bg-transparent transition-colors group-hover:bg-accent group-focus-visible:bg-accent" />
+      <span
+        aria-hidden
+        className="absolute inset-y-0 left-1/2 w-0.5 -translate-x-1/2 bg-transparent transition-colors group-hover:bg-accent group-focus-visible:bg-accent"
+      />
     </div>
   );
 }

@@ -49,10 +49,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, activeFolder = nul
   const activeFeedId = active.type === 'feed' ? active.id : -1;
   const showHint = draggedFromFolder && layout.root.every((id) => id === activeFeedId);
   const draggingFolder = active.type === 'folder';
-  const rows = useMemo(
-    () => flattenLayout(layout, draggingFolder ? () => false : isExpanded, showHint),
-    [layout, draggingFolder, isExpanded, showHint],
-  );
+  const rows = useMemo(() => flattenLayout(layout, draggingFolder ? () => false : isExpanded, showHint), [layout, draggingFolder, isExpanded, showHint]);
   const rootFirst = rows.length - layout.root.length - (showHint ? 1 : 0);
 
   // The focused row stays drawn (a keyboard user's place), and so does the dragged one (dnd-kit follows its node).
@@ -72,9 +69,9 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, activeFolder = nul
   // Each group's rows go into its sortable context; rows of one group come one after another.
   const runs: { group: Group; items: { row: Row; index: number }[] }[] = [];
   for (const entry of shown) {
-    const group: Group | 'folders' = entry.row.kind === 'feed' ? entry.row.group : entry.row.kind === 'empty' ? entry.row.folder : 'root';
+    const group: Group = entry.row.kind === 'feed' ? entry.row.group : entry.row.kind === 'empty' ? entry.row.folder : 'root';
     const previous = runs.at(-1);
-    if (entry.row.kind !== 'feed' || !previous || previous.group !== group || previous.items[0].row.kind !== 'feed') runs.push({ group: group as Group, items: [entry] });
+    if (entry.row.kind !== 'feed' || !previous || previous.group !== group || previous.items[0].row.kind !== 'feed') runs.push({ group, items: [entry] });
     else previous.items.push(entry);
   }
   const groupIds = useMemo(() => {
@@ -142,7 +139,7 @@ export function SidebarFeedTree({ feeds, folders, activeFeed, activeFolder = nul
         setFocused(row?.dataset.rowKey ?? null);
       }}
       onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(null);
+        if (!e.currentTarget.contains(e.relatedTarget)) setFocused(null);
       }}
     >
       <DndContext {...dndProps}>

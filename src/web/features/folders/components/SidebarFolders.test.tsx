@@ -50,9 +50,21 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
     expect(within(nav()).getByRole('button', { name: 'Close folder News' }).getAttribute('aria-expanded')).toBe('true');
     const inFolder = [...document.querySelectorAll('li[data-group="10"]')];
     expect(inFolder.map((li) => li.querySelector('a')!.textContent)).toEqual(['TTagesblick55 unread articles', 'BByte Sized44 unread articles', 'QQuiet Digestmuted']);
-    expect(within(nav()).getByRole('link', { name: /Byte Sized/ }).getAttribute('aria-current')).toBe('page');
-    expect(within(nav()).getByRole('link', { name: /Byte Sized/ }).getAttribute('title')).toBe('Byte Sized');
-    expect(within(nav()).getByRole('link', { name: /Quiet Digest/ }).getAttribute('data-muted')).toBe('true');
+    expect(
+      within(nav())
+        .getByRole('link', { name: /Byte Sized/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    expect(
+      within(nav())
+        .getByRole('link', { name: /Byte Sized/ })
+        .getAttribute('title'),
+    ).toBe('Byte Sized');
+    expect(
+      within(nav())
+        .getByRole('link', { name: /Quiet Digest/ })
+        .getAttribute('data-muted'),
+    ).toBe('true');
     // The empty folder says how to fill it; the root feeds follow the folders.
     expect(within(nav()).getByText('Empty – drag feeds here')).toBeTruthy();
     expect([...document.querySelectorAll('li[data-group="root"] a')].map((a) => a.getAttribute('href'))).toEqual(['/dashboard?feed=4', '/dashboard?feed=5']);
@@ -66,7 +78,11 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
     await renderAt('/dashboard?folder=10', <Sidebar onClose={() => {}} />);
     const news = await within(nav()).findByRole('link', { name: /^News/ });
     expect(news.getAttribute('aria-current')).toBe('page');
-    expect(within(nav()).getByRole('link', { name: /All articles/ }).getAttribute('aria-current')).toBeNull();
+    expect(
+      within(nav())
+        .getByRole('link', { name: /All articles/ })
+        .getAttribute('aria-current'),
+    ).toBeNull();
   });
 
   it('marks a feed whose last fetch failed, with the error as its tooltip', async () => {

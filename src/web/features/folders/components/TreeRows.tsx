@@ -133,7 +133,17 @@ export const FolderItem = memo(function FolderItem({
 }) {
   const { t } = useTranslation();
   const unread = useUnreadSum(feeds);
-  const { setNodeRef, setActivatorNodeRef, listeners, attributes, isDragging, isOver, active: dragged, activeIndex, index: sortIndex } = useSortable({
+  const {
+    setNodeRef,
+    setActivatorNodeRef,
+    listeners,
+    attributes,
+    isDragging,
+    isOver,
+    active: dragged,
+    activeIndex,
+    index: sortIndex,
+  } = useSortable({
     id: folderDndId(folder.id),
     data: { type: 'folder' },
     attributes: { roleDescription: t('folders.dnd.roleDescription') },

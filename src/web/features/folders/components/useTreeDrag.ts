@@ -217,7 +217,8 @@ export function useTreeDrag(feeds: Feed[], folders: Folder[], isExpanded: (folde
      */
     autoScroll: {
       activator: AutoScrollActivator.Pointer,
-      canScroll: (element) => element !== document.scrollingElement && element !== document.body, threshold: { x: 0, y: 0.15 },
+      canScroll: (element) => element !== document.scrollingElement && element !== document.body,
+      threshold: { x: 0, y: 0.15 },
       acceleration: 20,
     },
     onDragStart,
