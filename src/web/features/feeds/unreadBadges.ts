@@ -13,21 +13,24 @@ export const BADGE_DEBOUNCE_MS = 400;
  */
 class BadgeCounts {
   value: UnreadCounts | undefined;
+  /** The newest counts in the cache (the debounce waits from their last change, not from any cache event). */
+  private latest: UnreadCounts | undefined;
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(client: QueryClient) {
-    this.value = client.getQueryData<UnreadCounts>(unreadCountsKey);
+    this.value = this.latest = client.getQueryData<UnreadCounts>(unreadCountsKey);
     const hash = JSON.stringify(unreadCountsKey);
     client.getQueryCache().subscribe((event) => {
       if (event.type !== 'updated' || event.query.queryHash !== hash) return;
       const next = event.query.state.data as UnreadCounts | undefined;
-      if (next === this.value) return;
+      if (next === this.latest) return;
+      this.latest = next;
       clearTimeout(this.timer);
       // The first known counts show at once, and so does "nothing unread" (all marked read, all feeds deleted);
       // other changes wait for quiet.
       if (this.value === undefined || next?.total === 0) this.publish(next);
-      else this.timer = setTimeout(() => this.publish(client.getQueryData<UnreadCounts>(unreadCountsKey)), BADGE_DEBOUNCE_MS);
+      else this.timer = setTimeout(() => this.publish(this.latest), BADGE_DEBOUNCE_MS);
     });
   }
 
