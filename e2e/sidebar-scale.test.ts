@@ -222,7 +222,7 @@ describe('the sidebar at 2,000 feeds', () => {
     await scrollToRow(page, now.keys.indexOf(`feed-${far.id}`));
     await feedRow(page, far.id).getByRole('link').click();
     await page.waitForURL(`**/dashboard?feed=${far.id}`);
-    expect(await feedRow(page, far.id).getByRole('link').getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => feedRow(page, far.id).getByRole('link').getAttribute('aria-current')).toBe('page');
 
     // Folding the big folder takes its 995 rows out of the tree; unfolding brings them back.
     await page.evaluate(() => (document.querySelector('nav')!.scrollTop = 0));
