@@ -3,7 +3,7 @@ import { setDocumentTitle, setTitleUnread } from './pageTitle.js';
 
 afterEach(() => setTitleUnread(0));
 
-describe("the browser tab's title (docs/decisions.md \"Sidebar at scale\")", () => {
+describe('the browser tab\'s title (docs/decisions.md "Sidebar at scale")', () => {
   it('puts the unread count in front of the page name, and drops it at zero', () => {
     setDocumentTitle('All articles · Feeder');
     expect(document.title).toBe('All articles · Feeder');
