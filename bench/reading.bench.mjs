@@ -64,6 +64,9 @@ await benchOnBothDialects({
     await measure(`reading-list-feed-${dialect}`, SAMPLES, 1, (n) => fetch(`${base}/api/feeds/${feedOf(n)}/articles?page=1&per_page=20`, { headers }), tag);
     await measure(`reading-favorites-${dialect}`, SAMPLES, 1, get('/api/articles/favorites?page=1&per_page=20'), tag);
     await measure(`reading-unread-counts-${dialect}`, SAMPLES, 1, get('/api/feeds/unread_counts'), tag);
+    // The poll's call: a delta against the version of the last answer (nothing changed: no counts, only the total).
+    const { version } = await (await fetch(`${base}/api/feeds/unread_counts`, { headers })).json();
+    await measure(`reading-unread-counts-delta-${dialect}`, SAMPLES, 1, get(`/api/feeds/unread_counts?since=${encodeURIComponent(version)}`), tag);
     await measure(
       `reading-search-common-${dialect}`,
       SAMPLES,

@@ -55,14 +55,20 @@ const open = (options: { width: number; height?: number; touch?: boolean; theme?
 
 const nav = (page: Page) => page.getByRole('navigation', { name: t('dashboard.sidebar.label') });
 const feedRow = (page: Page, id: number) => nav(page).locator(`li[data-feed-id="${id}"]`);
-const folderHeader = (page: Page, id: number) => nav(page).locator(`[data-folder-id="${id}"] > div`);
-const rootFeeds = (page: Page) => page.getByTestId('sidebar-root-feeds');
+const folderHeader = (page: Page, id: number) => nav(page).locator(`[data-folder-header="${id}"]`);
+/** A folder's chevron (open or close it); its name is a link to the folder's stream. */
+const chevron = (page: Page, name: string) =>
+  nav(page).getByRole('button', { name: new RegExp(`^(${t('folders.collapse', { name })}|${t('folders.expand', { name })})$`) });
 const toasts = (page: Page) => page.getByTestId('toasts');
 
 /** The feed ids shown in a folder, and at the root, as the sidebar has them. */
 async function shown(page: Page, folderId: number): Promise<{ folder: number[]; root: number[] }> {
   const ids = (l: Locator) => l.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-feed-id'))));
-  return { folder: await ids(nav(page).locator(`[data-folder-id="${folderId}"] li[data-feed-id]`)), root: await ids(rootFeeds(page).locator('li[data-feed-id]')) };
+  // The tree is one windowed list (docs/decisions.md "Sidebar at scale"): a row says its group.
+  return {
+    folder: await ids(nav(page).locator(`li[data-feed-id][data-group="${folderId}"]`)),
+    root: await ids(nav(page).locator('li[data-feed-id][data-group="root"]')),
+  };
 }
 
 async function folderOf(api: Api, feedId: number): Promise<number | null> {
@@ -118,9 +124,20 @@ describe('sidebar folders', () => {
 
     await createFolder(page, 'E2E Ordner');
     const folder = await folderId(api, 'E2E Ordner');
-    const toggle = nav(page).getByRole('button', { name: /^E2E Ordner/ });
-    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await chevron(page, 'E2E Ordner').getAttribute('aria-expanded')).toBe('true');
     await nav(page).getByText(t('folders.empty')).waitFor();
+    // The folder's name opens its stream (and shows it as the current view); the chevron alone folds it.
+    await nav(page)
+      .getByRole('link', { name: /^E2E Ordner/ })
+      .click();
+    await page.waitForURL(`**/dashboard?folder=${folder}`);
+    expect(
+      await nav(page)
+        .getByRole('link', { name: /^E2E Ordner/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    expect(await chevron(page, 'E2E Ordner').getAttribute('aria-expanded')).toBe('true');
+    await page.goto('/dashboard');
 
     // Into the folder: dropped on its header.
     await mouseDrag(page, feedRow(page, ids.beta), folderHeader(page, folder));
@@ -162,16 +179,10 @@ describe('sidebar folders', () => {
     expect((await shown(page, folder)).root).toEqual([last, ...dropped.root.slice(0, 2)]);
 
     // Collapsed stays collapsed after a reload.
-    await nav(page)
-      .getByRole('button', { name: /^E2E Ordner/ })
-      .click();
+    await chevron(page, 'E2E Ordner').click();
     await page.reload();
     await feedRow(page, ids.beta).waitFor();
-    expect(
-      await nav(page)
-        .getByRole('button', { name: /^E2E Ordner/ })
-        .getAttribute('aria-expanded'),
-    ).toBe('false');
+    expect(await chevron(page, 'E2E Ordner').getAttribute('aria-expanded')).toBe('false');
 
     // Into the collapsed folder, then rename and delete it: its feed goes back to the list.
     await mouseDrag(page, feedRow(page, ids.alpha), folderHeader(page, folder));
@@ -187,7 +198,7 @@ describe('sidebar folders', () => {
     await rename.waitFor({ state: 'hidden' });
     await page.reload();
     await nav(page)
-      .getByRole('button', { name: /^Lesestoff/ })
+      .getByRole('link', { name: /^Lesestoff/ })
       .waitFor();
 
     await folderHeader(page, folder).hover();
@@ -339,7 +350,7 @@ describe('accessibility of the sidebar with folders', () => {
       findings.push(...(await audit(phone.page)).map((f) => `390 folder menu: ${f}`));
       // Touch targets: every control in the drawer's feed section is at least 40 px tall.
       const small = await nav(phone.page)
-        .locator('[data-folder-id] button:not([data-drag-handle]), li[data-feed-id] a')
+        .locator('[data-folder-id] button:not([data-drag-handle]), [data-folder-id] a, li[data-feed-id] a')
         .evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().height < 40).map((el) => el.textContent));
       expect(small).toEqual([]);
       await phone.context.close();

@@ -68,3 +68,5 @@ export const MAX_TEXT_FIELD = 10_000;
 /** Ids in one reorder or selection call (folders, reading lists, a rule's feeds); feeds may be many more. */
 export const MAX_ORDER_IDS = 10_000;
 export const MAX_FEED_ORDER = 100_000;
+/** The version token of the unread counts a client sends back (GET /api/feeds/unread_counts?since=…). */
+export const MAX_UNREAD_TOKEN_LENGTH = 1024;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_FEED_ORDER, MAX_TEXT_FIELD, MAX_URL_LENGTH } from '../limits.js';
+import { MAX_FEED_ORDER, MAX_TEXT_FIELD, MAX_UNREAD_TOKEN_LENGTH, MAX_URL_LENGTH } from '../limits.js';
 import { Id, Nullable, NullableString } from './common.js';
 
 /**
@@ -84,10 +84,22 @@ export const MuteBody = Type.Object({
   permanently: Type.Optional(Type.Boolean()),
 });
 
-/** GET /api/feeds/unread_counts. Muted feeds are absent; total is the sum of the counts. */
+/**
+ * GET /api/feeds/unread_counts. Muted feeds are absent; total is the sum of the counts. `version` names the answer;
+ * a client that sends it back as `since` gets a delta: `delta` then says which buckets (feed id mod
+ * `delta.buckets`) changed, and `counts` holds exactly the feeds of those buckets (a feed of a changed bucket that
+ * is not in them has no count any more). Without `delta` the counts are complete. Old clients ignore both fields.
+ */
 export const UnreadCountsReply = Type.Object({
   counts: Type.Record(Type.String(), Type.Integer()),
   total: Type.Integer(),
+  version: Type.Optional(Type.String()),
+  delta: Type.Optional(Type.Object({ buckets: Type.Integer(), changed: Type.Array(Type.Integer()) })),
+});
+
+/** The version of the counts the client holds (from its last answer). */
+export const UnreadCountsQuery = Type.Object({
+  since: Type.Optional(Type.String({ maxLength: MAX_UNREAD_TOKEN_LENGTH })),
 });
 
 /** A feed found at or behind a URL (discovery). */

@@ -63,7 +63,12 @@ for (const dialect of DIALECTS) {
           return res.json();
         },
         feeds: async (): Promise<Feed[]> => (await call('GET', '/api/feeds')).json(),
-        counts: async (): Promise<UnreadCounts> => (await call('GET', '/api/feeds/unread_counts')).json(),
+        /** The counts without their version token (which every full answer carries; see the delta test). */
+        counts: async (): Promise<UnreadCounts> => {
+          const { version, ...rest } = (await call('GET', '/api/feeds/unread_counts')).json<UnreadCounts>();
+          expect(version).toMatch(/^u1\./);
+          return rest;
+        },
       };
     }
 
@@ -400,6 +405,40 @@ for (const dialect of DIALECTS) {
       await u.add('/alpha.xml');
       await u.add('/beta.xml');
       expect(await u.counts()).toEqual({ counts: { [a.id]: 3, [b.id]: 3 }, total: 6 });
+    });
+
+    it('unread counts as deltas: since a version, only the buckets that changed; a bad token gets the whole answer', async () => {
+      const seed = await user();
+      const a = await seed.add('/alpha.xml');
+      const b = await seed.add('/beta.xml');
+      await fetchArticles(a.id);
+      await fetchArticles(b.id);
+      const u = await user();
+      await u.add('/alpha.xml');
+      await u.add('/beta.xml');
+      const get = async (since?: string) => {
+        const res = await u.call('GET', `/api/feeds/unread_counts${since === undefined ? '' : `?since=${encodeURIComponent(since)}`}`);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<UnreadCounts>();
+      };
+      const full = await get();
+      expect(full.delta).toBeUndefined();
+      // Nothing changed: no counts, the same version, the total as ever.
+      const same = await get(full.version);
+      expect(same).toEqual({ counts: {}, total: 6, version: full.version, delta: { buckets: 1, changed: [] } });
+      // Another device marks one article read: the changed bucket comes whole (here the only one).
+      const first = (await u.call('GET', '/api/articles')).json<{ articles: { id: number; feed_id: number }[] }>().articles.find((x) => x.feed_id === a.id)!;
+      expect((await u.call('POST', `/api/articles/${first.id}/read`)).statusCode).toBeLessThan(300);
+      const after = await get(full.version);
+      expect(after).toMatchObject({ counts: { [a.id]: 2, [b.id]: 3 }, total: 5, delta: { buckets: 1, changed: [0] } });
+      expect(after.version).not.toBe(full.version);
+      // A muted feed leaves its bucket: the bucket comes without it.
+      expect((await u.call('POST', `/api/feeds/${b.id}/mute`, { permanently: true })).statusCode).toBe(200);
+      expect(await get(after.version)).toMatchObject({ counts: { [a.id]: 2 }, total: 2, delta: { changed: [0] } });
+      // A token that is not one is answered in full; an oversized one is refused.
+      expect(await get('garbage')).toEqual({ counts: { [a.id]: 2 }, total: 2, version: expect.any(String) });
+      const long = await u.call('GET', `/api/feeds/unread_counts?since=${'x'.repeat(2000)}`);
+      expect(long.statusCode).toBe(400);
     });
 
     it('mutes for each allowed duration; a timed mute ends by itself; muted feeds leave the unread counts', async () => {

@@ -27,7 +27,9 @@ export async function registerFeedsRoutes(app: App, services: Pick<Services, 'fe
       reply.status(201).send(await feeds.add(request.userId, request.body.url)),
     );
 
-    api.get('/api/feeds/unread_counts', { schema: { response: { 200: S.UnreadCountsReply } } }, async (request) => feeds.unreadCounts(request.userId));
+    api.get('/api/feeds/unread_counts', { schema: { querystring: S.UnreadCountsQuery, response: { 200: S.UnreadCountsReply } } }, async (request) =>
+      feeds.unreadCounts(request.userId, request.query.since),
+    );
 
     api.post('/api/feeds/sort', { schema: { body: S.SortBody, response: { 200: S.FeedListReply } } }, async (request) =>
       feeds.sort(request.userId, request.body.feed_order),

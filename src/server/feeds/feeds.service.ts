@@ -1,4 +1,5 @@
 import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../../common/api.js';
+import { changedBuckets, parseUnreadToken, unreadVersion } from './unread-delta.js';
 import { MAX_CUSTOM_TITLE_LENGTH, MUTE_HOURS } from '../../common/limits.js';
 import type { Db } from '../db/database.js';
 import { changedPositions, writePositions } from '../db/sort-order.js';
@@ -185,15 +186,22 @@ export class FeedsService {
     return this.list(userId);
   }
 
-  /** Unread articles per feed (not filtered out), muted feeds left out; total is their sum. */
-  async unreadCounts(userId: number): Promise<UnreadCounts> {
+  /**
+   * Unread articles per feed (not filtered out), muted feeds left out; total is their sum. With `since` (the version
+   * of an earlier answer) only the buckets that changed since then (unread-delta.ts).
+   */
+  async unreadCounts(userId: number, since?: string): Promise<UnreadCounts> {
+    const rows = await subscriptions.unreadCountRows(this.deps.db, userId, this.nowIso());
+    const version = unreadVersion(rows);
+    const changed = changedBuckets(version, parseUnreadToken(since));
+    const wanted = changed === null ? null : new Set(changed);
     const counts: Record<string, number> = {};
     let total = 0;
-    for (const row of await subscriptions.unreadCountRows(this.deps.db, userId, this.nowIso())) {
-      counts[String(row.feed_id)] = row.unread_count;
+    for (const row of rows) {
       total += row.unread_count;
+      if (wanted === null || wanted.has(row.feed_id % version.buckets)) counts[String(row.feed_id)] = row.unread_count;
     }
-    return { counts, total };
+    return changed === null ? { counts, total, version: version.token } : { counts, total, version: version.token, delta: { buckets: version.buckets, changed } };
   }
 
   /** A stored icon by its content address (GET /api/icons/{hash}); 404 when no feed has it. */

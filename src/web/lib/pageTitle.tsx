@@ -15,12 +15,35 @@ export interface PageTitle {
 
 export const PageTitleContext = createContext<(title: PageTitle) => void>(() => {});
 
+/*
+ * The browser tab's title is the page's name and, while the dashboard shows, the total unread count in front of it
+ * ("(12) All articles · Feeder", as mail and feed readers do), so a reader sees new articles from another tab.
+ */
+let pageName = '';
+let unread = 0;
+function applyTitle(): void {
+  if (typeof document === 'undefined') return;
+  document.title = unread > 0 ? `(${unread > 9999 ? '9999+' : unread}) ${pageName}` : pageName;
+}
+
+/** Sets the page's part of the browser tab's title (the unread count stays in front of it). */
+export function setDocumentTitle(name: string): void {
+  pageName = name;
+  applyTitle();
+}
+
+/** The unread count shown in front of the tab's title; 0 shows none. */
+export function setTitleUnread(count: number): void {
+  unread = Math.max(0, count);
+  applyTitle();
+}
+
 export function usePageTitle(title: string, short?: string): void {
   const setTitle = useContext(PageTitleContext);
   const { t } = useTranslation();
   const appName = t('common.appName');
   useEffect(() => {
     setTitle({ title, short: short && short !== title ? short : undefined });
-    document.title = title ? `${title} · ${appName}` : appName;
+    setDocumentTitle(title ? `${title} · ${appName}` : appName);
   }, [title, short, appName, setTitle]);
 }

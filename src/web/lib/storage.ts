@@ -22,6 +22,9 @@ function set(key: string, value: string | null, store: Storage | undefined = glo
   }
 }
 
+/** Local storage key of the sidebar's width; a preference of this browser, like the collapsed folders. */
+export const SIDEBAR_WIDTH_KEY = 'sidebarWidth';
+
 export const storage = {
   get,
   set,
@@ -47,6 +50,12 @@ export const storage = {
     set(STORAGE_KEYS.refreshToken, null);
     set(STORAGE_KEYS.user, null);
   },
+  /** The width of the sidebar the user dragged (px), or null when never set (dashboard.md §2 "Sidebar"). */
+  getSidebarWidth(): number | null {
+    const value = Number(get(SIDEBAR_WIDTH_KEY));
+    return Number.isFinite(value) && value > 0 ? value : null;
+  },
+  setSidebarWidth: (width: number | null) => set(SIDEBAR_WIDTH_KEY, width === null ? null : String(Math.round(width))),
   getLoginError: () => get(LOGIN_ERROR_KEY, globalThis.sessionStorage),
   setLoginError: (message: string | null) => set(LOGIN_ERROR_KEY, message, globalThis.sessionStorage),
 };

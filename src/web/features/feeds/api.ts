@@ -1,4 +1,4 @@
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { MUTE_HOURS } from '../../../common/limits.js';
 import type {
@@ -48,6 +48,34 @@ export function listFeeds(): Promise<Feed[]> {
 
 export function getUnreadCounts(): Promise<UnreadCounts> {
   return api<UnreadCounts>('/api/feeds/unread_counts').then((res) => ({ counts: res?.counts ?? {}, total: res?.total ?? 0 }));
+}
+
+/**
+ * The last counts the server sent to a query client, with their version (docs/decisions.md "Sidebar at scale"):
+ * the base a delta applies to. Kept beside the cache rather than in it, because the optimistic count changes of
+ * the article views rewrite the cached counts (and are superseded by the next answer anyway).
+ */
+const serverCounts = new WeakMap<QueryClient, { version: string; buckets: number; counts: Record<string, number> }>();
+
+/**
+ * GET /api/feeds/unread_counts as a delta when possible: the version of the last answer goes as `since`, and the
+ * answer's changed buckets replace those of the last counts. Without a base (first call, cleared cache) or when the
+ * server answers in full (another bucket count, an old server), the answer is taken whole.
+ */
+export async function fetchUnreadCounts(client: QueryClient): Promise<UnreadCounts> {
+  const base = client.getQueryData(unreadCountsKey) === undefined ? undefined : serverCounts.get(client);
+  const res = await api<UnreadCounts>(`/api/feeds/unread_counts${base ? `?since=${encodeURIComponent(base.version)}` : ''}`);
+  const sent = res?.counts ?? {};
+  let counts = sent;
+  if (base && res?.delta && res.delta.buckets === base.buckets) {
+    const changed = new Set(res.delta.changed);
+    counts = {};
+    for (const [id, n] of Object.entries(base.counts)) if (!changed.has(Number(id) % base.buckets)) counts[id] = n;
+    Object.assign(counts, sent);
+  }
+  if (res?.version) serverCounts.set(client, { version: res.version, buckets: Number(res.version.split('.')[1]) || 1, counts });
+  else serverCounts.delete(client);
+  return { counts, total: res?.total ?? 0 };
 }
 
 /** POST /api/feeds: subscribes (discovering the feed when the URL is a page). 400 invalid URL, 409 already subscribed. */
@@ -186,14 +214,24 @@ export function useFeeds(): UseQueryResult<Feed[]> {
   return useQuery({ queryKey: feedsKey, queryFn: listFeeds });
 }
 
+/** §4 "Background poll": every 30 s; the counts follow with it, so the badges keep up with the lists. */
+export const UNREAD_COUNTS_POLL_MS = 30_000;
+
 /**
  * Unread counts per feed and in total (§9: cached 60 s). unread-counts-updated refetches after 300 ms of quiet
- * (a burst of read marks costs one request); force-unread-update refetches at once.
+ * (a burst of read marks costs one request); force-unread-update refetches at once; and they are asked for every
+ * 30 s. Each fetch is a delta against the last answer (fetchUnreadCounts).
  */
 export function useUnreadCounts(): UseQueryResult<UnreadCounts> {
+  const client = useQueryClient();
   useRefetchOn('unread-counts-updated', unreadCountsKey, UNREAD_COUNTS_DEBOUNCE_MS);
   useRefetchOn('force-unread-update', unreadCountsKey);
-  return useQuery({ queryKey: unreadCountsKey, queryFn: getUnreadCounts, staleTime: UNREAD_COUNTS_STALE_MS });
+  return useQuery({
+    queryKey: unreadCountsKey,
+    queryFn: () => fetchUnreadCounts(client),
+    staleTime: UNREAD_COUNTS_STALE_MS,
+    refetchInterval: UNREAD_COUNTS_POLL_MS,
+  });
 }
 
 /** One feed's filters (GET /api/feeds/{id}/filters), refetched on filters-updated. */
@@ -234,8 +272,16 @@ export function useDeleteFeed() {
   return useAppMutation({ mutationFn: deleteFeed, changes: FEED_SET_CHANGED });
 }
 
+/** With every feed gone nothing is unread: the counts drop to 0 at once (the refetch confirms it). */
 export function useDeleteAllFeeds() {
-  return useAppMutation({ mutationFn: deleteAllFeeds, changes: FEED_SET_CHANGED });
+  const client = useQueryClient();
+  return useAppMutation({
+    mutationFn: async () => {
+      await deleteAllFeeds();
+      client.setQueryData<UnreadCounts>(unreadCountsKey, { counts: {}, total: 0 });
+    },
+    changes: FEED_SET_CHANGED,
+  });
 }
 
 export function useSortFeeds() {

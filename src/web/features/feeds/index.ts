@@ -11,6 +11,7 @@ export {
   useUnmuteFeed,
   useUnreadCounts,
 } from './api.js';
+export { BADGE_DEBOUNCE_MS, useFeedUnread, useTotalUnread, useUnreadSum } from './unreadBadges.js';
 export { AddFeedDialog } from './components/AddFeedDialog.js';
 export { ChoiceGroup, filterScopeChoices } from './components/ChoiceGroup.js';
 export { FeedActionsMenu } from './components/FeedActionsMenu.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder } from '../../../common/api.js';
 import { makeFeed } from '../../test/testFeeds.js';
-import { applyFeedOrder, buildLayout, diffLayouts, feedsForLayout, foldersForLayout, moveFeed, moveFolder } from './tree.js';
+import { applyFeedOrder, buildLayout, diffLayouts, feedsForLayout, flattenLayout, foldersForLayout, moveFeed, moveFolder, visibleRows } from './tree.js';
 
 const folder = (id: number, sort_order: number, name = `Folder ${id}`): Folder => ({ id, name, feeds: [], sort_order, created_at: '2026-11-22T07:00:00.000Z' });
 
@@ -66,5 +66,34 @@ describe('the sidebar tree (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
       [20, 1, [1, 4]],
       [30, 2, []],
     ]);
+  });
+});
+
+describe('the drawn rows of the tree (docs/decisions.md "Sidebar at scale")', () => {
+  const feedsFor = (entries: [number, number | null][]) => entries.map(([id, folder_id]) => makeFeed({ id, folder_id }));
+  const folderList = [folder(10, 0), folder(11, 1)];
+  const layout = buildLayout(
+    feedsFor([
+      [1, 10],
+      [2, 10],
+      [3, null],
+      [4, null],
+    ]),
+    folderList,
+  );
+
+  it('lists each folder, its feeds (or its empty note) when open, then the root feeds and the drop hint', () => {
+    expect(flattenLayout(layout, () => true).map((r) => r.key)).toEqual(['folder-10', 'feed-1', 'feed-2', 'folder-11', 'empty-11', 'feed-3', 'feed-4']);
+    expect(flattenLayout(layout, (id) => id !== 10, true).map((r) => r.key)).toEqual(['folder-10', 'folder-11', 'empty-11', 'feed-3', 'feed-4', 'hint']);
+  });
+
+  it('draws the window and the pinned rows wherever they are, in tree order', () => {
+    const rows = flattenLayout(layout, () => true);
+    expect(visibleRows(rows, 2, 4, new Set()).map((r) => [r.row.key, r.index])).toEqual([
+      ['feed-2', 2],
+      ['folder-11', 3],
+    ]);
+    expect(visibleRows(rows, 2, 4, new Set(['folder-10', 'feed-4'])).map((r) => r.index)).toEqual([0, 2, 3, 6]);
+    expect(visibleRows(rows, -5, 99, new Set()).length).toBe(rows.length);
   });
 });

@@ -123,3 +123,49 @@ export function foldersForLayout(folders: readonly Folder[], layout: Layout): Fo
     return folder ? [{ ...folder, sort_order: i, feeds: entry.feeds }] : [];
   });
 }
+
+/**
+ * One line of the sidebar's feed tree as it is drawn (the tree is windowed: only the lines in view are in the
+ * document, docs/decisions.md "Sidebar at scale"): a folder's header, a feed (in a folder or at the root), the note
+ * of an empty folder, or the drop hint of the root area while a feed is dragged out of its folder.
+ */
+export type Row =
+  | { kind: 'folder'; key: string; id: number; feedCount: number }
+  | { kind: 'feed'; key: string; id: number; group: Group }
+  | { kind: 'empty'; key: string; folder: number }
+  | { kind: 'hint'; key: string };
+
+/**
+ * The lines of the tree in their order: each folder's header, then (when expanded) its feeds or its "empty" note,
+ * then the root feeds and, while `hint`, the root's drop hint.
+ */
+export function flattenLayout(layout: Layout, isExpanded: (folderId: number) => boolean, hint = false): Row[] {
+  const rows: Row[] = [];
+  for (const folder of layout.folders) {
+    rows.push({ kind: 'folder', key: `folder-${folder.id}`, id: folder.id, feedCount: folder.feeds.length });
+    if (!isExpanded(folder.id)) continue;
+    if (folder.feeds.length === 0) rows.push({ kind: 'empty', key: `empty-${folder.id}`, folder: folder.id });
+    for (const id of folder.feeds) rows.push({ kind: 'feed', key: `feed-${id}`, id, group: folder.id });
+  }
+  for (const id of layout.root) rows.push({ kind: 'feed', key: `feed-${id}`, id, group: 'root' });
+  if (hint) rows.push({ kind: 'hint', key: 'hint' });
+  return rows;
+}
+
+/**
+ * The rows to draw for a scroll window of `first` … `last` (indices, inclusive-exclusive), plus the `pinned` keys
+ * wherever they are (the dragged row, the focused row), in tree order.
+ */
+export function visibleRows(rows: readonly Row[], first: number, last: number, pinned: ReadonlySet<string>): { row: Row; index: number }[] {
+  const out: { row: Row; index: number }[] = [];
+  const lo = Math.max(0, first);
+  const hi = Math.min(rows.length, last);
+  if (pinned.size) {
+    for (let i = 0; i < lo; i++) if (pinned.has(rows[i].key)) out.push({ row: rows[i], index: i });
+  }
+  for (let i = lo; i < hi; i++) out.push({ row: rows[i], index: i });
+  if (pinned.size) {
+    for (let i = hi; i < rows.length; i++) if (pinned.has(rows[i].key)) out.push({ row: rows[i], index: i });
+  }
+  return out;
+}

@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { Toaster } from '../../../components/ui/Toast.js';
 import { ArticleTools, ReadingStateProvider } from '../../articles/index.js';
-import { PageTitleContext, type PageTitle } from '../../../lib/pageTitle.js';
+import { PageTitleContext, setDocumentTitle, setTitleUnread, type PageTitle } from '../../../lib/pageTitle.js';
+import { useTotalUnread } from '../../feeds/index.js';
 import { useNewFeedArrivals } from '../useNewFeedArrivals.js';
 import { Sidebar } from './Sidebar.js';
+import { SidebarResizer, storedSidebarWidth } from './SidebarResizer.js';
 import { TopBar } from './TopBar.js';
 
 /** The lg breakpoint: from here on the sidebar is always visible (dashboard.md §2, mobile < 1024 px). */
@@ -24,6 +26,8 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   const sidebarId = useId();
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const closeButtonRef = useRef<HTMLButtonElement>(null);
+  const columnRef = useRef<HTMLElement>(null);
+  const [initialWidth] = useState(storedSidebarWidth);
   const location = useLocation();
 
   const close = useCallback(() => setOpen(false), []);
@@ -31,12 +35,12 @@ export function DashboardShell({ children }: { children: ReactNode }) {
 
   // Leaving the dashboard (e.g. logout) gives the browser tab its plain name back.
   const appName = t('common.appName');
-  useEffect(() => () => void (document.title = appName), [appName]);
+  useEffect(() => () => setDocumentTitle(appName), [appName]);
 
-  // Any navigation closes the drawer.
+  // Any navigation closes the drawer: to another page, and to a feed, folder or list on the same page (its query).
   useEffect(() => {
     setOpen(false);
-  }, [location.pathname]);
+  }, [location.pathname, location.search]);
 
   // Focus goes into the drawer when it opens and back to the menu button when it closes.
   const wasOpen = useRef(false);
@@ -85,11 +89,13 @@ export function DashboardShell({ children }: { children: ReactNode }) {
           />
 
           <aside
+            ref={columnRef}
             id={sidebarId}
+            style={{ '--sidebar-w': `${initialWidth}px` } as CSSProperties}
             role={open ? 'dialog' : undefined}
             aria-modal={open || undefined}
             aria-label={open ? t('dashboard.sidebar.label') : undefined}
-            className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl lg:visible lg:static lg:z-auto lg:w-64 lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:shadow-none ${
+            className={`fixed inset-y-0 left-0 z-40 w-72 max-w-[85vw] border-r border-border bg-surface shadow-2xl lg:visible lg:static lg:z-auto lg:w-[var(--sidebar-w)] lg:max-w-none lg:shrink-0 lg:translate-x-0 lg:shadow-none ${
               // Visibility flips at once on opening (so focus can move in right away) and only after the slide-out
               // on closing (so the drawer stays visible while it leaves).
               open
@@ -100,6 +106,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
             {/* On wide screens the column runs the page's full height while its content stays in view. */}
             <div className="h-full lg:sticky lg:top-0 lg:h-screen">
               <Sidebar ref={closeButtonRef} onClose={close} />
+              <SidebarResizer columnRef={columnRef} />
             </div>
           </aside>
 
@@ -117,8 +124,18 @@ export function DashboardShell({ children }: { children: ReactNode }) {
           </div>
           {/* Short confirmations and errors of the whole dashboard (dashboard.md §7 "toast" event, §8). */}
           <Toaster />
+          <UnreadInTitle />
         </div>
       </ReadingStateProvider>
     </PageTitleContext.Provider>
   );
+}
+
+/** The total unread count in front of the browser tab's title while the dashboard shows (a component of its own, so
+ * a count change re-renders nothing else). */
+function UnreadInTitle() {
+  const total = useTotalUnread() ?? 0;
+  useEffect(() => setTitleUnread(total), [total]);
+  useEffect(() => () => setTitleUnread(0), []);
+  return null;
 }

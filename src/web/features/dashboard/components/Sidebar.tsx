@@ -1,29 +1,14 @@
 import { LayoutList, LogOut, Newspaper, Settings, Star, X, type LucideIcon } from 'lucide-react';
-import { forwardRef, useEffect, useId, useState, type ReactNode } from 'react';
+import { forwardRef, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
-import type { UnreadCounts } from '../../../../common/api.js';
 import { useAuth } from '../../../lib/auth.js';
 import { Logo } from '../../../components/ui/Logo.js';
-import { AddFeedDialog, useFeeds, useUnreadCounts } from '../../feeds/index.js';
+import { AddFeedDialog, useFeeds, useTotalUnread, useUnreadCounts } from '../../feeds/index.js';
+import { Skeleton } from '../../../components/ui/Skeleton.js';
 import { AddMenu, FolderDialog, SidebarFeedTree, useFolders } from '../../folders/index.js';
 import { ReadingListsSection } from '../../reading-lists/index.js';
 import { Badge, itemClass } from '../../../components/sidebar/SidebarItems.js';
-
-/** §9: the sidebar's badges follow the unread counts 400 ms after they settle (a burst of marks is one change). */
-export const BADGE_DEBOUNCE_MS = 400;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [current, setCurrent] = useState(value);
-  useEffect(() => {
-    // The first known value shows at once; later changes wait for quiet.
-    if (current === undefined) return setCurrent(value);
-    const timer = setTimeout(() => setCurrent(value), ms);
-    return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [value, ms]);
-  return current;
-}
 
 /**
  * The dashboard sidebar (dashboard.md §2 "Sidebar"): All articles with the total unread badge, Favorites, the
@@ -44,10 +29,14 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
   const location = useLocation();
   const feeds = useFeeds();
   const folders = useFolders();
-  const unread = useDebounced<UnreadCounts | undefined>(useUnreadCounts().data, BADGE_DEBOUNCE_MS);
+  // Keeps the counts fetched and fresh; the badges read them one by one (feeds/unreadBadges), so the sidebar itself
+  // does not re-render when a count changes (its data is not read here).
+  useUnreadCounts();
   const [addOpen, setAddOpen] = useState<'feed' | 'folder' | null>(null);
   const onDashboard = location.pathname === '/dashboard' || location.pathname === '/dashboard/';
-  const activeFeed = onDashboard ? new URLSearchParams(location.search).get('feed') : null;
+  const query = new URLSearchParams(location.search);
+  const activeFeed = onDashboard ? query.get('feed') : null;
+  const activeFolder = onDashboard ? query.get('folder') : null;
 
   return (
     <div className="flex h-full flex-col">
@@ -69,7 +58,13 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
       <nav aria-label={t('dashboard.sidebar.label')} className="flex min-h-0 flex-1 flex-col overflow-y-auto px-3 pb-3 pt-2">
         <ul className="flex flex-col gap-0.5">
           <li>
-            <SidebarLink to="/dashboard" active={onDashboard && activeFeed === null} icon={Newspaper} label={t('dashboard.sidebar.allArticles')} badge={unread?.total} />
+            <SidebarLink
+              to="/dashboard"
+              active={onDashboard && activeFeed === null && activeFolder === null}
+              icon={Newspaper}
+              label={t('dashboard.sidebar.allArticles')}
+              total
+            />
           </li>
           <li>
             <SidebarLink to="/dashboard/favorites" end icon={Star} label={t('dashboard.sidebar.favorites')} />
@@ -84,18 +79,18 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
           action={<AddMenu onAddFeed={() => setAddOpen('feed')} onAddFolder={() => setAddOpen('folder')} />}
         >
           {feeds.isPending || (folders.isPending && !folders.isError) ? (
-            <div aria-hidden className="flex flex-col gap-2 px-3 py-1">
-              {[70, 55, 80].map((w) => (
-                <div key={w} className="flex items-center gap-3">
-                  <div className="size-4 animate-pulse rounded bg-surface-2" />
-                  <div className="h-3.5 animate-pulse rounded bg-surface-2" style={{ width: `${w}%` }} />
+            <div aria-hidden className="flex flex-col gap-0.5" data-testid="sidebar-feeds-skeleton">
+              {['w-3/4', 'w-1/2', 'w-4/5', 'w-3/5', 'w-2/3'].map((w) => (
+                <div key={w} className="flex h-10 items-center gap-3 px-3">
+                  <Skeleton className="size-4 shrink-0" />
+                  <Skeleton className={`h-3.5 ${w}`} />
                 </div>
               ))}
             </div>
           ) : feeds.data && (feeds.data.length > 0 || (folders.data?.length ?? 0) > 0) ? (
             <>
               {/* Without the folders (their call failed) every feed still shows, at the root. */}
-              <SidebarFeedTree feeds={feeds.data} folders={folders.data ?? []} activeFeed={activeFeed} counts={unread?.counts} />
+              <SidebarFeedTree feeds={feeds.data} folders={folders.data ?? []} activeFeed={activeFeed} activeFolder={activeFolder} />
               {folders.isError && <p className="px-3 py-1 text-xs text-muted">{t('folders.errors.load')}</p>}
             </>
           ) : (
@@ -137,6 +132,7 @@ export function SidebarLink({
   icon: Icon,
   label,
   badge,
+  total,
 }: {
   to: string;
   end?: boolean;
@@ -144,12 +140,14 @@ export function SidebarLink({
   icon: LucideIcon;
   label: string;
   badge?: number;
+  /** Shows the total unread count (All articles), subscribed on its own. */
+  total?: boolean;
 }) {
   const content = (isActive: boolean) => (
     <>
       <Icon aria-hidden className={`size-4.5 shrink-0 ${isActive ? 'text-accent' : 'text-muted group-hover:text-text'}`} />
       <span className="min-w-0 flex-1 truncate">{label}</span>
-      <Badge count={badge} />
+      {total ? <TotalBadge /> : <Badge count={badge} />}
     </>
   );
   if (active !== undefined) {
@@ -180,4 +178,9 @@ export function SidebarSection({ title, action, children, className = '' }: { ti
       {children}
     </section>
   );
+}
+
+/** The total unread count, re-rendered on its own when it changes. */
+function TotalBadge() {
+  return <Badge count={useTotalUnread()} />;
 }

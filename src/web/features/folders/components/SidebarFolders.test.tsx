@@ -42,51 +42,91 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
   it('shows the folders with the sum of their unread counts, their feeds, then the feeds outside any folder', async () => {
     serve();
     await renderAt('/dashboard?feed=2', <Sidebar onClose={() => {}} />);
-    // The folder's badge is the sum of its feeds' unread counts (5 + 4; the muted feed has none).
-    const news = await within(nav()).findByRole('button', { name: /^News/ });
+    // The folder's name opens its stream; its badge is the sum of its feeds' unread counts (5 + 4; the muted feed has none).
+    const news = await within(nav()).findByRole('link', { name: /^News/ });
+    expect(news.getAttribute('href')).toBe('/dashboard?folder=10');
+    expect(news.getAttribute('title')).toBe('News');
     await waitFor(() => expect(news.textContent).toBe('News99 unread articles'));
-    expect(news.getAttribute('aria-expanded')).toBe('true');
-    const list = document.getElementById(news.getAttribute('aria-controls')!)!;
+    expect(within(nav()).getByRole('button', { name: 'Close folder News' }).getAttribute('aria-expanded')).toBe('true');
+    const inFolder = [...document.querySelectorAll('li[data-group="10"]')];
+    expect(inFolder.map((li) => li.querySelector('a')!.textContent)).toEqual(['TTagesblick55 unread articles', 'BByte Sized44 unread articles', 'QQuiet Digestmuted']);
     expect(
-      within(list)
-        .getAllByRole('link')
-        .map((a) => a.textContent),
-    ).toEqual(['TTagesblick55 unread articles', 'BByte Sized44 unread articles', 'QQuiet Digestmuted']);
-    expect(
-      within(list)
+      within(nav())
         .getByRole('link', { name: /Byte Sized/ })
         .getAttribute('aria-current'),
     ).toBe('page');
     expect(
-      within(list)
+      within(nav())
+        .getByRole('link', { name: /Byte Sized/ })
+        .getAttribute('title'),
+    ).toBe('Byte Sized');
+    expect(
+      within(nav())
         .getByRole('link', { name: /Quiet Digest/ })
         .getAttribute('data-muted'),
     ).toBe('true');
     // The empty folder says how to fill it; the root feeds follow the folders.
     expect(within(nav()).getByText('Empty – drag feeds here')).toBeTruthy();
-    const root = screen.getByTestId('sidebar-root-feeds');
-    expect(
-      within(root)
-        .getAllByRole('link')
-        .map((a) => a.getAttribute('href')),
-    ).toEqual(['/dashboard?feed=4', '/dashboard?feed=5']);
+    expect([...document.querySelectorAll('li[data-group="root"] a')].map((a) => a.getAttribute('href'))).toEqual(['/dashboard?feed=4', '/dashboard?feed=5']);
     // Every feed and folder has a named drag handle for the keyboard.
     expect(within(nav()).getByRole('button', { name: 'Move feed Julia schreibt' })).toBeTruthy();
     expect(within(nav()).getByRole('button', { name: 'Move folder News' })).toBeTruthy();
   });
 
-  it('collapses and expands a folder and remembers it across a reload', async () => {
+  it('marks the open folder stream as current', async () => {
+    serve();
+    await renderAt('/dashboard?folder=10', <Sidebar onClose={() => {}} />);
+    const news = await within(nav()).findByRole('link', { name: /^News/ });
+    expect(news.getAttribute('aria-current')).toBe('page');
+    expect(
+      within(nav())
+        .getByRole('link', { name: /All articles/ })
+        .getAttribute('aria-current'),
+    ).toBeNull();
+  });
+
+  it('marks a feed whose last fetch failed, with the error as its tooltip', async () => {
+    fakeServer({
+      'GET /api/feeds': () => [200, [makeFeed({ id: 7, title: 'Broken Blog', last_error_code: 'FETCH_DNS' }), makeFeed({ id: 8, title: 'Fine Blog' })]],
+      'GET /api/folders': () => [200, { folders: [] }],
+      'GET /api/feeds/unread_counts': () => [200, counts],
+      'GET /api/reading-lists': () => [200, { reading_lists: [] }],
+    });
+    await renderAt('/dashboard', <Sidebar onClose={() => {}} />);
+    const broken = await within(nav()).findByRole('link', { name: /Broken Blog/ });
+    expect(broken.getAttribute('title')).toBe('Broken Blog – The server name could not be found.');
+    expect(within(broken).getByTestId('feed-error-marker').textContent).toBe('The server name could not be found.');
+    expect(within(within(nav()).getByRole('link', { name: /Fine Blog/ })).queryByTestId('feed-error-marker')).toBeNull();
+  });
+
+  it('draws only the rows near the view of a long list', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => makeFeed({ id: 100 + i, title: `Feed ${i}` }));
+    fakeServer({
+      'GET /api/feeds': () => [200, many],
+      'GET /api/folders': () => [200, { folders: [] }],
+      'GET /api/feeds/unread_counts': () => [200, { counts: { '100': 3 }, total: 3 }],
+      'GET /api/reading-lists': () => [200, { reading_lists: [] }],
+    });
+    await renderAt('/dashboard', <Sidebar onClose={() => {}} />);
+    await within(nav()).findByRole('link', { name: /Feed 0/ });
+    expect(screen.getByTestId('sidebar-feed-tree').getAttribute('data-rows')).toBe('500');
+    const drawn = document.querySelectorAll('li[data-feed-id]').length;
+    expect(drawn).toBeGreaterThan(10);
+    expect(drawn).toBeLessThan(100);
+  });
+
+  it('collapses and expands a folder by its chevron and remembers it across a reload', async () => {
     serve();
     const first = await renderAt('/dashboard', <Sidebar onClose={() => {}} />);
-    const news = await within(nav()).findByRole('button', { name: /^News/ });
-    fireEvent.click(news);
-    expect(news.getAttribute('aria-expanded')).toBe('false');
+    const chevron = await within(nav()).findByRole('button', { name: 'Close folder News' });
+    fireEvent.click(chevron);
+    expect(within(nav()).getByRole('button', { name: 'Open folder News' }).getAttribute('aria-expanded')).toBe('false');
     expect(within(nav()).queryByRole('link', { name: /Tagesblick/ })).toBeNull();
     expect(JSON.parse(localStorage.getItem(COLLAPSED_FOLDERS_KEY)!)).toEqual([10]);
     first.unmount();
 
     await renderAt('/dashboard', <Sidebar onClose={() => {}} />);
-    const again = await within(nav()).findByRole('button', { name: /^News/ });
+    const again = await within(nav()).findByRole('button', { name: 'Open folder News' });
     expect(again.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(again);
     expect(await within(nav()).findByRole('link', { name: /Tagesblick/ })).toBeTruthy();

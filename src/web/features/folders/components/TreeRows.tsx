@@ -1,16 +1,27 @@
 import { useDroppable } from '@dnd-kit/core';
-import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { ChevronRight, Folder as FolderIcon, FolderOpen, GripVertical, Pencil, Trash2 } from 'lucide-react';
-import { useId, type KeyboardEventHandler, type PointerEventHandler, type ReactNode, type TouchEventHandler } from 'react';
+import { memo, type CSSProperties, type KeyboardEventHandler, type PointerEventHandler, type TouchEventHandler } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Feed, Folder } from '../../../../common/api.js';
 import { Badge } from '../../../components/sidebar/SidebarItems.js';
-import { FeedActionsMenu, FeedLink, feedTitle } from '../../feeds/index.js';
+import { FeedActionsMenu, FeedLink, feedTitle, useFeedUnread, useUnreadSum } from '../../feeds/index.js';
 import type { Group } from '../tree.js';
 import { feedDndId, folderDndId, parse, ROOT } from './treeDrag.js';
 
-/** The rows of the sidebar's folder tree: a feed, a folder with its feeds, and the root area, each draggable. */
+/**
+ * The rows of the sidebar's folder tree: a folder's header, a feed, an empty folder's note, the root's drop hint
+ * and the root area. The tree is windowed (docs/decisions.md "Sidebar at scale"): every row has the same height
+ * and is placed at its index, so rows out of view need not exist. Rows are memoised and each badge subscribes to
+ * its own count, so a count change re-renders one badge, not the rows.
+ */
+
+/** Every row's pitch: a 40 px row (the touch target) and the 2 px gap below it. */
+export const ROW_HEIGHT = 42;
+
+const place = (index: number): CSSProperties => ({ position: 'absolute', top: index * ROW_HEIGHT, left: 0, right: 0, height: ROW_HEIGHT - 2 });
 
 /**
  * The keyboard's way to drag (docs/decisions.md "Look and feel (web)"): a button with the item's name that shows when focused; Space or Enter
@@ -59,72 +70,92 @@ function rowListeners(listeners: ReturnType<typeof useSortable>['listeners']) {
   };
 }
 
-export function FeedItem({ feed, group, active, count }: { feed: Feed; group: Group; active: boolean; count?: number }) {
+/** The line that ties a folder's feeds (and its empty note) to the folder. */
+function FolderLine() {
+  return <span aria-hidden className="pointer-events-none absolute -bottom-0.5 left-[1.1rem] top-0 w-px bg-border" />;
+}
+
+export const FeedItem = memo(function FeedItem({ feed, group, active, index }: { feed: Feed; group: Group; active: boolean; index: number }) {
   const { t } = useTranslation();
+  const count = useFeedUnread(feed.id);
   const { setNodeRef, setActivatorNodeRef, listeners, attributes, transform, transition, isDragging } = useSortable({
     id: feedDndId(feed.id),
     data: { type: 'feed', group },
     attributes: { roleDescription: t('folders.dnd.roleDescription') },
   });
+  const inFolder = group !== 'root';
   return (
     <li
       ref={setNodeRef}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
-      className={`relative touch-manipulation select-none [-webkit-touch-callout:none] ${isDragging ? 'opacity-40' : ''}`}
+      style={{ ...place(index), transform: CSS.Translate.toString(transform), transition }}
+      className={`touch-manipulation select-none [-webkit-touch-callout:none] ${inFolder ? 'pl-7' : ''} ${isDragging ? 'opacity-40' : ''}`}
       {...rowListeners(listeners)}
       data-feed-id={feed.id}
+      data-group={group}
+      data-row-key={feedDndId(feed.id)}
     >
-      <FeedLink feed={feed} active={active} count={count} />
-      <DragHandle
-        dragId={feedDndId(feed.id)}
-        label={t('folders.dnd.moveFeed', { title: feedTitle(feed, t) })}
-        setRef={setActivatorNodeRef}
-        attributes={attributes}
-        onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined}
-        visible={isDragging}
-      />
+      {inFolder && <FolderLine />}
+      <div className="relative">
+        <FeedLink feed={feed} active={active} count={count} />
+        <DragHandle
+          dragId={feedDndId(feed.id)}
+          label={t('folders.dnd.moveFeed', { title: feedTitle(feed, t) })}
+          setRef={setActivatorNodeRef}
+          attributes={attributes}
+          onKeyDown={listeners?.onKeyDown as KeyboardEventHandler | undefined}
+          visible={isDragging}
+        />
+      </div>
     </li>
   );
-}
+});
 
-export function FolderItem({
+export const FolderItem = memo(function FolderItem({
   folder,
+  feeds,
   expanded,
+  active,
+  index,
   onToggle,
-  unread,
-  feedCount,
   onRename,
   onDelete,
-  children,
 }: {
   folder: Folder;
+  /** The folder's feeds (for its badge, the sum of their counts). */
+  feeds: readonly number[];
   expanded: boolean;
-  onToggle(): void;
-  unread: number;
-  feedCount: number;
-  onRename(): void;
-  onDelete(): void;
-  children: ReactNode;
+  /** The folder's stream is the open view. */
+  active: boolean;
+  index: number;
+  onToggle(id: number): void;
+  onRename(folder: Folder): void;
+  onDelete(folder: Folder): void;
 }) {
   const { t } = useTranslation();
-  const listId = useId();
-  /*
-   * The folder moves as a block (header and feeds: the draggable node), but it is a drop place by its header alone
-   * (the droppable node), so that a feed over the folder's feeds lands among them and the keyboard can reach the header.
-   */
-  const { setDraggableNodeRef, setDroppableNodeRef, setActivatorNodeRef, listeners, attributes, isDragging, isOver, active, activeIndex, index } = useSortable({
+  const unread = useUnreadSum(feeds);
+  const {
+    setNodeRef,
+    setActivatorNodeRef,
+    listeners,
+    attributes,
+    isDragging,
+    isOver,
+    active: dragged,
+    activeIndex,
+    index: sortIndex,
+  } = useSortable({
     id: folderDndId(folder.id),
     data: { type: 'folder' },
     attributes: { roleDescription: t('folders.dnd.roleDescription') },
   });
   // A feed held over the folder's header: the folder lights up as the place it goes.
-  const highlight = isOver && parse(active?.id).type === 'feed';
+  const highlight = isOver && parse(dragged?.id).type === 'feed';
   // A folder held over this one goes before it (coming from below) or after it (coming from above).
-  const folderOver = isOver && !isDragging && parse(active?.id).type === 'folder';
-  const line = folderOver ? (activeIndex > index ? 'before' : 'after') : null;
+  const folderOver = isOver && !isDragging && parse(dragged?.id).type === 'folder';
+  const line = folderOver ? (activeIndex > sortIndex ? 'before' : 'after') : null;
   const Icon = expanded ? FolderOpen : FolderIcon;
   return (
-    <li ref={setDraggableNodeRef} className={`relative ${isDragging ? 'opacity-40' : ''}`} data-folder-id={folder.id}>
+    <li style={place(index)} className={isDragging ? 'opacity-40' : ''} data-folder-id={folder.id} data-row-key={folderDndId(folder.id)}>
       {line && (
         <div
           aria-hidden
@@ -133,32 +164,44 @@ export function FolderItem({
         />
       )}
       <div
-        ref={setDroppableNodeRef}
-        className={`group relative flex items-center rounded-lg touch-manipulation select-none [-webkit-touch-callout:none] ${
+        ref={setNodeRef}
+        className={`group relative flex h-full items-center rounded-lg touch-manipulation select-none [-webkit-touch-callout:none] ${
           highlight ? 'bg-accent-soft ring-2 ring-accent' : ''
         }`}
+        data-folder-header={folder.id}
         {...rowListeners(listeners)}
       >
+        {/* The chevron opens and closes the folder; the name opens its stream (dashboard.md §4 "Folders"). */}
         <button
           type="button"
-          onClick={onToggle}
+          onClick={() => onToggle(folder.id)}
           aria-expanded={expanded}
-          aria-controls={expanded ? listId : undefined}
-          className="flex min-h-10 min-w-0 flex-1 items-center gap-2 rounded-lg pl-2 pr-2 text-left text-sm font-medium text-text transition-colors hover:bg-surface-2"
+          aria-label={t(expanded ? 'folders.collapse' : 'folders.expand', { name: folder.name })}
+          className="inline-flex h-10 w-8 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-2 hover:text-text"
         >
-          <ChevronRight aria-hidden className={`size-4 shrink-0 text-muted transition-transform ${expanded ? 'rotate-90' : ''}`} />
+          <ChevronRight aria-hidden className={`size-4 transition-transform ${expanded ? 'rotate-90' : ''}`} />
+        </button>
+        <Link
+          to={`/dashboard?folder=${folder.id}`}
+          aria-current={active ? 'page' : undefined}
+          title={folder.name}
+          draggable={false}
+          className={`flex min-h-10 min-w-0 flex-1 items-center gap-2 rounded-lg pl-1 pr-2 text-left text-sm transition-colors hover:bg-surface-2 ${
+            active ? 'bg-surface-2 font-semibold text-text' : 'font-medium text-text'
+          }`}
+        >
           <Icon aria-hidden className="size-4.5 shrink-0 text-muted" />
           <span className="min-w-0 flex-1 truncate">{folder.name}</span>
           <Badge count={unread} />
-        </button>
+        </Link>
         {/* Where a pointer can hover, the menu button appears over the badge on hover or focus (the name keeps its
             room); on touch screens it stays in view beside the badge. */}
         <div className="shrink-0 [@media(hover:hover)]:absolute [@media(hover:hover)]:inset-y-0 [@media(hover:hover)]:right-0 [@media(hover:hover)]:flex [@media(hover:hover)]:items-center [@media(hover:hover)]:rounded-lg [@media(hover:hover)]:bg-surface-2 [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100">
           <FeedActionsMenu
             label={t('folders.actions', { name: folder.name })}
             actions={[
-              { label: t('folders.rename'), icon: Pencil, onSelect: onRename },
-              { label: t('folders.delete.action'), icon: Trash2, onSelect: onDelete, danger: true },
+              { label: t('folders.rename'), icon: Pencil, onSelect: () => onRename(folder) },
+              { label: t('folders.delete.action'), icon: Trash2, onSelect: () => onDelete(folder), danger: true },
             ]}
           />
         </div>
@@ -171,31 +214,44 @@ export function FolderItem({
           visible={isDragging}
         />
       </div>
-      {expanded && (
-        <ul id={listId} aria-label={folder.name} className="ml-[1.1rem] mt-0.5 flex flex-col gap-0.5 border-l border-border pl-1.5">
-          {feedCount === 0 ? <li className="px-3 py-2 text-xs text-muted">{t('folders.empty')}</li> : children}
-        </ul>
-      )}
+    </li>
+  );
+});
+
+/** An expanded folder without feeds says how to fill it. */
+export function EmptyFolderRow({ index }: { index: number }) {
+  const { t } = useTranslation();
+  return (
+    <li style={place(index)} className="flex items-center pl-7">
+      <FolderLine />
+      <span className="px-3 text-xs text-muted">{t('folders.empty')}</span>
     </li>
   );
 }
 
-/** The feeds outside any folder; dropping a feed here (below the folders) takes it out of its folder. */
-export function RootArea({ ids, showHint, children }: { ids: number[]; showHint: boolean; children: ReactNode }) {
+/**
+ * The place of the feeds outside any folder (below the folders): dropping a feed here takes it out of its folder.
+ * It is one element spanning the root's rows, so it exists however few of them are drawn. `hint` (its last row)
+ * says where to drop while a feed is dragged out of its folder and the root holds no other feed.
+ */
+export function RootArea({ first, rows, hasFeeds, hint }: { first: number; rows: number; hasFeeds: boolean; hint: boolean }) {
   const { t } = useTranslation();
-  const { setNodeRef, isOver } = useDroppable({ id: ROOT, data: { type: 'root' } });
+  const { setNodeRef, isOver } = useDroppable({ id: ROOT, data: { type: 'root', hasFeeds } });
   return (
-    <SortableContext items={ids.map(feedDndId)} strategy={verticalListSortingStrategy}>
-      <ul ref={setNodeRef} className={`mt-0.5 flex min-h-2 flex-col gap-0.5 rounded-lg ${showHint ? 'min-h-12' : ''}`} data-testid="sidebar-root-feeds">
-        {children}
-        {showHint && (
-          <li
-            className={`flex min-h-10 items-center rounded-lg border border-dashed px-3 text-xs ${isOver ? 'border-accent text-text' : 'border-border-strong text-muted'}`}
-          >
-            {t('folders.dropToRoot')}
-          </li>
-        )}
-      </ul>
-    </SortableContext>
+    <div
+      ref={setNodeRef}
+      style={{ position: 'absolute', left: 0, right: 0, top: first * ROW_HEIGHT, height: Math.max(rows * ROW_HEIGHT, 8) }}
+      data-testid="sidebar-root-area"
+    >
+      {hint && (
+        <div
+          className={`absolute inset-x-0 bottom-0.5 flex h-10 items-center rounded-lg border border-dashed px-3 text-xs ${
+            isOver ? 'border-accent text-text' : 'border-border-strong text-muted'
+          }`}
+        >
+          {t('folders.dropToRoot')}
+        </div>
+      )}
+    </div>
   );
 }

@@ -24,7 +24,12 @@ export const keyboardCoordinates: KeyboardCoordinateGetter = (event, args) => {
   const { context } = args;
   const active = parse(context.active?.id);
   const enabled = context.droppableContainers.getEnabled();
-  const rootHasFeeds = enabled.some((c) => c.id !== context.active?.id && (c.data.current as { group?: Group } | undefined)?.group === 'root');
+  // (The root area knows whether it holds feeds: in the windowed tree its rows need not be drawn.)
+  const rootHasFeeds = enabled.some(
+    (c) =>
+      (c.id === ROOT && (c.data.current as { hasFeeds?: boolean } | undefined)?.hasFeeds === true) ||
+      (c.id !== context.active?.id && (c.data.current as { group?: Group } | undefined)?.group === 'root'),
+  );
   const allowed = (id: UniqueIdentifier) => {
     const target = parse(id);
     if (active.type === 'folder') return target.type === 'folder';

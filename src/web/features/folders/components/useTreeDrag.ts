@@ -1,4 +1,5 @@
 import {
+  AutoScrollActivator,
   MeasuringStrategy,
   type Announcements,
   type DndContextProps,
@@ -209,6 +210,17 @@ export function useTreeDrag(feeds: Feed[], folders: Folder[], isExpanded: (folde
     sensors,
     collisionDetection,
     measuring: { droppable: { strategy: MeasuringStrategy.Always } },
+    /*
+     * Near the sidebar's edges the drag scrolls the sidebar (the tree is long; its rows appear as they come into
+     * view), never the page behind it. By the pointer, not the dragged row's box: that box is the size of a row
+     * but follows the overlay, and near the top it would keep asking to go up.
+     */
+    autoScroll: {
+      activator: AutoScrollActivator.Pointer,
+      canScroll: (element) => element !== document.scrollingElement && element !== document.body,
+      threshold: { x: 0, y: 0.15 },
+      acceleration: 20,
+    },
     onDragStart,
     onDragOver,
     onDragEnd,
