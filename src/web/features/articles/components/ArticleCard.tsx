@@ -3,7 +3,8 @@ import { forwardRef, memo, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Article } from '../../../../common/api.js';
 import { FeedIcon } from '../../feeds/index.js';
-import { firstSentences, formatPublished } from '../text.js';
+import { formatPublished } from '../../../lib/dates.js';
+import { firstSentences } from '../text.js';
 import { ArticleContent } from './ArticleContent.js';
 
 export interface ArticleCardProps {
