@@ -499,8 +499,15 @@ describe('keyboard shortcuts', () => {
     await waitFor(() => expect(requests.some((r) => r.path === '/api/articles/2/favorite')).toBe(true));
     key('v');
     expect(await screen.findByText('Full two.')).toBeTruthy();
+    // Opening reads it, and it stays where it is although read ones are hidden.
+    await waitFor(() => expect(requests.some((r) => r.path === '/api/articles/2/read')).toBe(true));
+    expect(titles()).toEqual(['One', 'Two', 'Three']);
+    expect(screen.getByTestId('article-total').textContent).toBe('2 articles');
     key('m');
-    // Read while read ones are hidden: it leaves, the next one is selected.
+    await waitFor(() => expect(requests.some((r) => r.path === '/api/articles/2/unread')).toBe(true));
+    expect(screen.getByTestId('article-total').textContent).toBe('3 articles');
+    key('m');
+    // Read by hand while read ones are hidden: it leaves, the next one is selected.
     expect(titles()).toEqual(['One', 'Three']);
     await waitFor(() => expect(articleCards()[1].getAttribute('data-active')).toBe('true'));
     key('j', { ctrlKey: true });

@@ -77,20 +77,22 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** Plain text of (sanitised) HTML, without a DOM: tags out, common entities decoded, whitespace collapsed. */
 export function plainText(html: string): string {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    // Block boundaries separate words; inline tags (<b>, <a>) do not.
-    .replace(/<\/?(?:p|div|br|li|ul|ol|h[1-6]|blockquote|pre|figure|figcaption|table|tr|td|th|section|article|hr)\b[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, name: string) => {
-      if (name[0] === '#') {
-        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return Number.isFinite(code) ? String.fromCodePoint(code) : m;
-      }
-      return ENTITIES[name.toLowerCase()] ?? m;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    html
+      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+      // Block boundaries separate words; inline tags (<b>, <a>) do not.
+      .replace(/<\/?(?:p|div|br|li|ul|ol|h[1-6]|blockquote|pre|figure|figcaption|table|tr|td|th|section|article|hr)\b[^>]*>/gi, ' ')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, name: string) => {
+        if (name[0] === '#') {
+          const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+          return Number.isFinite(code) ? String.fromCodePoint(code) : m;
+        }
+        return ENTITIES[name.toLowerCase()] ?? m;
+      })
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
