@@ -112,6 +112,60 @@ describe('read state follows reading', () => {
   });
 });
 
+describe('read when scrolled past', () => {
+  it('marks a card read once it was seen and its bottom left the top of the window; it stays in place', async () => {
+    await signedIn({ ...testUser, mark_read_on: 'scroll' } as typeof testUser);
+    // An observer that lets the test say where each card is.
+    const observers: { cb: IntersectionObserverCallback; els: Element[]; margin?: string }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        private o: { cb: IntersectionObserverCallback; els: Element[]; margin?: string };
+        constructor(cb: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+          this.o = { cb, els: [], margin: options?.rootMargin };
+          observers.push(this.o);
+        }
+        observe(el: Element) {
+          this.o.els.push(el);
+        }
+        unobserve() {}
+        disconnect() {
+          this.o.els = [];
+        }
+        takeRecords() {
+          return [];
+        }
+      },
+    );
+    const requests = serve({
+      feeds: [feed1],
+      counts: { counts: { '1': 2 }, total: 2 },
+      list: () => [200, page([makeArticle({ id: 2, title: 'One' }), makeArticle({ id: 1, title: 'Two' })])],
+      extra: readRoutes,
+    });
+    await renderAt('/dashboard', <DashboardRoutes />);
+    await screen.findByRole('heading', { level: 2, name: /Two/ });
+    const report = (title: string, isIntersecting: boolean, bottom: number) => {
+      const el = card(title);
+      for (const o of observers.filter((x) => x.margin?.startsWith('-') && x.els.includes(el))) {
+        o.cb(
+          [{ target: el, isIntersecting, boundingClientRect: { bottom }, rootBounds: { top: 112 } } as unknown as IntersectionObserverEntry],
+          o as unknown as IntersectionObserver,
+        );
+      }
+    };
+    // Below the window, never seen: nothing. Seen, then its bottom passes under the top bars: read.
+    report('Two', false, 2000);
+    report('One', true, 400);
+    await wait(20);
+    expect(posted(requests, '/api/articles/2/read')).toHaveLength(0);
+    report('One', false, 60);
+    await waitFor(() => expect(posted(requests, '/api/articles/2/read')).toHaveLength(1));
+    expect(titles()).toEqual(['One', 'Two']);
+    expect(posted(requests, '/api/articles/1/read')).toHaveLength(0);
+  });
+});
+
 describe('undo of bulk marks', () => {
   it('mark all read offers "Undo", which restores the list and the counts and asks the server to undo', async () => {
     let undone = false;
