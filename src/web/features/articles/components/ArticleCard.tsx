@@ -173,13 +173,12 @@ function SwipeHint({ offset, article }: { offset: number; article: Article }) {
     <div
       aria-hidden
       data-testid="swipe-hint"
-      className={`absolute inset-0 flex items-center px-5 text-sm font-semibold transition-colors ${right ? 'justify-start' : 'justify-end'} ${
-        ready ? 'bg-accent text-accent-fg' : 'bg-surface-2 text-muted'
-      }`}
+      className={`absolute inset-0 flex ${right ? 'justify-start' : 'justify-end'} ${ready ? 'bg-accent text-accent-fg' : 'bg-surface-2 text-muted'}`}
     >
-      <span className="inline-flex items-center gap-2">
-        <Icon className="size-5" />
-        {label}
+      {/* The hint fills exactly the strip the card uncovers, so its words are never under the card. */}
+      <span className="flex flex-col items-center justify-center gap-1 overflow-hidden text-xs font-semibold" style={{ width: Math.abs(offset) }}>
+        <Icon className="size-5 shrink-0" />
+        <span className="whitespace-nowrap">{label}</span>
       </span>
     </div>
   );

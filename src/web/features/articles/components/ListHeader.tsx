@@ -52,11 +52,6 @@ export function ListHeader({
           <span className="font-semibold tabular-nums text-text" data-testid="article-total">
             {t('articles.header.total', { count: total })}
           </span>
-          {unread !== undefined && unread > 0 && (
-            <span className="rounded-full bg-accent/15 px-2 py-0.5 text-xs font-semibold tabular-nums text-accent" data-testid="view-unread-badge">
-              {t('articles.header.unread', { count: unread })}
-            </span>
-          )}
           {view.kind !== 'favorites' && (
             <span className="inline-flex items-center gap-x-2 whitespace-nowrap">
               <span aria-hidden>·</span>
@@ -68,6 +63,11 @@ export function ListHeader({
               >
                 {showRead ? t('articles.header.showingAll') : t('articles.header.showingUnread')}
               </button>
+            </span>
+          )}
+          {unread !== undefined && unread > 0 && (
+            <span className="rounded-full bg-accent/15 px-2 py-0.5 text-xs font-semibold tabular-nums text-accent" data-testid="view-unread-badge">
+              {t('articles.header.unread', { count: unread })}
             </span>
           )}
         </p>
