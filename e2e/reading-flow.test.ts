@@ -12,7 +12,10 @@ let browser: Browser;
 let feeds: TestFeedServer;
 
 const longParagraphs = (topic: string) =>
-  Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i + 1} about ${topic}: the whole story as the feed carries it, long enough to be read as the full article and not a teaser.</p>`).join('');
+  Array.from(
+    { length: 6 },
+    (_, i) => `<p>Paragraph ${i + 1} about ${topic}: the whole story as the feed carries it, long enough to be read as the full article and not a teaser.</p>`,
+  ).join('');
 const page = (title: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
   Array.from({ length: 6 }, (_, i) => `<p>Original paragraph ${i + 1} of ${title}, long enough for Readability to take it as the main text of this page.</p>`).join('') +

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Article, Feed, Folder, UnreadCounts } from '../../../common/api.js';
+import type { Feed, Folder, UnreadCounts } from '../../../common/api.js';
 import { renderAt, signedIn, setUpDashboardTestEnv, testUser } from '../../test/dashboardHarness.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request, type Route } from '../../test/testArticles.js';
 import { makeFeed } from '../../test/testFeeds.js';

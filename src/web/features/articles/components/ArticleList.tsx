@@ -223,7 +223,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, 
           ? { folderFeeds: feeds.data.filter((f) => f.folder_id === view.folderId).map((f) => f.id) }
           : null;
     const id = adjacentUnreadFeed(order, counts.data.counts, position, dir);
-    if (id !== null) navigate(`/dashboard?feed=${id}`);
+    if (id !== null) void navigate(`/dashboard?feed=${id}`);
   };
   const activate = useCallback((article: Article) => setActiveId(article.id), []);
   const openReadingLists = useCallback((article: Article) => setListsFor(article), []);
