@@ -381,3 +381,37 @@ describe('n / p', () => {
     await waitFor(() => expect(screen.getByTestId('location-search').textContent).toBe('?feed=3'));
   });
 });
+
+describe('a long list (docs/decisions.md "Reading flow")', () => {
+  it('replaces cards far off screen by spacers of their height, and brings them back when scrolled to', async () => {
+    // jsdom has no layout: every card is 200 px high, the list starts at the top of the page.
+    const height = vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.tagName === 'ARTICLE' ? 200 : 0;
+    });
+    const rect = HTMLElement.prototype.getBoundingClientRect;
+    const listRect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return this.getAttribute('role') === 'feed' ? ({ top: -window.scrollY, bottom: 0 } as DOMRect) : rect.call(this);
+    });
+    const many = Array.from({ length: 120 }, (_, i) => makeArticle({ id: 500 - i, title: `Story ${500 - i}` }));
+    serve({ feeds: [feed1], counts: { counts: { '1': 120 }, total: 120 }, list: () => [200, page(many, { total: 120, pages: 6 })] });
+    await renderAt('/dashboard', <DashboardRoutes />);
+    await screen.findByRole('heading', { level: 2, name: /Story 500/ });
+    await wait(50);
+    const spacers = () => screen.queryAllByTestId('article-spacer');
+    // The window (768 px) and two window heights below it: about 12 cards; the rest are spacers of 200 px.
+    expect(cards().length).toBeLessThan(20);
+    expect(cards().length + spacers().length).toBe(120);
+    expect(spacers()[0].style.height).toBe('200px');
+
+    // Scrolled far down: the cards there are rendered, the first ones give way.
+    Object.defineProperty(window, 'scrollY', { value: 100 * 200, configurable: true });
+    fireEvent.scroll(window);
+    await wait(50);
+    expect(titles()).toContain('Story 400');
+    expect(titles()).not.toContain('Story 500');
+    height.mockRestore();
+    listRect.mockRestore();
+    Object.defineProperty(window, 'scrollY', { value: 0, configurable: true });
+    // 120 cards take jsdom a while to render.
+  }, 30_000);
+});

@@ -16,6 +16,7 @@ import { adjacentUnreadFeed, sidebarFeedOrder, type Position } from '../feedOrde
 import { useReadingState } from '../readingState.js';
 import { useArticleList } from '../useArticleList.js';
 import { useArticleShortcuts } from '../useArticleShortcuts.js';
+import { useWindowedList } from '../useWindowedList.js';
 import type { BulkResult } from '../useReadMarks.js';
 import { MarkAllConfirm } from './MarkAllConfirm.js';
 import { ArticleCard, ArticleSkeleton } from './ArticleCard.js';
@@ -124,6 +125,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, 
   // New articles from the poll join above (and removed ones leave): the first card in view stays where it is
   // (no jump). The anchor is taken after every scroll and after every change of the list, so it is always fresh.
   const listRef = useRef<HTMLDivElement>(null);
+  const windowing = useWindowedList(articles, listRef, cardRefs, activeId);
   const anchor = useRef<{ id: string; top: number } | null>(null);
   const captureAnchor = useCallback(() => {
     anchor.current = null;
@@ -194,7 +196,8 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, 
     );
     for (const el of cardRefs.current.values()) observer.observe(el);
     return () => observer.disconnect();
-  }, [readOn, articles, markReadInPlace]);
+    // Re-observed when the window of rendered cards moves (useWindowedList), so newly rendered cards are watched too.
+  }, [readOn, articles, markReadInPlace, windowing.isRendered]);
   useEffect(() => seen.current.clear(), [key]);
 
   /** A bulk mark's toast, with its "Undo" while the server offers one. */
@@ -348,25 +351,30 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, 
           aria-busy={list.loadingMore}
           aria-label={t('articles.list.label')}
         >
-          {articles.map((article, index) => (
-            <ArticleCard
-              key={article.id}
-              ref={(el: HTMLElement | null) => {
-                if (el) cardRefs.current.set(article.id, el);
-                else cardRefs.current.delete(article.id);
-              }}
-              article={article}
-              extended={extended.has(article.id)}
-              active={article.id === activeId}
-              onToggleExtended={toggleExtended}
-              onToggleRead={list.toggleRead}
-              onToggleFavorite={list.toggleFavorite}
-              onOpened={opened}
-              onActivate={activate}
-              onReadingLists={openReadingLists}
-              onMarkAbove={index > 0 ? markAboveWithUndo : undefined}
-            />
-          ))}
+          {articles.map((article, index) =>
+            !windowing.isRendered(index, article.id) ? (
+              // Far off screen in a long list: a spacer of the card's height (it keeps its place for the anchor).
+              <div key={article.id} aria-hidden data-article-id={article.id} data-testid="article-spacer" style={{ height: windowing.heightOf(article.id) }} />
+            ) : (
+              <ArticleCard
+                key={article.id}
+                ref={(el: HTMLElement | null) => {
+                  if (el) cardRefs.current.set(article.id, el);
+                  else cardRefs.current.delete(article.id);
+                }}
+                article={article}
+                extended={extended.has(article.id)}
+                active={article.id === activeId}
+                onToggleExtended={toggleExtended}
+                onToggleRead={list.toggleRead}
+                onToggleFavorite={list.toggleFavorite}
+                onOpened={opened}
+                onActivate={activate}
+                onReadingLists={openReadingLists}
+                onMarkAbove={index > 0 ? markAboveWithUndo : undefined}
+              />
+            ),
+          )}
           {list.loadingMore && !list.error && Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleSkeleton key={`s${i}`} />)}
         </div>
         {list.error && view.kind !== 'all' && (
