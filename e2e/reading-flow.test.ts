@@ -29,7 +29,11 @@ beforeAll(async () => {
   feeds.set('/full.xml', {
     body: rss('Flow Full', [
       item(21, { title: 'Full story one', link: feeds.url('/full-1.html'), description: longParagraphs('one') }),
-      item(22, { title: 'Full story two', link: feeds.url('/full-2.html'), description: longParagraphs('two') }),
+      item(22, {
+        title: 'Full story two',
+        link: feeds.url('/full-2.html'),
+        description: `${longParagraphs('two')}<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"></iframe>`,
+      }),
     ]),
   });
   feeds.set('/teaser.xml', {
@@ -96,6 +100,10 @@ describe('reading flow', () => {
     await full.getByRole('button', { name: t('articles.card.showExtended') }).click();
     await full.getByText(/Paragraph 6 about two/).waitFor();
     await full.getByRole('button', { name: t('articles.card.loadOriginal') }).waitFor();
+    // A bare embed is not left at 300×150: it takes the text's width in 16:9.
+    const frame = (await full.locator('iframe').boundingBox())!;
+    expect(frame.width).toBeGreaterThan(500);
+    expect(frame.width / frame.height).toBeCloseTo(16 / 9, 1);
     // Read by opening, and still where it was although read ones are hidden.
     await full.getByText(t('articles.card.readBadge'), { exact: true }).waitFor();
     expect(await titles(p)).toEqual(before);
