@@ -10,11 +10,15 @@ export type ToastTone = 'success' | 'error' | 'info' | 'warning';
 export interface ToastDetail {
   message: string;
   tone?: ToastTone;
+  /** A button in the toast (e.g. "Undo"); pressing it runs `run` and closes the toast. */
+  action?: { label: string; run(): void };
+  /** How long the toast stays, when not the default. */
+  durationMs?: number;
 }
 
 /** Shows a short message in the toast area, from anywhere in the app (a component, an api module, a hook). */
-export function toast(message: string, tone: ToastTone = 'success'): void {
-  emit<ToastDetail>('toast', { message, tone });
+export function toast(message: string, tone: ToastTone = 'success', extra: Pick<ToastDetail, 'action' | 'durationMs'> = {}): void {
+  emit<ToastDetail>('toast', { message, tone, ...extra });
 }
 
 /** How long a toast stays: long enough to read a sentence; an error a little longer. */
@@ -23,7 +27,7 @@ export const ERROR_TOAST_MS = 6000;
 /** At most this many at once; older ones give way (a burst of drags must not pile up a tower). */
 const MAX_TOASTS = 3;
 
-interface Item extends Required<ToastDetail> {
+interface Item extends Required<Pick<ToastDetail, 'message' | 'tone'>>, Pick<ToastDetail, 'action' | 'durationMs'> {
   id: number;
 }
 
@@ -48,7 +52,7 @@ export function Toaster() {
     () =>
       on<ToastDetail>('toast', (detail) => {
         if (!detail?.message) return;
-        const item: Item = { id: nextId.current++, message: detail.message, tone: detail.tone ?? 'success' };
+        const item: Item = { id: nextId.current++, message: detail.message, tone: detail.tone ?? 'success', action: detail.action, durationMs: detail.durationMs };
         setItems((current) => [...current.filter((i) => i.message !== item.message), item].slice(-MAX_TOASTS));
       }),
     [],
@@ -80,9 +84,9 @@ function ToastItem({ item, onDismiss }: { item: Item; onDismiss(id: number): voi
 
   useEffect(() => {
     if (held) return;
-    const timer = setTimeout(() => onDismiss(item.id), item.tone === 'error' ? ERROR_TOAST_MS : TOAST_MS);
+    const timer = setTimeout(() => onDismiss(item.id), item.durationMs ?? (item.tone === 'error' ? ERROR_TOAST_MS : TOAST_MS));
     return () => clearTimeout(timer);
-  }, [held, item.id, item.tone, onDismiss]);
+  }, [held, item.id, item.tone, item.durationMs, onDismiss]);
 
   return (
     <div
@@ -95,6 +99,18 @@ function ToastItem({ item, onDismiss }: { item: Item; onDismiss(id: number): voi
     >
       <Icon aria-hidden className={`mt-2.5 size-4 shrink-0 ${cls}`} />
       <p className="min-w-0 flex-1 py-2 leading-snug">{item.message}</p>
+      {item.action && (
+        <button
+          type="button"
+          onClick={() => {
+            item.action!.run();
+            onDismiss(item.id);
+          }}
+          className="inline-flex min-h-10 shrink-0 items-center rounded-lg px-3 font-semibold text-accent hover:bg-surface-2"
+        >
+          {item.action.label}
+        </button>
+      )}
       <button
         type="button"
         onClick={() => onDismiss(item.id)}

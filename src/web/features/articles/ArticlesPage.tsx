@@ -1,4 +1,4 @@
-import { BellOff, Rss } from 'lucide-react';
+import { BellOff, FolderX, Rss } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -8,37 +8,56 @@ import { Skeleton } from '../../components/ui/Skeleton.js';
 import { NotFound } from '../../components/NotFound.js';
 import { WelcomeEmptyState } from './components/WelcomeEmptyState.js';
 import { usePageTitle } from '../../lib/pageTitle.js';
-import { FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, useFeeds, useUnmuteFeed } from '../feeds/index.js';
+import { FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, useFeeds, useUnmuteFeed, useUnreadCounts } from '../feeds/index.js';
+import { useFolders } from '../folders/index.js';
 import type { ArticleView } from './api.js';
 import { ArticleList } from './components/ArticleList.js';
 import { EmptyState } from './components/EmptyState.js';
 
 /**
- * The article views (dashboard.md §2). /dashboard shows all articles; `?feed=<id>` one feed; `?q=<text>` a search
- * (within the feed when `?feed=` is given too). /dashboard/favorites shows the favourites. Query parameters keep
- * every view linkable while the top bar's search and read toggle stay on the one path the spec gives them.
+ * The article views (dashboard.md §2). /dashboard shows all articles; `?feed=<id>` one feed; `?folder=<id>` one
+ * folder's feeds as one stream (docs/decisions.md "Reading flow"); `?q=<text>` a search (within the feed or folder
+ * when `?feed=` or `?folder=` is given too). /dashboard/favorites shows the favourites. Query parameters keep every
+ * view linkable while the top bar's search and read toggle stay on the one path the spec gives them.
  */
 export function ArticlesPage({ favorites = false }: { favorites?: boolean }) {
   const [params] = useSearchParams();
   const feedParam = favorites ? null : params.get('feed');
-  // Feed ids are positive integers; anything else is an address that does not exist.
-  if (feedParam !== null && !/^[1-9]\d{0,15}$/.test(feedParam)) return <NotFound />;
-  return <ArticleViewPage favorites={favorites} feedId={feedParam === null ? undefined : Number(feedParam)} q={favorites ? '' : (params.get('q') ?? '').trim()} />;
+  const folderParam = favorites || feedParam !== null ? null : params.get('folder');
+  // Ids are positive integers; anything else is an address that does not exist.
+  const isId = (v: string | null) => v === null || /^[1-9]\d{0,15}$/.test(v);
+  if (!isId(feedParam) || !isId(folderParam)) return <NotFound />;
+  return (
+    <ArticleViewPage
+      favorites={favorites}
+      feedId={feedParam === null ? undefined : Number(feedParam)}
+      folderId={folderParam === null ? undefined : Number(folderParam)}
+      q={favorites ? '' : (params.get('q') ?? '').trim()}
+    />
+  );
 }
 
-function ArticleViewPage({ favorites, feedId, q }: { favorites: boolean; feedId?: number; q: string }) {
+function ArticleViewPage({ favorites, feedId, folderId, q }: { favorites: boolean; feedId?: number; folderId?: number; q: string }) {
   const { t } = useTranslation();
   const feeds = useFeeds();
+  const folders = useFolders();
+  const counts = useUnreadCounts();
   const feed = feedId !== undefined ? feeds.data?.find((f) => f.id === feedId) : undefined;
+  const folder = folderId !== undefined ? folders.data?.find((f) => f.id === folderId) : undefined;
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [muteOpen, setMuteOpen] = useState(false);
 
   const view = useMemo<ArticleView>(() => {
     if (favorites) return { kind: 'favorites' };
-    if (q) return feedId !== undefined ? { kind: 'search', q, feedId } : { kind: 'search', q };
+    if (q) {
+      if (feedId !== undefined) return { kind: 'search', q, feedId };
+      if (folderId !== undefined) return { kind: 'search', q, folderId };
+      return { kind: 'search', q };
+    }
     if (feedId !== undefined) return { kind: 'feed', feedId };
+    if (folderId !== undefined) return { kind: 'folder', folderId };
     return { kind: 'all' };
-  }, [favorites, q, feedId]);
+  }, [favorites, q, feedId, folderId]);
 
   const name = feed ? feedTitle(feed, t) : '';
   const title =
@@ -50,12 +69,33 @@ function ArticleViewPage({ favorites, feedId, q }: { favorites: boolean; feedId?
           ? name
             ? t('articles.titles.feed', { title: name })
             : ''
-          : t('articles.titles.all');
-  // On a phone the top bar shows just the feed's name; the full title stays for screen readers and as a tooltip.
-  usePageTitle(title || t('articles.titles.all'), view.kind === 'feed' && name ? name : undefined);
+          : view.kind === 'folder'
+            ? folder
+              ? t('articles.titles.folder', { name: folder.name })
+              : ''
+            : t('articles.titles.all');
+  // On a phone the top bar shows just the feed's or folder's name; the full title stays for screen readers and as a
+  // tooltip.
+  const short = view.kind === 'feed' && name ? name : view.kind === 'folder' && folder ? folder.name : undefined;
+  usePageTitle(title || t('articles.titles.all'), short);
+
+  // The folder's unread badge: the sum of its feeds' counts (muted feeds have none).
+  const folderFeeds = folderId !== undefined ? (feeds.data ?? []).filter((f) => f.folder_id === folderId) : [];
+  const folderUnread = folderId !== undefined && counts.data ? folderFeeds.reduce((sum, f) => sum + (counts.data.counts[String(f.id)] ?? 0), 0) : undefined;
+
+  // Nothing fetched yet (a first subscription): "fetching…" rather than "All read!" (docs/decisions.md "Reading flow").
+  const inView = view.kind === 'feed' ? (feed ? [feed] : []) : view.kind === 'folder' ? folderFeeds : view.kind === 'all' ? (feeds.data ?? []) : [];
+  const fetching = inView.length > 0 && inView.every((f) => !f.last_fetched_at && !f.last_error_code);
 
   // A user without feeds is welcomed instead of shown an empty list (§2 "Empty states").
   if (view.kind === 'all' && feeds.data?.length === 0) return <WelcomeEmptyState />;
+
+  if (folderId !== undefined && feedId === undefined) {
+    if (folders.isPending) return <ListPlaceholder />;
+    if (folders.data && !folder) {
+      return <EmptyState icon={FolderX} title={t('articles.empty.folderUnknownTitle')} text={t('articles.empty.folderUnknownText')} />;
+    }
+  }
 
   if (feedId !== undefined) {
     if (feeds.isPending) return <ListPlaceholder />;
@@ -69,6 +109,8 @@ function ArticleViewPage({ favorites, feedId, q }: { favorites: boolean; feedId?
     <>
       <ArticleList
         view={view}
+        fetching={fetching}
+        unread={view.kind === 'folder' ? folderUnread : undefined}
         onManageFilters={view.kind === 'feed' ? () => setFiltersOpen(true) : undefined}
         onMute={view.kind === 'feed' && feed ? () => setMuteOpen(true) : undefined}
       />

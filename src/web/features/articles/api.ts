@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Article, ArticlePage, ArticleStateResponse, ExtractContentResponse, MarkReadResponse, UnreadCounts } from '../../../common/api.js';
+import type { Article, ArticlePage, ArticleStateResponse, ExtractContentResponse, Feed, MarkReadResponse, UnreadCounts, User } from '../../../common/api.js';
 import { DEFAULT_PER_PAGE } from '../../../common/limits.js';
 import { api, ApiError } from '../../lib/api.js';
 import { storage } from '../../lib/storage.js';
@@ -11,9 +11,17 @@ import { unreadCountsKey } from '../feeds/index.js';
  */
 export const PER_PAGE = DEFAULT_PER_PAGE;
 
-/** Which list is on screen (§2 "Article list view": all, favorites, feed-{id}, or a search). */
+/**
+ * Which list is on screen (§2 "Article list view": all, favorites, feed-{id}, folder-{id}, or a search). A folder is
+ * one stream of its feeds' articles (docs/decisions.md "Reading flow").
+ */
 export type ArticleView =
-  { kind: 'all' } | { kind: 'favorites' } | { kind: 'feed'; feedId: number } | { kind: 'search'; q: string; feedId?: number } | { kind: 'reading-list'; listId: number };
+  | { kind: 'all' }
+  | { kind: 'favorites' }
+  | { kind: 'feed'; feedId: number }
+  | { kind: 'folder'; folderId: number }
+  | { kind: 'search'; q: string; feedId?: number; folderId?: number }
+  | { kind: 'reading-list'; listId: number };
 
 /** The view key of §2; switching to another key starts again at page 1. */
 export function viewKey(view: ArticleView): string {
@@ -23,8 +31,10 @@ export function viewKey(view: ArticleView): string {
       return view.kind;
     case 'feed':
       return `feed-${view.feedId}`;
+    case 'folder':
+      return `folder-${view.folderId}`;
     case 'search':
-      return `search-${view.feedId ?? 'all'}-${view.q}`;
+      return `search-${view.folderId !== undefined ? `folder${view.folderId}` : (view.feedId ?? 'all')}-${view.q}`;
     case 'reading-list':
       return `reading-list-${view.listId}`;
   }
@@ -40,10 +50,12 @@ export function listPath(view: ArticleView, page: number, showRead: boolean): st
   if (view.kind === 'reading-list') params.set('show_read', showRead ? '1' : '0');
   else if (view.kind !== 'favorites') params.set('show_read', String(showRead));
   if (view.kind === 'search' && view.feedId !== undefined) params.set('feed_id', String(view.feedId));
+  if (view.kind === 'search' && view.folderId !== undefined) params.set('folder_id', String(view.folderId));
   const base = {
     all: '/api/articles',
     favorites: '/api/articles/favorites',
     feed: `/api/feeds/${view.kind === 'feed' ? view.feedId : 0}/articles`,
+    folder: `/api/folders/${view.kind === 'folder' ? view.folderId : 0}/articles`,
     search: '/api/articles/search',
     'reading-list': `/api/reading-lists/${view.kind === 'reading-list' ? view.listId : 0}/articles`,
   }[view.kind];
@@ -82,7 +94,10 @@ export function fetchErrorKey(err: unknown, view: ArticleView): { key: string; v
   if (err instanceof NoTokenError) return { key: 'articles.errors.loginRequired' };
   if (err instanceof ApiError) {
     if (err.isNetwork) return { key: 'articles.errors.noResponse' };
-    if (err.status === 404) return { key: view.kind === 'reading-list' ? 'readingLists.page.notFoundText' : 'articles.errors.feedNotFound' };
+    if (err.status === 404) {
+      if (view.kind === 'reading-list') return { key: 'readingLists.page.notFoundText' };
+      return { key: view.kind === 'folder' ? 'articles.errors.folderNotFound' : 'articles.errors.feedNotFound' };
+    }
     if (err.status === 401) return { key: 'articles.errors.sessionExpired' };
     if (err.status === 500) return { key: 'articles.errors.server' };
     return { key: 'articles.errors.status', values: { status: err.status } };
@@ -98,9 +113,35 @@ export function setFavorite(id: number, favorite: boolean): Promise<ArticleState
   return api<ArticleStateResponse>(`/api/articles/${id}/${favorite ? 'favorite' : 'unfavorite'}`, { method: 'POST' });
 }
 
-/** POST /api/articles/read/all: one feed, one reading list, the given articles, or (empty body) everything. */
-export function markAllRead(scope: { feed_id: number } | { reading_list_id: number } | { article_ids: number[] } | Record<string, never>): Promise<MarkReadResponse> {
-  return api<MarkReadResponse>('/api/articles/read/all', { method: 'POST', body: scope });
+export type MarkAllScope = { feed_id: number } | { folder_id: number } | { reading_list_id: number } | { article_ids: number[] } | Record<string, never>;
+
+/**
+ * POST /api/articles/read/all: one feed, one folder, one reading list, the given articles, or (empty body)
+ * everything. The answer's undo_token names exactly the articles this call marked (null when none changed, and
+ * null from a server that has no undo yet).
+ */
+export async function markAllRead(scope: MarkAllScope): Promise<{ marked: number; undoToken: string | null }> {
+  const res = await api<MarkReadResponse & { undo_token?: string | null }>('/api/articles/read/all', { method: 'POST', body: scope });
+  return { marked: res?.marked ?? 0, undoToken: res?.undo_token ?? null };
+}
+
+/** POST /api/articles/read/undo: the articles a bulk mark changed become unread again. */
+export async function undoMarkRead(undoToken: string): Promise<number> {
+  const res = await api<{ restored?: number }>('/api/articles/read/undo', { method: 'POST', body: { undo_token: undoToken } });
+  return res?.restored ?? 0;
+}
+
+/** When an article counts as read by reading (docs/decisions.md "Reading flow"); the user's setting, 'open' by default. */
+export type MarkReadOn = 'open' | 'scroll' | 'manual';
+
+export function markReadOn(user: User | null | undefined): MarkReadOn {
+  const value = (user as { mark_read_on?: unknown } | null | undefined)?.mark_read_on;
+  return value === 'scroll' || value === 'manual' ? value : 'open';
+}
+
+/** The feed's "always load the original" setting (off by default). */
+export function alwaysLoadsOriginal(feed: Feed | undefined): boolean {
+  return (feed as { always_load_original?: boolean } | undefined)?.always_load_original ?? false;
 }
 
 export function extractContent(article: Pick<Article, 'id' | 'url'>): Promise<ExtractContentResponse> {

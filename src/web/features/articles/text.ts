@@ -1,7 +1,3 @@
-import { differenceInHours, format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
-import { de } from 'date-fns/locale/de';
-import { enUS } from 'date-fns/locale/en-US';
-
 /** §9: the compact card shows the first three sentences of the summary (and CSS clamps them to three lines). */
 export const SUMMARY_SENTENCES = 3;
 /** §5/§9: images smaller than this (width or height, in CSS pixels) are tracking pixels or spacers, not content. */
@@ -19,26 +15,6 @@ export function firstSentences(text: string, count = SUMMARY_SENTENCES, language
     sentences = clean.match(/[^.!?…]+(?:[.!?…]+["'”’)\]]*\s*|$)/g) ?? [clean];
   }
   return sentences.slice(0, count).join('').trim();
-}
-
-/** Dates on the wire are UTC ISO 8601; zone-less values are read as UTC too (decisions.md). */
-export function parseUtc(value: string): Date {
-  const withZone = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`;
-  return parseISO(withZone);
-}
-
-/**
- * A published date in the user's language (dashboard.md §1: German formatting in German, day first): within the
- * last day relative ("vor 3 Stunden"), otherwise the date and time ("12. Jan. 2026, 14:05" / "Jan 12, 2026, 2:05 PM").
- */
-export function formatPublished(value: string, language: string, now: Date = new Date()): { text: string; full: string; iso: string } {
-  const date = parseUtc(value);
-  if (!isValid(date)) return { text: '', full: '', iso: '' };
-  const locale = language.startsWith('de') ? de : enUS;
-  const full = format(date, 'PPPp', { locale });
-  const hours = differenceInHours(now, date);
-  const text = hours >= 0 && hours < 24 ? formatDistanceStrict(date, now, { addSuffix: true, locale }) : format(date, 'PP, p', { locale });
-  return { text, full, iso: date.toISOString() };
 }
 
 /** A pixel size from an attribute or inline style ("1", "1px"); undefined when not given in pixels. */
@@ -84,4 +60,52 @@ export function prepareContent(html: string): string {
     a.setAttribute('rel', 'noopener noreferrer');
   }
   return doc.body.innerHTML;
+}
+
+/** A feed's text shorter than this (characters of plain text) is a teaser (docs/decisions.md "Reading flow"). */
+export const TEASER_MAX_CHARS = 500;
+/** A single paragraph shorter than this is a teaser too; a full article has more than one paragraph. */
+export const SINGLE_PARAGRAPH_MAX_CHARS = 1500;
+
+/** The words of a "read on" link that ends a teaser, English and German. */
+const READ_ON =
+  /(?:read\s+(?:the\s+)?(?:more|full\s+(?:article|story)|on)|continue\s+reading|keep\s+reading|full\s+(?:article|story)|more\s*(?:»|›|>|→|\.\.\.|…)|weiterlesen|weiter\s+lesen|mehr\s+lesen|lesen\s+sie\s+(?:mehr|weiter)|zum\s+(?:vollständigen\s+)?artikel|ganzen\s+artikel|mehr\s*(?:»|›|>|→|\.\.\.|…))\s*[»›>→.…]*$/i;
+/** A text that stops short: "…", "...", "[…]", "[...]", "(…)". */
+const CUT_OFF = /(?:…|\.\.\.|\[\s*(?:…|\.\.\.)\s*\]|\(\s*(?:…|\.\.\.)\s*\))\s*$/;
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', raquo: '»', rsaquo: '›' };
+
+/** Plain text of (sanitised) HTML, without a DOM: tags out, common entities decoded, whitespace collapsed. */
+export function plainText(html: string): string {
+  return (
+    html
+      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+      // Block boundaries separate words; inline tags (<b>, <a>) do not.
+      .replace(/<\/?(?:p|div|br|li|ul|ol|h[1-6]|blockquote|pre|figure|figcaption|table|tr|td|th|section|article|hr)\b[^>]*>/gi, ' ')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(#x?[0-9a-f]+|[a-z]+);/gi, (m, name: string) => {
+        if (name[0] === '#') {
+          const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+          return Number.isFinite(code) ? String.fromCodePoint(code) : m;
+        }
+        return ENTITIES[name.toLowerCase()] ?? m;
+      })
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
+}
+
+/**
+ * Whether a feed's content is only a teaser of the article, so the extended card fetches the original page
+ * (dashboard.md §4 "Card mode"; the rule is in docs/decisions.md "Reading flow"). A teaser is: no text; less than
+ * 500 characters; text ending cut off ("…", "[…]") or in a "read more" / "Weiterlesen" link or phrase; or a single
+ * paragraph of less than 1500 characters. Anything else is the full article and is shown as the feed carries it.
+ */
+export function looksLikeTeaser(html: string | null | undefined): boolean {
+  const text = plainText(html ?? '');
+  if (text.length < TEASER_MAX_CHARS) return true;
+  if (CUT_OFF.test(text) || READ_ON.test(text)) return true;
+  const blocks = (html ?? '').match(/<(p|li|h[1-6]|blockquote|pre|figure|table)\b/gi)?.length ?? 0;
+  const breaks = (html ?? '').match(/<br\b/gi)?.length ?? 0;
+  return blocks + breaks <= 1 && text.length < SINGLE_PARAGRAPH_MAX_CHARS;
 }

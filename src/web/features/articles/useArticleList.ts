@@ -4,7 +4,7 @@ import { on, type MembershipChange } from '../../lib/events.js';
 import { announce } from '../../lib/mutations.js';
 import { fetchArticlePage, PER_PAGE, viewKey, type ArticleView } from './api.js';
 import { before, insertSorted, type ArticleListState } from './articleListState.js';
-import { useReadMarks } from './useReadMarks.js';
+import { useReadMarks, type ListSnapshot } from './useReadMarks.js';
 
 /** §9: the visible list is polled every 30 s and new articles are added silently. */
 export const POLL_MS = 30_000;
@@ -37,6 +37,10 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
   const errorTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   /** Articles taken out of the list by a read mark (read hidden), so marking them unread can bring them back. */
   const removed = useRef(new Map<number, Article>());
+  /** Articles read by reading that stay on screen although the server's unread list has dropped them. */
+  const readInPlace = useRef(new Set<number>());
+  /** How many of the loaded articles the server's list still holds (paging and "more to load" count these). */
+  const serverCount = useCallback((articles: Article[]) => articles.filter((a) => !readInPlace.current.has(a.id)).length, []);
   const onErrorRef = useRef(options.onError);
   onErrorRef.current = options.onError;
 
@@ -56,6 +60,7 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
       const gen = ++generation.current;
       clearTimeout(errorTimer.current);
       removed.current.clear();
+      readInPlace.current.clear();
       setState((s) =>
         opts.keepList ? { ...s, error: null } : { articles: [], total: 0, activeFilters: [], status: 'loading', loadingMore: false, error: null, hasMore: false },
       );
@@ -90,7 +95,7 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
     const s = stateRef.current;
     if (s.loadingMore || !s.hasMore || s.status !== 'ready') return;
     const gen = generation.current;
-    const nextPage = Math.floor(s.articles.length / PER_PAGE) + 1;
+    const nextPage = Math.floor(serverCount(s.articles) / PER_PAGE) + 1;
     setState((x) => ({ ...x, loadingMore: true, error: null }));
     try {
       const page = await fetchArticlePage(viewRef.current, nextPage, showReadRef.current);
@@ -107,14 +112,14 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
           activeFilters: page.active_filters,
           loadingMore: false,
           error: null,
-          hasMore: page.current_page < page.pages && articles.length < page.total && fresh.length > 0,
+          hasMore: page.current_page < page.pages && serverCount(articles) < page.total && fresh.length > 0,
         };
       });
     } catch (err) {
       if (gen !== generation.current) return;
       failLater(gen, err);
     }
-  }, [failLater]);
+  }, [failLater, serverCount]);
 
   /** §4 "Background poll": page 1 again; articles not on screen yet join at their place, silently. */
   const poll = useCallback(async () => {
@@ -141,12 +146,12 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
           articles = insertSorted(articles, a);
         }
         if (articles === x.articles && page.total === x.total) return x;
-        return { ...x, articles, total: Math.max(page.total, articles.length), activeFilters: page.active_filters };
+        return { ...x, articles, total: Math.max(page.total, serverCount(articles)), activeFilters: page.active_filters };
       });
     } catch {
       // A failed poll is not worth a message; the next one tries again.
     }
-  }, []);
+  }, [serverCount]);
 
   // A new view (or show_read) starts again at page 1.
   useEffect(() => {
@@ -192,12 +197,32 @@ export function useArticleList(view: ArticleView, showRead: boolean, options: { 
     [loadFirst],
   );
 
-  const { toggleRead, toggleFavorite, markAllRead } = useReadMarks({ source, setState, stateRef, viewRef, hidesRead, removed, loadFirst, onErrorRef });
+  /** An undo puts the list back as it was: answers to requests made since are dropped. */
+  const restore = useCallback((snapshot: ListSnapshot) => {
+    generation.current++;
+    clearTimeout(errorTimer.current);
+    removed.current = new Map(snapshot.removed);
+    readInPlace.current = new Set(snapshot.readInPlace);
+    setState({ ...snapshot.state, loadingMore: false, error: null });
+  }, []);
+
+  const { toggleRead, markReadInPlace, toggleFavorite, markAllRead, markAbove } = useReadMarks({
+    source,
+    setState,
+    stateRef,
+    viewRef,
+    hidesRead,
+    removed,
+    readInPlace,
+    restore,
+    loadFirst,
+    onErrorRef,
+  });
 
   const reload = useCallback(() => loadFirst({ keepList: true }), [loadFirst]);
 
   return useMemo(
-    () => ({ ...state, loadMore, reload, poll, toggleRead, toggleFavorite, markAllRead }),
-    [state, loadMore, reload, poll, toggleRead, toggleFavorite, markAllRead],
+    () => ({ ...state, loadMore, reload, poll, toggleRead, markReadInPlace, toggleFavorite, markAllRead, markAbove }),
+    [state, loadMore, reload, poll, toggleRead, markReadInPlace, toggleFavorite, markAllRead, markAbove],
   );
 }

@@ -10,6 +10,9 @@ export interface ShortcutHandlers {
   refresh(): void;
   search(): void;
   help(): void;
+  /** The next / previous feed with unread articles (n / p). */
+  nextFeed(): void;
+  previousFeed(): void;
 }
 
 /** Typing somewhere (a field, an editable region, a select) is never a shortcut. */
@@ -22,7 +25,7 @@ function isTyping(target: EventTarget | null): boolean {
 
 /**
  * The keys a heavy reader expects: j/k next and previous, m read/unread, s or f favourite, o or Enter
- * open the original, v extended view, r refresh, / search, ? help. They never fire while typing, with Ctrl, Alt or
+ * open the original, v extended view, n/p next and previous feed with unread articles, r refresh, / search, ? help. They never fire while typing, with Ctrl, Alt or
  * Meta held, or while a dialog is open; Enter only when no button or link has the focus (there it keeps its meaning).
  */
 export function useArticleShortcuts(handlers: ShortcutHandlers, enabled = true): void {
@@ -45,6 +48,8 @@ export function useArticleShortcuts(handlers: ShortcutHandlers, enabled = true):
         o: h.open,
         Enter: onControl ? undefined : h.open,
         v: h.extended,
+        n: h.nextFeed,
+        p: h.previousFeed,
         r: h.refresh,
         '/': h.search,
         '?': h.help,

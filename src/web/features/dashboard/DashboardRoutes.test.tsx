@@ -137,7 +137,9 @@ describe('a new feed’s first articles', () => {
       'GET /api/articles?page=1&per_page=20&show_read=false': () => [200, listPage(fetched ? [article] : [])],
     });
     await renderAt('/dashboard', <DashboardRoutes />);
-    expect(await screen.findByRole('heading', { name: 'All read!' })).toBeTruthy();
+    // Not fetched yet: "fetching…", not "All read!" (docs/decisions.md "Reading flow").
+    expect(await screen.findByRole('heading', { name: 'Fetching your feed…' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'All read!' })).toBeNull();
     fetched = true;
     await act(() => vi.advanceTimersByTimeAsync(2100));
     expect(await screen.findByRole('heading', { level: 2, name: /First article/ })).toBeTruthy();

@@ -1,21 +1,12 @@
 import type { TFunction } from 'i18next';
 import type { Feed } from '../../../common/api.js';
+import { formatDateTime } from '../../lib/dates.js';
 
 /**
- * A UTC time from the API as a Date. The wire form has a Z; the spec's older zone-less form is read as UTC too
- * (decisions.md "Times are UTC"), never as local time.
+ * Date and time in the user's language, in the app's one style (lib/dates, docs/decisions.md "One date style per
+ * language"): "22.11.2026, 07:08" / "22 Nov 2026, 07:08".
  */
-export function parseUtc(value: string): Date {
-  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim());
-  return new Date(hasZone ? value : `${value.trim().replace(' ', 'T')}Z`);
-}
-
-/** Date and time in the user's locale (German: day first, 24 h), e.g. "22.11.2026, 07:08". */
-export function formatDateTime(value: string, language: string): string {
-  const date = parseUtc(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
+export { formatDateTime, parseUtc } from '../../lib/dates.js';
 
 /** "Muted permanently" / "Muted until <local time>", or null when the feed is not muted (dashboard.md §9). */
 export function mutedNotice(feed: Pick<Feed, 'is_muted' | 'muted_permanently' | 'muted_until'>, t: TFunction, language: string): string | null {

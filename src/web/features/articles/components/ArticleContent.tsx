@@ -1,32 +1,42 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { Globe, RotateCw } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Article } from '../../../../common/api.js';
-import { Alert } from '../../../components/ui/Alert.js';
 import { Skeleton } from '../../../components/ui/Skeleton.js';
-import { extractContent } from '../api.js';
-import { isTinyLoadedImage, prepareContent } from '../text.js';
+import { useFeeds } from '../../feeds/index.js';
+import { alwaysLoadsOriginal, extractContent } from '../api.js';
+import { isTinyLoadedImage, looksLikeTeaser, prepareContent } from '../text.js';
 import '../article-content.css';
 
 /**
- * The extended card's body (dashboard.md §2, §4 "Card mode", §8 "Full content load failure"): the full article,
- * fetched once per article through POST /api/extract-article-content and kept for the session. When the full
- * text cannot be had, the article's own content is shown with the note "Vollständiger Artikel konnte nicht
- * geladen werden". The HTML is the server's sanitised output; nothing else is ever rendered as HTML.
+ * The extended card's body (dashboard.md §2 "Article card", §4 "Card mode", §8 "Full content load failure"): what
+ * the feed carries, with its author, first. The original page is fetched (POST /api/extract-article-content, once
+ * per article and kept for the session) only when the feed's content looks like a teaser (text.ts looksLikeTeaser,
+ * docs/decisions.md "Reading flow"), when the feed is set to always load the original, or when the reader presses
+ * "Load the original". A failed fetch leaves the feed's content with a quiet note and a retry. The HTML is the
+ * server's sanitised output; nothing else is ever rendered as HTML.
  */
 export function ArticleContent({ article }: { article: Article }) {
   const { t } = useTranslation();
+  const feeds = useFeeds();
+  const feed = feeds.data?.find((f) => f.id === article.feed_id);
+  const teaser = useMemo(() => looksLikeTeaser(article.content || article.summary), [article.content, article.summary]);
+  const [asked, setAsked] = useState(false);
+  const wanted = Boolean(article.url) && (asked || teaser || alwaysLoadsOriginal(feed));
   const query = useQuery({
     queryKey: ['article-content', article.id],
     queryFn: () => extractContent(article),
-    enabled: Boolean(article.url),
+    enabled: wanted,
     staleTime: Infinity,
     gcTime: 30 * 60_000,
     retry: false,
   });
 
-  const failed = !article.url ? false : query.isError || Boolean(query.data?.warning);
-  const html = query.data?.content || article.content || '';
+  const fetched = wanted && query.isSuccess && !query.data?.warning && Boolean(query.data?.content);
+  const failed = wanted && (query.isError || (query.isSuccess && !fetched));
+  // A failed fetch answers with the feed's content (cleaned by the server): shown as it comes.
+  const html = (wanted ? query.data?.content : null) || article.content || '';
   const prepared = useMemo(() => prepareContent(html), [html]);
   const ref = useRef<HTMLDivElement>(null);
 
@@ -46,7 +56,7 @@ export function ArticleContent({ article }: { article: Article }) {
     return () => images.forEach((img) => img.removeEventListener('load', onLoad));
   }, [prepared]);
 
-  if (article.url && query.isPending) {
+  if (wanted && query.isPending) {
     return (
       <div className="mt-4 flex max-w-[68ch] flex-col gap-2.5" aria-busy="true" aria-label={t('articles.card.loadingContent')}>
         <Skeleton className="h-4 w-11/12" />
@@ -60,16 +70,37 @@ export function ArticleContent({ article }: { article: Article }) {
 
   return (
     <div className="mt-4">
-      {failed && (
-        <Alert tone="warning" className="mb-4 max-w-[68ch]">
-          {t('articles.card.fullContentFailed')}
-        </Alert>
-      )}
       {article.author && <p className="mb-3 text-sm text-muted">{t('articles.card.byAuthor', { author: article.author })}</p>}
       {prepared ? (
         <div ref={ref} className="article-prose" dangerouslySetInnerHTML={{ __html: prepared }} />
       ) : (
         <p className="text-muted">{article.summary || t('articles.card.noContent')}</p>
+      )}
+      {failed ? (
+        <p className="mt-3 flex max-w-[68ch] flex-wrap items-center gap-x-2 text-sm text-muted" data-testid="original-failed">
+          <span>{t('articles.card.fullContentFailed')}</span>
+          <button
+            type="button"
+            onClick={() => void query.refetch()}
+            disabled={query.isFetching}
+            className="inline-flex min-h-10 items-center gap-1.5 rounded-md font-medium text-accent underline-offset-4 hover:underline disabled:opacity-60"
+          >
+            <RotateCw aria-hidden className={`size-3.5 ${query.isFetching ? 'animate-spin' : ''}`} />
+            {t('articles.card.retryOriginal')}
+          </button>
+        </p>
+      ) : (
+        article.url &&
+        !wanted && (
+          <button
+            type="button"
+            onClick={() => setAsked(true)}
+            className="mt-3 inline-flex min-h-10 items-center gap-1.5 rounded-md text-sm font-medium text-accent underline-offset-4 hover:underline"
+          >
+            <Globe aria-hidden className="size-4" />
+            {t('articles.card.loadOriginal')}
+          </button>
+        )
       )}
     </div>
   );

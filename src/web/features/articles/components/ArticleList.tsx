@@ -1,15 +1,24 @@
-import { CheckCircle2, Inbox, RotateCw, SearchX, Star } from 'lucide-react';
+import { CheckCircle2, Inbox, Loader2, RotateCw, SearchX, Star } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import type { Article } from '../../../../common/api.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
+import { toast } from '../../../components/ui/Toast.js';
 import { ApiError } from '../../../lib/api.js';
+import { useAuth } from '../../../lib/auth.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { fetchErrorKey, type ArticleView } from '../api.js';
+import { useFeeds, useUnreadCounts } from '../../feeds/index.js';
+import { buildLayout, useFolders } from '../../folders/index.js';
+import { fetchErrorKey, markReadOn, type ArticleView } from '../api.js';
+import { adjacentUnreadFeed, sidebarFeedOrder, type Position } from '../feedOrder.js';
 import { useReadingState } from '../readingState.js';
 import { useArticleList } from '../useArticleList.js';
 import { useArticleShortcuts } from '../useArticleShortcuts.js';
+import { useWindowedList } from '../useWindowedList.js';
+import type { BulkResult } from '../useReadMarks.js';
+import { MarkAllConfirm } from './MarkAllConfirm.js';
 import { ArticleCard, ArticleSkeleton } from './ArticleCard.js';
 import { EmptyState } from './EmptyState.js';
 import { ListHeader } from './ListHeader.js';
@@ -22,6 +31,15 @@ export const SCROLL_ROOT_MARGIN = '300px';
 export const PLACEHOLDERS = 5;
 /** How long a failed read/favourite change stays on screen. */
 const ACTION_ERROR_MS = 5000;
+/** How long a bulk mark's "Undo" stays offered (the server keeps the undo for at least 10 minutes). */
+export const UNDO_MS = 8000;
+/**
+ * In "scrolled past" mode a card counts as read when its bottom passes this far below the window's top: the
+ * sticky top bar and list header cover that band, so a card under them is out of sight.
+ */
+const SCROLLED_PAST_MARGIN_PX = 112;
+/** Below the sm breakpoint the list header's "mark all read" is an icon only, and it asks first. */
+const PHONE_QUERY = '(max-width: 639.98px)';
 
 export interface ArticleListProps {
   view: ArticleView;
@@ -33,22 +51,37 @@ export interface ArticleListProps {
   intro?: ReactNode;
   /** Replaces the built-in empty state (a reading list knows whether it is empty or all read). */
   emptyState?: ReactNode;
+  /** The view's feeds have not been fetched yet: the empty list says so instead of "All read!". */
+  fetching?: boolean;
+  /** An unread badge in the header (a folder stream). */
+  unread?: number;
 }
 
 /**
  * The article list of one view (dashboard.md §2 "Article list view", §4, §8 "Article fetch"): sticky header,
  * cards, infinite scroll with placeholders, background poll, empty states and keyboard shortcuts.
  */
-export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }: ArticleListProps) {
+export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, fetching = false, unread }: ArticleListProps) {
   const { t } = useTranslation();
+  const { user } = useAuth();
+  const readOn = markReadOn(user);
   const { showRead, toggleShowRead, focusSearch } = useReadingState();
+  const navigate = useNavigate();
+  const feeds = useFeeds();
+  const folders = useFolders();
+  const counts = useUnreadCounts();
   const [actionError, setActionError] = useTimedMessage(ACTION_ERROR_MS);
   const list = useArticleList(view, showRead, {
     onError: (err) => setActionError(err instanceof ApiError && err.code === 'FEED_MUTED' ? 'articles.errors.feedMuted' : 'articles.errors.action'),
   });
   // The callbacks on their own: the effect and callback below depend on them, not on every change of the list.
-  const { articles, loadMore, toggleRead } = list;
+  const { articles, loadMore, markReadInPlace, markAbove } = list;
+  const articlesRef = useRef(articles);
+  articlesRef.current = articles;
   const [extended, setExtended] = useState<ReadonlySet<number>>(() => new Set());
+  const extendedRef = useRef(extended);
+  extendedRef.current = extended;
+  const [confirmOpen, setConfirmOpen] = useState(false);
   const [activeId, setActiveId] = useState<number | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [marking, setMarking] = useState(false);
@@ -92,6 +125,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
   // New articles from the poll join above (and removed ones leave): the first card in view stays where it is
   // (no jump). The anchor is taken after every scroll and after every change of the list, so it is always fresh.
   const listRef = useRef<HTMLDivElement>(null);
+  const windowing = useWindowedList(articles, listRef, cardRefs, activeId);
   const anchor = useRef<{ id: string; top: number } | null>(null);
   const captureAnchor = useCallback(() => {
     anchor.current = null;
@@ -118,16 +152,82 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
     return () => window.removeEventListener('scroll', captureAnchor);
   }, [captureAnchor]);
 
-  const toggleExtended = useCallback((article: Article) => {
-    setExtended((s) => {
-      const next = new Set(s);
-      if (next.has(article.id)) next.delete(article.id);
-      else next.add(article.id);
-      return next;
-    });
-  }, []);
+  /**
+   * Opening an article (expanding it, `v`, its title link, `o`) reads it when the user's setting says "on open"
+   * (the default); it stays where it is in the list (docs/decisions.md "Reading flow").
+   */
+  const opened = useCallback((article: Article) => void (readOn === 'open' && markReadInPlace(article)), [markReadInPlace, readOn]);
 
-  const opened = useCallback((article: Article) => void toggleRead(article, true), [toggleRead]);
+  const toggleExtended = useCallback(
+    (article: Article) => {
+      const opening = !extendedRef.current.has(article.id);
+      setExtended((s) => {
+        const next = new Set(s);
+        if (opening) next.add(article.id);
+        else next.delete(article.id);
+        return next;
+      });
+      if (opening) opened(article);
+    },
+    [opened],
+  );
+
+  // "Scrolled past" mode: a card whose bottom leaves the top of the window (under the sticky bars) is read, once it
+  // has been seen in the window; it stays in the list.
+  const seen = useRef(new Set<number>());
+  useEffect(() => {
+    if (readOn !== 'scroll' || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const id = Number((entry.target as HTMLElement).dataset.articleId);
+          if (entry.isIntersecting) {
+            seen.current.add(id);
+            continue;
+          }
+          const top = entry.rootBounds?.top ?? SCROLLED_PAST_MARGIN_PX;
+          if (!seen.current.has(id) || entry.boundingClientRect.bottom > top + 1) continue;
+          seen.current.delete(id);
+          const article = articlesRef.current.find((a) => a.id === id);
+          if (article && !article.is_read) void markReadInPlace(article);
+        }
+      },
+      { rootMargin: `-${SCROLLED_PAST_MARGIN_PX}px 0px 0px 0px` },
+    );
+    for (const el of cardRefs.current.values()) observer.observe(el);
+    return () => observer.disconnect();
+    // Re-observed when the window of rendered cards moves (useWindowedList), so newly rendered cards are watched too.
+  }, [readOn, articles, markReadInPlace, windowing.isRendered]);
+  useEffect(() => seen.current.clear(), [key]);
+
+  /** A bulk mark's toast, with its "Undo" while the server offers one. */
+  const offerUndo = useCallback(
+    (result: BulkResult) => {
+      if (result.marked <= 0 || !result.undo) return;
+      const undo = result.undo;
+      toast(t('articles.undo.marked', { count: result.marked }), 'success', {
+        action: { label: t('articles.undo.action'), run: () => void undo() },
+        durationMs: UNDO_MS,
+      });
+    },
+    [t],
+  );
+
+  const markAboveWithUndo = useCallback(async (article: Article) => offerUndo(await markAbove(article)), [markAbove, offerUndo]);
+
+  /** `n` / `p`: the next or previous feed with unread articles, in the sidebar's order. */
+  const goToFeed = (dir: 1 | -1) => {
+    if (!feeds.data || !counts.data) return;
+    const order = sidebarFeedOrder(buildLayout(feeds.data, folders.data ?? []));
+    const position: Position =
+      view.kind === 'feed'
+        ? { feedId: view.feedId }
+        : view.kind === 'folder'
+          ? { folderFeeds: feeds.data.filter((f) => f.folder_id === view.folderId).map((f) => f.id) }
+          : null;
+    const id = adjacentUnreadFeed(order, counts.data.counts, position, dir);
+    if (id !== null) void navigate(`/dashboard?feed=${id}`);
+  };
   const activate = useCallback((article: Article) => setActiveId(article.id), []);
   const openReadingLists = useCallback((article: Article) => setListsFor(article), []);
 
@@ -163,15 +263,22 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
     },
     search: focusSearch,
     help: () => setHelpOpen(true),
+    nextFeed: () => goToFeed(1),
+    previousFeed: () => goToFeed(-1),
   });
 
   const markAll = async () => {
     setMarking(true);
     try {
-      await list.markAllRead();
+      offerUndo(await list.markAllRead());
     } finally {
       setMarking(false);
     }
+  };
+  // On a phone the header's icon is easy to hit by mistake: it asks first.
+  const requestMarkAll = () => {
+    if (globalThis.matchMedia?.(PHONE_QUERY).matches) setConfirmOpen(true);
+    else void markAll();
   };
 
   const showError = Boolean(list.error) && (view.kind !== 'all' || articles.length === 0);
@@ -191,9 +298,13 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
       activeFilters={list.activeFilters}
       onManageFilters={onManageFilters}
       onMute={onMute}
-      onMarkAllRead={() => void markAll()}
-      markAllDisabled={articles.length === 0 || (view.kind !== 'all' && view.kind !== 'feed' && view.kind !== 'reading-list' && !articles.some((a) => !a.is_read))}
+      onMarkAllRead={requestMarkAll}
+      markAllDisabled={
+        articles.length === 0 ||
+        (view.kind !== 'all' && view.kind !== 'feed' && view.kind !== 'folder' && view.kind !== 'reading-list' && !articles.some((a) => !a.is_read))
+      }
       marking={marking}
+      unread={unread}
     />
   );
 
@@ -225,7 +336,11 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
         </Alert>
       );
   } else if (articles.length === 0) {
-    body = emptyState ?? <ListEmpty view={view} showRead={showRead} onShowAll={toggleShowRead} />;
+    body = fetching ? (
+      <EmptyState icon={Loader2} title={t('articles.empty.fetchingTitle')} text={t('articles.empty.fetchingText')} />
+    ) : (
+      (emptyState ?? <ListEmpty view={view} showRead={showRead} onShowAll={toggleShowRead} />)
+    );
   } else {
     body = (
       <>
@@ -236,24 +351,30 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
           aria-busy={list.loadingMore}
           aria-label={t('articles.list.label')}
         >
-          {articles.map((article) => (
-            <ArticleCard
-              key={article.id}
-              ref={(el: HTMLElement | null) => {
-                if (el) cardRefs.current.set(article.id, el);
-                else cardRefs.current.delete(article.id);
-              }}
-              article={article}
-              extended={extended.has(article.id)}
-              active={article.id === activeId}
-              onToggleExtended={toggleExtended}
-              onToggleRead={list.toggleRead}
-              onToggleFavorite={list.toggleFavorite}
-              onOpened={opened}
-              onActivate={activate}
-              onReadingLists={openReadingLists}
-            />
-          ))}
+          {articles.map((article, index) =>
+            !windowing.isRendered(index, article.id) ? (
+              // Far off screen in a long list: a spacer of the card's height (it keeps its place for the anchor).
+              <div key={article.id} aria-hidden data-article-id={article.id} data-testid="article-spacer" style={{ height: windowing.heightOf(article.id) }} />
+            ) : (
+              <ArticleCard
+                key={article.id}
+                ref={(el: HTMLElement | null) => {
+                  if (el) cardRefs.current.set(article.id, el);
+                  else cardRefs.current.delete(article.id);
+                }}
+                article={article}
+                extended={extended.has(article.id)}
+                active={article.id === activeId}
+                onToggleExtended={toggleExtended}
+                onToggleRead={list.toggleRead}
+                onToggleFavorite={list.toggleFavorite}
+                onOpened={opened}
+                onActivate={activate}
+                onReadingLists={openReadingLists}
+                onMarkAbove={index > 0 ? markAboveWithUndo : undefined}
+              />
+            ),
+          )}
           {list.loadingMore && !list.error && Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleSkeleton key={`s${i}`} />)}
         </div>
         {list.error && view.kind !== 'all' && (
@@ -286,6 +407,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState }
         {list.loadingMore ? t('articles.list.loadingMore') : ''}
       </p>
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <MarkAllConfirm open={confirmOpen} onClose={() => setConfirmOpen(false)} onConfirm={markAll} />
       {listsFor && <AddToReadingListModal article={listsFor} open onClose={() => setListsFor(null)} />}
     </div>
   );
@@ -310,6 +432,16 @@ function ListEmpty({ view, showRead, onShowAll }: { view: ArticleView; showRead:
       );
     case 'reading-list':
       return <EmptyState icon={Inbox} title={t('readingLists.page.emptyTitle')} text={t('readingLists.page.emptyText')} />;
+    case 'folder':
+      return showRead ? (
+        <EmptyState icon={Inbox} title={t('articles.empty.folderEmptyTitle')} text={t('articles.empty.folderEmptyText')} />
+      ) : (
+        <EmptyState icon={CheckCircle2} title={t('articles.empty.folderReadTitle')} text={t('articles.empty.folderReadText')}>
+          <Button variant="secondary" onClick={onShowAll}>
+            {t('articles.empty.showAll')}
+          </Button>
+        </EmptyState>
+      );
     case 'feed':
       return showRead ? (
         <EmptyState icon={Inbox} title={t('articles.empty.feedEmptyTitle')} text={t('articles.empty.feedEmptyText')} />

@@ -17,6 +17,8 @@ export interface ListHeaderProps {
   onMarkAllRead(): void;
   markAllDisabled: boolean;
   marking: boolean;
+  /** The view's unread count as a badge (a folder stream). */
+  unread?: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export function ListHeader({
   onMarkAllRead,
   markAllDisabled,
   marking,
+  unread,
 }: ListHeaderProps) {
   const { t } = useTranslation();
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -60,6 +63,11 @@ export function ListHeader({
               >
                 {showRead ? t('articles.header.showingAll') : t('articles.header.showingUnread')}
               </button>
+            </span>
+          )}
+          {unread !== undefined && unread > 0 && (
+            <span className="rounded-full bg-accent/15 px-2 py-0.5 text-xs font-semibold tabular-nums text-accent" data-testid="view-unread-badge">
+              {t('articles.header.unread', { count: unread })}
             </span>
           )}
         </p>

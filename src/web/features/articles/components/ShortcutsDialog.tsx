@@ -9,6 +9,8 @@ export const SHORTCUTS: { keys: string[]; action: string }[] = [
   { keys: ['s', 'f'], action: 'favorite' },
   { keys: ['o', 'Enter'], action: 'open' },
   { keys: ['v'], action: 'extended' },
+  { keys: ['n'], action: 'nextFeed' },
+  { keys: ['p'], action: 'previousFeed' },
   { keys: ['r'], action: 'refresh' },
   { keys: ['/'], action: 'search' },
   { keys: ['?'], action: 'help' },
