@@ -38,7 +38,17 @@ export function ConfirmDialog({ open, onClose, title, ...body }: ConfirmDialogPr
   );
 }
 
-function ConfirmBody({ title, onClose, children, cancelLabel, confirmLabel, pendingLabel, onConfirm, errorMessage, confirmIcon: Icon = Trash2 }: Omit<ConfirmDialogProps, 'open'>) {
+function ConfirmBody({
+  title,
+  onClose,
+  children,
+  cancelLabel,
+  confirmLabel,
+  pendingLabel,
+  onConfirm,
+  errorMessage,
+  confirmIcon: Icon = Trash2,
+}: Omit<ConfirmDialogProps, 'open'>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -173,7 +173,10 @@ describe('settings: appearance', () => {
 
   it('offers when articles are marked read, on open by default, and saves the choice to the account', async () => {
     const calls = fakeServer({
-      'PUT /auth/me': withBody<{ mark_read_on: string }>((body) => [200, { user: { ...testUser, mark_read_on: body.mark_read_on }, message: 'ok', code: 'PROFILE_UPDATED' }]),
+      'PUT /auth/me': withBody<{ mark_read_on: string }>((body) => [
+        200,
+        { user: { ...testUser, mark_read_on: body.mark_read_on }, message: 'ok', code: 'PROFILE_UPDATED' },
+      ]),
     });
     await renderSettings();
     const group = screen.getByRole('radiogroup', { name: 'Reading: mark articles as read' });

@@ -65,7 +65,9 @@ export function ReadingSetting() {
               className="mt-1 size-4 shrink-0 accent-accent"
             />
             <span className="min-w-0">
-              <span id={`${id}-${choice}-name`} className="block text-sm font-medium text-text">{t(`settings.reading.${choice}`)}</span>
+              <span id={`${id}-${choice}-name`} className="block text-sm font-medium text-text">
+                {t(`settings.reading.${choice}`)}
+              </span>
               <span id={`${id}-${choice}-hint`} className="mt-0.5 block text-sm text-muted">
                 {t(`settings.reading.${choice}Hint`)}
               </span>
