@@ -1,22 +1,25 @@
 import { AlertTriangle, BellOff, BellRing, ChevronDown, ChevronUp, Filter, Pencil, RefreshCw, Trash2 } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Feed } from '../../../../common/api.js';
 import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
 import { MAX_CUSTOM_TITLE_LENGTH } from '../../../../common/limits.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
+import { Switch } from '../../../components/ui/Switch.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { feedTitle, useRefreshFeed, useSetCustomTitle, useUnmuteFeed } from '../api.js';
-import { feedErrorText, mutedNotice } from '../format.js';
+import { feedTitle, useRefreshFeed, useSetAlwaysLoadOriginal, useSetCustomTitle, useUnmuteFeed } from '../api.js';
+import { feedErrorText, formatDateTime, mutedNotice } from '../format.js';
+import type { ManagedFeed } from '../health.js';
 import { FeedActionsMenu } from './FeedActionsMenu.js';
 import { FeedIcon } from './FeedIcon.js';
 
 export interface FeedRowProps {
-  feed: Feed;
+  feed: ManagedFeed;
   isFirst: boolean;
   isLast: boolean;
+  /** False while the list is searched or filtered: the arrows move a feed among all feeds, so they wait. */
+  movable?: boolean;
   /** Moves the feed one place up (-1) or down (+1). */
   onMove(delta: -1 | 1): void;
   onMute(): void;
@@ -31,9 +34,11 @@ const iconButton =
  * One feed on the management screen (dashboard.md §2 "Feed management screen", §4 "Feed edit"): reorder arrows
  * (the first cannot move up, the last cannot move down), icon, title, URL, mute notice, description, the last
  * refresh problem, then an unmute button for a muted feed or a filter button otherwise, and the actions menu.
- * Editing replaces the title with the custom-title form; saving shows a confirmation for 3 s.
+ * Editing replaces the title with the custom-title form; saving shows a confirmation for 3 s. Below the text, the
+ * feed's health (last fetch, next check, articles and unread, how often the refresh failed in a row) and the
+ * "always load the original" switch (docs/decisions.md "Feed health in feed management").
  */
-export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDelete }: FeedRowProps) {
+export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute, onFilters, onDelete }: FeedRowProps) {
   const { t, i18n } = useTranslation();
   const unmute = useUnmuteFeed();
   const refresh = useRefreshFeed();
@@ -83,10 +88,24 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
   return (
     <li data-feed-id={feed.id} className={`flex gap-2 px-2 py-3 sm:gap-3 sm:px-4 ${feed.is_muted ? 'bg-surface-2/40' : ''}`}>
       <div className="flex shrink-0 flex-col items-center gap-0.5 lg:gap-1">
-        <button type="button" data-move="up" className={iconButton} onClick={() => onMove(-1)} disabled={isFirst} aria-label={t('feeds.page.moveUp', { title })}>
+        <button
+          type="button"
+          data-move="up"
+          className={iconButton}
+          onClick={() => onMove(-1)}
+          disabled={isFirst || !movable}
+          aria-label={t('feeds.page.moveUp', { title })}
+        >
           <ChevronUp aria-hidden className="size-5" />
         </button>
-        <button type="button" data-move="down" className={iconButton} onClick={() => onMove(1)} disabled={isLast} aria-label={t('feeds.page.moveDown', { title })}>
+        <button
+          type="button"
+          data-move="down"
+          className={iconButton}
+          onClick={() => onMove(1)}
+          disabled={isLast || !movable}
+          aria-label={t('feeds.page.moveDown', { title })}
+        >
           <ChevronDown aria-hidden className="size-5" />
         </button>
       </div>
@@ -120,12 +139,17 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
               </p>
             )}
             {feed.description && <p className="mt-1.5 line-clamp-2 max-w-prose text-sm leading-relaxed text-muted">{feed.description}</p>}
+            <FeedHealth feed={feed} />
             {feed.last_error_code && (
               <p className="mt-1.5 flex items-start gap-1.5 text-sm text-warning">
                 <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
-                <span>{t('feeds.page.lastError', { error: feedErrorText(feed.last_error_code, t, (k) => i18n.exists(k)) })}</span>
+                <span>
+                  {t('feeds.page.lastError', { error: feedErrorText(feed.last_error_code, t, (k) => i18n.exists(k)) })}
+                  {(feed.error_count ?? 0) > 1 && ` ${t('feeds.page.health.failedInARow', { count: feed.error_count })}`}
+                </span>
               </p>
             )}
+            <AlwaysLoadOriginal feed={feed} title={title} onError={setError} />
           </>
         )}
         {notice && (
@@ -171,8 +195,68 @@ export function FeedRow({ feed, isFirst, isLast, onMove, onMute, onFilters, onDe
   );
 }
 
+/**
+ * One line of the feed's health: when it was last fetched (or that it has not been yet), when it is checked next,
+ * and how many articles it has and how many of them are unread. Fields a server does not send are left out.
+ */
+function FeedHealth({ feed }: { feed: ManagedFeed }) {
+  const { t, i18n } = useTranslation();
+  const parts = [
+    feed.last_fetched_at ? t('feeds.page.health.lastFetched', { time: formatDateTime(feed.last_fetched_at, i18n.language) }) : t('feeds.page.health.notFetched'),
+    feed.next_check_at && !feed.is_muted ? t('feeds.page.health.nextCheck', { time: formatDateTime(feed.next_check_at, i18n.language) }) : null,
+    feed.article_count !== undefined ? t('feeds.page.health.articles', { count: feed.article_count }) : null,
+    feed.unread_count !== undefined ? t('feeds.page.health.unread', { count: feed.unread_count }) : null,
+  ].filter((part): part is string => part !== null);
+  return (
+    <p data-testid="feed-health" className="mt-1.5 flex flex-wrap gap-x-2 text-xs text-muted">
+      {parts.map((part, i) => (
+        <span key={i} className="whitespace-nowrap">
+          {i > 0 && (
+            <span aria-hidden className="mr-2">
+              ·
+            </span>
+          )}
+          {part}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+/** The feed's "always load the original" switch, explained in one line; a refusal puts it back and says so. */
+function AlwaysLoadOriginal({ feed, title, onError }: { feed: ManagedFeed; title: string; onError(message: string | null): void }) {
+  const { t } = useTranslation();
+  const setAlways = useSetAlwaysLoadOriginal();
+  return (
+    <Switch
+      className="mt-3 max-w-prose"
+      checked={feed.always_load_original ?? false}
+      disabled={setAlways.isPending}
+      onChange={(value) => {
+        onError(null);
+        setAlways.mutate(
+          { id: feed.id, value },
+          {
+            onError: (err) => {
+              console.error('Saving "always load the original" failed', err);
+              onError(t('feeds.page.alwaysOriginalError', { title }));
+            },
+          },
+        );
+      }}
+      label={
+        <>
+          {t('feeds.page.alwaysOriginal')}
+          <span className="sr-only">: {title}</span>
+        </>
+      }
+      description={t('feeds.page.alwaysOriginalHint')}
+    />
+  );
+}
+
 /** The inline custom-title form: the original title is shown; an empty title falls back to it (or "Unbenannter Feed"). */
-function EditTitleForm({ feed, onCancel, onSaved }: { feed: Feed; onCancel(): void; onSaved(): void }) {
+function EditTitleForm({ feed, onCancel, onSaved }: { feed: ManagedFeed; onCancel(): void; onSaved(): void }) {
   const { t } = useTranslation();
   const setCustomTitle = useSetCustomTitle();
   const [value, setValue] = useState(feed.custom_title ?? '');
