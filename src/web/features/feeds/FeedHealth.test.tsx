@@ -7,6 +7,8 @@ import { filterFeeds, isBroken, type ManagedFeed } from './health.js';
 
 /** Feed management's health, filters, per-feed "always load the original" and its long lists (dashboard.md §2). */
 let feeds: ManagedFeed[];
+/** makeFeed with the health fields and the setting feed management reads besides the spec's. */
+const managed = (overrides: Partial<ManagedFeed> & Pick<ManagedFeed, 'id'>): ManagedFeed => ({ ...makeFeed(overrides), ...overrides });
 
 function server(extra: Parameters<typeof fakeServer>[0] = {}) {
   return fakeServer({ 'GET /api/feeds': () => [200, feeds], ...extra });
@@ -23,7 +25,7 @@ const fmt = (iso: string) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medi
 setUpDashboardTestEnv();
 beforeEach(() => {
   feeds = [
-    makeFeed({
+    managed({
       id: 1,
       title: 'Tagesschau',
       last_fetched_at: '2026-11-22T07:00:00.000Z',
@@ -33,7 +35,7 @@ beforeEach(() => {
       error_count: 0,
       always_load_original: false,
     }),
-    makeFeed({
+    managed({
       id: 2,
       title: 'Heise',
       url: 'https://www.heise.de/rss/heise.rdf',

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, Plus, Rss, Search } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Feed } from '../../../common/api.js';
 import { SUCCESS_BANNER_MS } from '../../../common/constants.js';
@@ -49,7 +49,7 @@ export default function FeedsPage() {
   const [query, setQuery] = useState('');
   const [brokenOnly, setBrokenOnly] = useState(false);
   const [limit, setLimit] = useState(FEED_ROWS_STEP);
-  const all = (feeds.data ?? []) as ManagedFeed[];
+  const all = useMemo(() => (feeds.data ?? []) as ManagedFeed[], [feeds.data]);
   const brokenCount = useMemo(() => all.filter(isBroken).length, [all]);
   const filtering = query.trim() !== '' || brokenOnly;
   const shown = useMemo(() => (filtering ? filterFeeds(all, { query, brokenOnly }, (f) => feedTitle(f, t)) : all), [all, query, brokenOnly, filtering, t]);
@@ -75,10 +75,14 @@ export default function FeedsPage() {
   // Sort requests go out one after another, so a fast series of moves reaches the server in order.
   const sortQueue = useRef<Promise<void>>(Promise.resolve());
 
-  const openDialog = (next: Dialog) => {
+  const openDialog = useCallback((next: Dialog) => {
     setDialog(next);
     setDialogOpen(true);
-  };
+  }, []);
+  // The same handlers for every row, so rows already rendered (memoised) do not render again as the list grows.
+  const onMute = useCallback((feed: Feed) => openDialog({ kind: 'mute', feed }), [openDialog]);
+  const onFilters = useCallback((feed: Feed) => openDialog({ kind: 'filters', feedId: feed.id }), [openDialog]);
+  const onDelete = useCallback((feed: Feed) => openDialog({ kind: 'delete', feed }), [openDialog]);
   const closeDialog = () => setDialogOpen(false);
 
   const move = async (feedId: number, delta: -1 | 1) => {
@@ -111,6 +115,10 @@ export default function FeedsPage() {
       }
     });
   };
+
+  const moveRef = useRef(move);
+  moveRef.current = move;
+  const onMove = useCallback((feed: Feed, delta: -1 | 1) => void moveRef.current(feed.id, delta), []);
 
   /** The moved row's arrow keeps the focus (the other arrow when this one just became disabled at an end). */
   const keepFocus = (feedId: number, delta: -1 | 1, atEnd: boolean) => {
@@ -224,10 +232,10 @@ export default function FeedsPage() {
                     isFirst={index === 0}
                     isLast={index === all.length - 1}
                     movable={!filtering}
-                    onMove={(delta) => void move(feed.id, delta)}
-                    onMute={() => openDialog({ kind: 'mute', feed })}
-                    onFilters={() => openDialog({ kind: 'filters', feedId: feed.id })}
-                    onDelete={() => openDialog({ kind: 'delete', feed })}
+                    onMove={onMove}
+                    onMute={onMute}
+                    onFilters={onFilters}
+                    onDelete={onDelete}
                   />
                 ))}
               </ul>

@@ -47,8 +47,8 @@ export const LEGAL_UPDATED = '1. November 2026';
 export type LegalState = { kind: 'loading' } | { kind: 'error'; retry(): void } | { kind: 'unavailable' } | { kind: 'ready'; operator: Operator; example: boolean };
 
 /** The legal part of the public configuration, read as the pages need it; an unknown or missing status is 'example'. */
-export function legalFrom(config: PublicConfig | undefined): { status: LegalStatus; operator: Operator | null } {
-  const legal = (config as (PublicConfig & { legal?: LegalConfig }) | undefined)?.legal;
+export function legalFrom(config: (PublicConfig & { legal?: LegalConfig }) | undefined): { status: LegalStatus; operator: Operator | null } {
+  const legal = config?.legal;
   const status = legal?.status ?? 'example';
   if (status === 'configured' && legal?.operator) return { status, operator: legal.operator };
   if (status === 'unavailable') return { status, operator: null };

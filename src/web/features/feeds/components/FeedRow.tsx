@@ -1,5 +1,5 @@
 import { AlertTriangle, BellOff, BellRing, ChevronDown, ChevronUp, Filter, Pencil, RefreshCw, Trash2 } from 'lucide-react';
-import { useRef, useState, type FormEvent } from 'react';
+import { memo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
 import { MAX_CUSTOM_TITLE_LENGTH } from '../../../../common/limits.js';
@@ -20,11 +20,11 @@ export interface FeedRowProps {
   isLast: boolean;
   /** False while the list is searched or filtered: the arrows move a feed among all feeds, so they wait. */
   movable?: boolean;
-  /** Moves the feed one place up (-1) or down (+1). */
-  onMove(delta: -1 | 1): void;
-  onMute(): void;
-  onFilters(): void;
-  onDelete(): void;
+  /** Moves the feed one place up (-1) or down (+1). The handlers take the feed, so the page can pass the same ones to every row. */
+  onMove(feed: ManagedFeed, delta: -1 | 1): void;
+  onMute(feed: ManagedFeed): void;
+  onFilters(feed: ManagedFeed): void;
+  onDelete(feed: ManagedFeed): void;
 }
 
 const iconButton =
@@ -36,9 +36,10 @@ const iconButton =
  * refresh problem, then an unmute button for a muted feed or a filter button otherwise, and the actions menu.
  * Editing replaces the title with the custom-title form; saving shows a confirmation for 3 s. Below the text, the
  * feed's health (last fetch, next check, articles and unread, how often the refresh failed in a row) and the
- * "always load the original" switch (docs/decisions.md "Feed health in feed management").
+ * "always load the original" switch (docs/decisions.md "Feed health in feed management"). Memoised: a long list
+ * grows by a step of rows at a time, and the rows already there need not render again.
  */
-export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute, onFilters, onDelete }: FeedRowProps) {
+export const FeedRow = memo(function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute, onFilters, onDelete }: FeedRowProps) {
   const { t, i18n } = useTranslation();
   const unmute = useUnmuteFeed();
   const refresh = useRefreshFeed();
@@ -66,8 +67,8 @@ export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute,
   const actions = [
     feed.is_muted
       ? { label: t('feeds.page.unmute'), icon: BellRing, onSelect: () => void run(() => unmute.mutateAsync(feed.id), null, t('feeds.page.unmuteError')) }
-      : { label: t('feeds.page.mute'), icon: BellOff, onSelect: onMute },
-    { label: t('feeds.page.manageFilters'), icon: Filter, onSelect: onFilters },
+      : { label: t('feeds.page.mute'), icon: BellOff, onSelect: () => onMute(feed) },
+    { label: t('feeds.page.manageFilters'), icon: Filter, onSelect: () => onFilters(feed) },
     {
       label: t('feeds.page.edit'),
       icon: Pencil,
@@ -82,7 +83,7 @@ export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute,
       icon: RefreshCw,
       onSelect: () => void run(() => refresh.mutateAsync(feed.id), t('feeds.page.refreshing', { title }), t('feeds.page.refreshError', { title })),
     },
-    { label: t('feeds.page.delete'), icon: Trash2, onSelect: onDelete, danger: true },
+    { label: t('feeds.page.delete'), icon: Trash2, onSelect: () => onDelete(feed), danger: true },
   ];
 
   return (
@@ -92,7 +93,7 @@ export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute,
           type="button"
           data-move="up"
           className={iconButton}
-          onClick={() => onMove(-1)}
+          onClick={() => onMove(feed, -1)}
           disabled={isFirst || !movable}
           aria-label={t('feeds.page.moveUp', { title })}
         >
@@ -102,7 +103,7 @@ export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute,
           type="button"
           data-move="down"
           className={iconButton}
-          onClick={() => onMove(1)}
+          onClick={() => onMove(feed, 1)}
           disabled={isLast || !movable}
           aria-label={t('feeds.page.moveDown', { title })}
         >
@@ -181,7 +182,7 @@ export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute,
             <button
               type="button"
               className={`${iconButton} lg:size-10`}
-              onClick={onFilters}
+              onClick={() => onFilters(feed)}
               aria-label={t('feeds.page.filtersFor', { title })}
               title={t('feeds.page.manageFilters')}
             >
@@ -193,7 +194,7 @@ export function FeedRow({ feed, isFirst, isLast, movable = true, onMove, onMute,
       )}
     </li>
   );
-}
+});
 
 /**
  * One line of the feed's health: when it was last fetched (or that it has not been yet), when it is checked next,

@@ -8,6 +8,9 @@ import { MARK_READ_CHOICES, updateMarkReadOn, type MarkReadOn } from '../api.js'
 /** The user as the reading setting sees it; `mark_read_on` is absent from answers of servers older than the setting. */
 type ReadingUser = User & { mark_read_on?: MarkReadOn };
 
+/** The account's choice; 'open' (the default) when the server does not say. */
+const markReadOn = (user: ReadingUser | null): MarkReadOn => user?.mark_read_on ?? 'open';
+
 /**
  * Appearance → Reading: when an article is marked read (on open, the default; when scrolled past; only by hand).
  * Stored on the account (PUT /auth/me), so every device reads the same way; the article list applies it. The
@@ -17,7 +20,7 @@ export function ReadingSetting() {
   const { t } = useTranslation();
   const { user, updateSession } = useAuth();
   const id = useId();
-  const saved = (user as ReadingUser | null)?.mark_read_on ?? 'open';
+  const saved = markReadOn(user);
   const [pending, setPending] = useState<MarkReadOn | null>(null);
   const [error, setError] = useState<string | null>(null);
   const current = pending ?? saved;
