@@ -134,7 +134,7 @@ describe('always load the original', () => {
     const toggle = within(row('Tagesschau')).getByRole('switch', { name: 'Always load the original: Tagesschau' });
     expect(toggle.getAttribute('aria-checked')).toBe('false');
     expect(within(row('Heise')).getByRole('switch', { name: 'Always load the original: Heise' }).getAttribute('aria-checked')).toBe('true');
-    expect(within(row('Tagesschau')).getByText(/for feeds that carry only teasers/)).toBeTruthy();
+    expect(within(row('Tagesschau')).getByText(/for feeds that send only teasers/)).toBeTruthy();
 
     fireEvent.click(toggle);
     await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));

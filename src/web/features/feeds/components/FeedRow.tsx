@@ -1,11 +1,10 @@
 import { AlertTriangle, BellOff, BellRing, ChevronDown, ChevronUp, Filter, Pencil, RefreshCw, Trash2 } from 'lucide-react';
-import { memo, useRef, useState, type FormEvent } from 'react';
+import { memo, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
 import { MAX_CUSTOM_TITLE_LENGTH } from '../../../../common/limits.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
-import { Switch } from '../../../components/ui/Switch.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { feedTitle, useRefreshFeed, useSetAlwaysLoadOriginal, useSetCustomTitle, useUnmuteFeed } from '../api.js';
@@ -211,48 +210,70 @@ function FeedHealth({ feed }: { feed: ManagedFeed }) {
   return (
     <p data-testid="feed-health" className="mt-1.5 flex flex-wrap gap-x-2 text-xs text-muted">
       {parts.map((part, i) => (
+        // The separator ends an item, so a wrapped line never starts with one.
         <span key={i} className="whitespace-nowrap">
-          {i > 0 && (
-            <span aria-hidden className="mr-2">
+          {part}
+          {i < parts.length - 1 && (
+            <span aria-hidden className="ml-2">
               ·
             </span>
           )}
-          {part}
         </span>
       ))}
     </p>
   );
 }
 
-/** The feed's "always load the original" switch, explained in one line; a refusal puts it back and says so. */
+/**
+ * The feed's "always load the original" switch, explained in one line, small enough to sit in every row; a refusal
+ * puts it back and says so. Named with the feed's title, since every row has one.
+ */
 function AlwaysLoadOriginal({ feed, title, onError }: { feed: ManagedFeed; title: string; onError(message: string | null): void }) {
   const { t } = useTranslation();
   const setAlways = useSetAlwaysLoadOriginal();
+  const id = useId();
+  const checked = feed.always_load_original ?? false;
+  const toggle = () => {
+    onError(null);
+    setAlways.mutate(
+      { id: feed.id, value: !checked },
+      {
+        onError: (err) => {
+          console.error('Saving "always load the original" failed', err);
+          onError(t('feeds.page.alwaysOriginalError', { title }));
+        },
+      },
+    );
+  };
   return (
-    <Switch
-      className="mt-3 max-w-prose"
-      checked={feed.always_load_original ?? false}
-      disabled={setAlways.isPending}
-      onChange={(value) => {
-        onError(null);
-        setAlways.mutate(
-          { id: feed.id, value },
-          {
-            onError: (err) => {
-              console.error('Saving "always load the original" failed', err);
-              onError(t('feeds.page.alwaysOriginalError', { title }));
-            },
-          },
-        );
-      }}
-      label={
-        <>
+    <div className="mt-2.5 flex items-start gap-2.5">
+      <button
+        type="button"
+        role="switch"
+        aria-checked={checked}
+        aria-labelledby={`${id}-label`}
+        aria-describedby={`${id}-hint`}
+        disabled={setAlways.isPending}
+        onClick={toggle}
+        className={`relative mt-0.5 inline-flex h-5 w-9 shrink-0 items-center rounded-full border transition-colors focus-visible:outline-offset-2 disabled:opacity-60 ${
+          checked ? 'border-accent bg-accent' : 'border-border-strong bg-surface-2'
+        }`}
+      >
+        <span
+          aria-hidden
+          className={`inline-block size-3.5 rounded-full shadow-sm transition-transform ${checked ? 'translate-x-[1.125rem] bg-accent-fg' : 'translate-x-0.5 bg-surface ring-1 ring-border-strong'}`}
+        />
+      </button>
+      <p className="min-w-0 text-sm leading-snug">
+        <span id={`${id}-label`} className="cursor-pointer font-medium text-text" onClick={() => !setAlways.isPending && toggle()}>
           {t('feeds.page.alwaysOriginal')}
           <span className="sr-only">: {title}</span>
-        </>
-      }
-      description={t('feeds.page.alwaysOriginalHint')}
-    />
+        </span>{' '}
+        <span id={`${id}-hint`} className="text-muted">
+          {t('feeds.page.alwaysOriginalHint')}
+        </span>
+      </p>
+    </div>
   );
 }
 
