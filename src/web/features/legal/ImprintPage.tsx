@@ -15,7 +15,8 @@ export default function ImprintPage() {
           <p>Der Anbieter ist Kleinunternehmer im Sinne von § 19 UStG (Kleinunternehmerregelung). Es wird daher keine Umsatzsteuer berechnet und ausgewiesen.</p>
 
           <h2>Verantwortlich für den Inhalt nach § 18 Abs. 2 MStV</h2>
-          <OperatorAddress operator={operator} contact={false} />
+          {/* § 18 Abs. 2 MStV names a natural person: the representative when the operator is a company. */}
+          <OperatorAddress operator={operator.representative ? { ...operator, name: operator.representative } : operator} contact={false} />
 
           <h2>Verbraucherstreitbeilegung</h2>
           <p>
