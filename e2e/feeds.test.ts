@@ -157,3 +157,65 @@ describe('feed management', () => {
     await context.close();
   });
 });
+
+describe('discovery offering several feeds, and feed health', () => {
+  it('subscribes to two feeds of one page without searching again, then shows a broken one under the filter', async () => {
+    const site = '/several/';
+    feeds.set('/several/', {
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html><head><title>Several</title>
+        <link rel="alternate" type="application/rss+xml" title="Several posts" href="${feeds.url('/several/posts.xml')}">
+        <link rel="alternate" type="application/rss+xml" title="Several podcast" href="${feeds.url('/several/podcast.xml')}">
+        <link rel="alternate" type="application/rss+xml" title="Several comments" href="${feeds.url('/several/comments.xml')}">
+        </head><body>A site with three feeds</body></html>`,
+    });
+    feeds.set('/several/posts.xml', { body: rss('Several posts', [item(21)]) });
+    feeds.set('/several/podcast.xml', { body: rss('Several podcast', [item(22)]) });
+    feeds.set('/several/comments.xml', { body: rss('Several comments', [item(23)]) });
+    const { context, page } = await signedInPage(browser, { prefix: 'several', password: 'several-pass-123', name: 'Sev' }, { cookiesAccepted: true });
+    await page.goto('/dashboard/feeds');
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: t('feeds.page.add') })
+      .click();
+    const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });
+    await dialog.getByLabel(t('feeds.add.urlLabel')).fill(feeds.url(site));
+    await dialog.getByLabel(t('feeds.add.urlLabel')).press('Enter');
+    await dialog.getByText(t('feeds.add.severalHint')).waitFor();
+    for (const title of ['Several posts', 'Several podcast']) {
+      await dialog.getByRole('button', { name: t('feeds.add.subscribeFeed', { title }) }).click();
+      await dialog.getByText(`${t('feeds.add.subscribed')}: ${title}`).waitFor();
+    }
+    // Still open, two marked subscribed, the third still on offer.
+    await dialog.getByText(t('feeds.add.addedCount_other', { count: 2 })).waitFor();
+    expect(await dialog.getByRole('button', { name: t('feeds.add.subscribeFeed', { title: 'Several comments' }) }).isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: t('feeds.add.done') }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row(page, 'Several podcast').waitFor();
+    expect(await rowTitles(page)).toEqual(['Several posts', 'Several podcast']);
+
+    // Each row shows its health once fetched.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-health"]').length === 2);
+    await row(page, 'Several posts')
+      .getByText(new RegExp(t('feeds.page.health.lastFetched', { time: '' }).trim()))
+      .waitFor();
+
+    // The podcast breaks: after a refresh it is marked, and the broken-feeds filter shows it alone.
+    feeds.set('/several/podcast.xml', { status: 500, body: 'down' });
+    await chooseAction(page, 'Several podcast', t('feeds.page.refresh'));
+    const broken = page.getByRole('button', { name: new RegExp(`^${t('feeds.page.brokenOnly', { count: 1 }).replace(/[()]/g, '\\$&')}$`) });
+    for (let i = 0; i < 20 && !(await broken.isVisible()); i++) {
+      await page.waitForTimeout(500);
+      await page.reload();
+      await list(page).waitFor();
+    }
+    await broken.click();
+    expect(await rowTitles(page)).toEqual(['Several podcast']);
+    await row(page, 'Several podcast')
+      .getByText(new RegExp(t('feeds.page.lastError', { error: '' }).trim()))
+      .waitFor();
+    await page.getByRole('searchbox', { name: t('feeds.page.searchLabel') }).fill('posts');
+    await page.getByText(t('feeds.page.noMatches')).waitFor();
+    await context.close();
+  });
+});

@@ -71,6 +71,9 @@ describe('Fever API settings', () => {
 
     // Regenerate: a new password; the old key is refused at once, the new one works.
     await section.getByRole('button', { name: t('settings.fever.regenerate') }).click();
+    // It asks first: a new password signs every connected app out.
+    const confirm = page.getByRole('dialog', { name: t('settings.fever.regenerateConfirmTitle') });
+    await confirm.getByRole('button', { name: t('settings.fever.regenerate') }).click();
     await section.getByText(t('settings.fever.regenerated')).waitFor();
     await section.getByRole('button', { name: t('settings.fever.showPassword') }).click();
     await section.getByRole('button', { name: t('settings.fever.hidePassword') }).waitFor();

@@ -65,6 +65,46 @@ describe('landing page', () => {
   });
 });
 
+describe('landing page on a phone and its pictures', () => {
+  it('shows sign-in and sign-up in the phone header (390 px), in English and German', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 844, cookiesAccepted: true });
+    await page.goto('/');
+    const header = page.locator('header[data-solid]');
+    for (const lng of ['en', 'de'] as const) {
+      if (lng === 'de') await page.getByRole('button', { name: t('language.switchLabel', { code: 'EN', language: 'Deutsch' }) }).click();
+      const signUp = header.getByRole('link', { name: t('header.register', {}, lng) });
+      const signIn = header.getByRole('link', { name: t('header.login', {}, lng) });
+      await signUp.waitFor();
+      expect(await signUp.isVisible()).toBe(true);
+      expect(await signIn.isVisible()).toBe(true);
+      // Both fit inside the viewport, none pushed off its right edge.
+      const right = Math.max(...(await Promise.all([signUp, signIn].map(async (l) => (await l.boundingBox())!.x + (await l.boundingBox())!.width))));
+      expect(right).toBeLessThanOrEqual(390);
+    }
+    await context.close();
+  });
+
+  it("shows the product pictures in the page's language and theme, switching with them", async () => {
+    const { context, page } = await newPage(browser, { cookiesAccepted: true, theme: 'light' });
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: t('landing.hero.title') }).waitFor();
+    const sources = () =>
+      page.evaluate(() => Array.from(document.querySelectorAll<HTMLImageElement>('main img[src^="/screenshots/"]')).map((img) => img.getAttribute('src')));
+    expect(await sources()).toEqual(['/screenshots/dashboard-en-light.webp', '/screenshots/phone-en-light.webp']);
+    await page.getByRole('button', { name: t('theme.switchToDark') }).click();
+    await page.waitForFunction(() => document.querySelector('main img[src^="/screenshots/"]')?.getAttribute('src')?.endsWith('-en-dark.webp'));
+    await page.getByRole('button', { name: t('language.switchLabel', { code: 'EN', language: 'Deutsch' }) }).click();
+    await page.waitForFunction(() => document.querySelector('main img[src^="/screenshots/"]')?.getAttribute('src')?.endsWith('-de-dark.webp'));
+    expect(await sources()).toEqual(['/screenshots/dashboard-de-dark.webp', '/screenshots/phone-de-dark.webp']);
+    // The pictures exist and load (lazy ones once scrolled to).
+    for (const img of await page.locator('main img[src^="/screenshots/"]').all()) {
+      await img.scrollIntoViewIfNeeded();
+      await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
+    }
+    await context.close();
+  });
+});
+
 describe('cookie banner', () => {
   it('shows the stored keys in its details and stays away once accepted', async () => {
     const { context, page } = await newPage(browser);
@@ -128,6 +168,17 @@ describe('routes', () => {
     const terms = await page.locator('article[lang="de"]').innerText();
     expect(terms).toMatch(/6 Monat/);
     expect(terms).toMatch(/§\s*19\s*UStG/);
+    await context.close();
+  });
+
+  it('on a local instance without OPERATOR_* details, the legal pages name the example operator and say so', async () => {
+    const { context, page } = await newPage(browser, { cookiesAccepted: true });
+    for (const path of ['/imprint', '/privacy', '/terms']) {
+      await page.goto(path);
+      await page.locator('article[lang="de"]').waitFor();
+      expect(await page.getByText(t('legal.exampleTitle')).isVisible()).toBe(true);
+      expect(await page.locator('article[lang="de"]').innerText()).toMatch(/Max Mustermann/);
+    }
     await context.close();
   });
 });

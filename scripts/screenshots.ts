@@ -9,25 +9,33 @@
  *      every feed is fetched and has its icon, and stars one article,
  *   4. signs in through the UI in headless Debian Chromium, like a person would, and waits for a finished page
  *      (cards, badges, icons; no skeletons, no scrollbars, no focus ring),
- *   5. writes src/web/public/screenshots/dashboard.png (1440 × 900) and phone.png (390 × 844 CSS pixels,
- *      rendered at 2× so it stays sharp on high-density screens).
+ *   5. writes, for each interface language (de, en) and theme (light, dark), so the landing page shows the one that
+ *      matches the page (Hero.tsx, MobileSection.tsx), src/web/public/screenshots/dashboard-{language}-{theme}.webp
+ *      (1440 × 900) and phone-{language}-{theme}.webp (390 × 844 CSS pixels, rendered at 2× so it stays sharp on
+ *      high-density screens). Chromium itself encodes the WebP (a canvas), so no image tool is needed; lossy WebP
+ *      keeps the eight pictures small.
  * `npm run screenshots` builds first; run the script alone only against a fresh build.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEMO_FEEDS, demoIcon, demoRss, demoSite } from './screenshots-demo.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'src/web/public/screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DEMO = { email: 'demo@feeder.test', password: 'demo-password-2026', name: 'Demo' };
-const LANGUAGE = process.env.SCREENSHOT_LANGUAGE === 'en' ? 'en' : 'de';
+const LANGUAGES = ['de', 'en'] as const;
+const THEMES = ['light', 'dark'] as const;
+type Language = (typeof LANGUAGES)[number];
+type Theme = (typeof THEMES)[number];
+/** WebP quality: text stays crisp at 0.85 while a picture is a fraction of its PNG's size. */
+const WEBP_QUALITY = 0.85;
 
 async function freePort(): Promise<number> {
   const srv: Server = createServer();
@@ -85,7 +93,9 @@ interface ApiFeed {
  * Subscribes the demo user to the demo feeds through the API, waits until every feed has been fetched and has its
  * icon, and stars one article, so the pictures show a lived-in reader rather than a loading one.
  */
-async function seedDemoData(baseUrl: string, feedBase: string): Promise<void> {
+type Api = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+async function seedDemoData(baseUrl: string, feedBase: string): Promise<Api> {
   const login = await fetch(`${baseUrl}/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -93,7 +103,7 @@ async function seedDemoData(baseUrl: string, feedBase: string): Promise<void> {
   });
   if (!login.ok) throw new Error(`demo login failed: HTTP ${login.status}`);
   const { access_token: token } = (await login.json()) as { access_token: string };
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const api: Api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -130,21 +140,30 @@ async function seedDemoData(baseUrl: string, feedBase: string): Promise<void> {
   const star = articles.find((a) => a.title === FAVORITE_TITLE);
   if (star) await api('POST', `/api/articles/${star.id}/favorite`);
   console.log(`screenshots: ${DEMO_FEEDS.length} demo feeds with ${expected} articles`);
+  return api;
 }
 
 const FAVORITE_TITLE = 'Why we moved our job queue back into Postgres';
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function shoot(browser: Browser, baseUrl: string, viewport: { width: number; height: number }, scale: number, file: string) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: scale, locale: LANGUAGE === 'de' ? 'de-DE' : 'en-US', colorScheme: 'light' });
+interface Shot {
+  viewport: { width: number; height: number };
+  scale: number;
+  file: string;
+  language: Language;
+  theme: Theme;
+}
+
+async function shoot(browser: Browser, baseUrl: string, { viewport, scale, file, language, theme }: Shot) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: scale, locale: language === 'de' ? 'de-DE' : 'en-US', colorScheme: theme });
   await context.addInitScript(
-    ([language]) => {
+    ([language, theme]) => {
       localStorage.setItem('cookiesAccepted', 'true');
-      localStorage.setItem('theme', 'light');
+      localStorage.setItem('theme', theme);
       localStorage.setItem('language', language);
     },
-    [LANGUAGE],
+    [language, theme],
   );
   const page = await context.newPage();
   await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
@@ -166,9 +185,30 @@ async function shoot(browser: Browser, baseUrl: string, viewport: { width: numbe
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.mouse.move(0, viewport.height - 1);
   await page.waitForTimeout(600); // fonts and transitions settle
-  await page.screenshot({ path: join(OUT_DIR, file) });
-  console.log(`screenshots: wrote ${join('src/web/public/screenshots', file)} (${viewport.width}×${viewport.height} @${scale}x)`);
+  const png = await page.screenshot();
+  const webp = await toWebp(page, png);
+  writeFileSync(join(OUT_DIR, file), webp);
+  console.log(`screenshots: wrote ${join('src/web/public/screenshots', file)} (${viewport.width}×${viewport.height} @${scale}x, ${Math.round(webp.length / 1024)} KiB)`);
   await context.close();
+}
+
+/** Encodes a PNG as lossy WebP with the browser's own encoder (a canvas), so the script needs no image package. */
+async function toWebp(page: Page, png: Buffer): Promise<Buffer> {
+  const dataUrl = await page.evaluate(
+    async ([src, quality]) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      canvas.getContext('2d')!.drawImage(img, 0, 0);
+      return canvas.toDataURL('image/webp', quality);
+    },
+    [`data:image/png;base64,${png.toString('base64')}`, WEBP_QUALITY] as const,
+  );
+  if (!dataUrl.startsWith('data:image/webp;base64,')) throw new Error('This Chromium cannot encode WebP');
+  return Buffer.from(dataUrl.slice('data:image/webp;base64,'.length), 'base64');
 }
 
 async function main() {
@@ -192,7 +232,7 @@ async function main() {
   try {
     const created = spawnSync(
       process.execPath,
-      ['bin/feeder.js', 'user', 'create', '--email', DEMO.email, '--password', DEMO.password, '--name', DEMO.name, '--verified', '--language', LANGUAGE],
+      ['bin/feeder.js', 'user', 'create', '--email', DEMO.email, '--password', DEMO.password, '--name', DEMO.name, '--verified', '--language', 'de'],
       { cwd: ROOT, env, encoding: 'utf8' },
     );
     if (created.status !== 0) throw new Error(`feeder user create failed:\n${created.stdout}${created.stderr}`);
@@ -206,7 +246,7 @@ async function main() {
     });
 
     feeds = await startFeedServer();
-    await seedDemoData(baseUrl, feeds.base);
+    const api = await seedDemoData(baseUrl, feeds.base);
 
     mkdirSync(OUT_DIR, { recursive: true });
     browser = await chromium.launch({
@@ -224,8 +264,14 @@ async function main() {
         '--hide-scrollbars',
       ],
     });
-    await shoot(browser, baseUrl, { width: 1440, height: 900 }, 1, 'dashboard.png');
-    await shoot(browser, baseUrl, { width: 390, height: 844 }, 2, 'phone.png');
+    for (const language of LANGUAGES) {
+      // The account's language wins over the browser's at sign-in (public-area-and-api.md §4), so it is set first.
+      await api('POST', '/api/users/update-language', { language });
+      for (const theme of THEMES) {
+        await shoot(browser, baseUrl, { viewport: { width: 1440, height: 900 }, scale: 1, file: `dashboard-${language}-${theme}.webp`, language, theme });
+        await shoot(browser, baseUrl, { viewport: { width: 390, height: 844 }, scale: 2, file: `phone-${language}-${theme}.webp`, language, theme });
+      }
+    }
   } finally {
     await browser?.close().catch(() => {});
     await feeds?.close().catch(() => {});

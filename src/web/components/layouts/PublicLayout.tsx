@@ -71,9 +71,10 @@ function SiteHeader({ solid }: { solid: boolean }) {
     >
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:px-6">
         <Link to="/" aria-label={t('header.home')} className="-ml-1 mr-auto rounded-lg px-1 py-1">
-          <Logo />
+          {/* On a phone the mark alone, so sign-in and sign-up both fit beside the switches (390 px, German). */}
+          <Logo className="max-sm:[&>span]:sr-only" />
         </Link>
-        <nav aria-label={t('header.nav')} className="flex items-center gap-1 sm:gap-2">
+        <nav aria-label={t('header.nav')} className="flex items-center gap-0.5 sm:gap-2">
           <LanguageSwitch />
           <ThemeToggle />
           {user ? (
@@ -82,10 +83,10 @@ function SiteHeader({ solid }: { solid: boolean }) {
             </ButtonLink>
           ) : (
             <>
-              <ButtonLink to="/login" variant="ghost" size="sm" className="ml-1">
+              <ButtonLink to="/login" variant="ghost" size="sm" className="ml-1 max-sm:px-2.5">
                 {t('header.login')}
               </ButtonLink>
-              <ButtonLink to="/register" size="sm" className="max-sm:hidden">
+              <ButtonLink to="/register" size="sm" className="max-sm:px-3">
                 {t('header.register')}
               </ButtonLink>
             </>

@@ -1,4 +1,4 @@
-import { Trash2 } from 'lucide-react';
+import { Trash2, type LucideIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Alert } from './Alert.js';
 import { Button } from './Button.js';
@@ -20,6 +20,8 @@ export interface ConfirmDialogProps {
    */
   onConfirm(): Promise<void>;
   errorMessage(err: unknown): string;
+  /** The confirm button's icon; a bin unless the act is not a deletion (e.g. replacing a password). */
+  confirmIcon?: LucideIcon;
 }
 
 /**
@@ -36,7 +38,17 @@ export function ConfirmDialog({ open, onClose, title, ...body }: ConfirmDialogPr
   );
 }
 
-function ConfirmBody({ title, onClose, children, cancelLabel, confirmLabel, pendingLabel, onConfirm, errorMessage }: Omit<ConfirmDialogProps, 'open'>) {
+function ConfirmBody({
+  title,
+  onClose,
+  children,
+  cancelLabel,
+  confirmLabel,
+  pendingLabel,
+  onConfirm,
+  errorMessage,
+  confirmIcon: Icon = Trash2,
+}: Omit<ConfirmDialogProps, 'open'>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -62,7 +74,7 @@ function ConfirmBody({ title, onClose, children, cancelLabel, confirmLabel, pend
           {cancelLabel}
         </Button>
         <Button variant="danger" onClick={() => void confirm()} disabled={busy}>
-          <Trash2 aria-hidden className="size-4" />
+          <Icon aria-hidden className="size-4" />
           {busy ? pendingLabel : confirmLabel}
         </Button>
       </div>

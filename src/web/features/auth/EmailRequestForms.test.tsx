@@ -33,6 +33,8 @@ describe('forgot password and resend verification (public-area-and-api.md ยง5, ย
     release();
     await flush();
     expect(screen.getByText(/a mail with a reset link is on its way/)).toBeTruthy();
+    // One way back to the sign-in once sent, not the footer's link besides the button.
+    expect(screen.getAllByRole('link', { name: 'Back to sign in' })).toHaveLength(1);
   });
 
   it('forgot password failure: AUTH_{status}_0, else auth.resetError', async () => {
@@ -52,6 +54,7 @@ describe('forgot password and resend verification (public-area-and-api.md ยง5, ย
     const first = renderPublic('/resend-verification', routes);
     await send('Send confirmation mail', 'erika@feeder.test');
     expect(screen.getByText('This account is already confirmed โ€“ you can sign in.')).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: 'Back to sign in' })).toHaveLength(1);
     first.unmount();
 
     reply = [200, { status: 'success', code: 'SOMETHING_ELSE', message: 'ok' }];

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthLayout } from './components/AuthLayout.js';
 import { BackToLogin } from './components/BackToLogin.js';
@@ -10,8 +11,10 @@ import { forgotErrorKey, statusResultKey } from './errors.js';
  */
 export default function ForgotPasswordPage() {
   const { t, i18n } = useTranslation();
+  // Once sent, the form gives way to a button back to the sign-in: the footer's link would say it twice.
+  const [sent, setSent] = useState(false);
   return (
-    <AuthLayout title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')} footer={<BackToLogin />}>
+    <AuthLayout title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')} footer={sent ? undefined : <BackToLogin />}>
       <EmailRequestForm
         id="forgot-email"
         endpoint="/auth/forgot-password"
@@ -19,6 +22,7 @@ export default function ForgotPasswordPage() {
         busyLabel={t('auth.forgot.sending')}
         interpret={(body) => statusResultKey(i18n, body, 'auth.forgot.success')}
         errorKey={(err) => forgotErrorKey(i18n, err)}
+        onSuccess={() => setSent(true)}
       />
     </AuthLayout>
   );

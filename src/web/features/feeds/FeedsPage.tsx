@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Plus, Rss } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { AlertTriangle, Plus, Rss, Search } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Feed } from '../../../common/api.js';
 import { SUCCESS_BANNER_MS } from '../../../common/constants.js';
@@ -16,6 +16,14 @@ import { DeleteFeedDialog } from './components/DeleteFeedDialog.js';
 import { FeedFiltersDialog } from './components/FeedFiltersDialog.js';
 import { FeedRow } from './components/FeedRow.js';
 import { MuteDialog } from './components/MuteDialog.js';
+import { filterFeeds, isBroken, type ManagedFeed } from './health.js';
+
+/**
+ * Rows rendered at first and added each time the end of the list comes near: a long list (2,000 feeds) would
+ * otherwise mount thousands of rows, each with its menus and switches, and freeze the page
+ * (docs/decisions.md "Feed health in feed management").
+ */
+export const FEED_ROWS_STEP = 50;
 
 /** The open dialog; it stays mounted (closed) afterwards, so the browser returns focus to the control that opened it. */
 type Dialog = { kind: 'add' } | { kind: 'mute' | 'delete'; feed: Feed } | { kind: 'filters'; feedId: number };
@@ -24,6 +32,8 @@ type Dialog = { kind: 'add' } | { kind: 'mute' | 'delete'; feed: Feed } | { kind
  * /dashboard/feeds, feed management (dashboard.md §2 "Feed management screen", §4, §5 "Reordering", §8):
  * the user's feeds in sidebar order with reorder arrows, the add-feed dialog, and per feed mute, filters,
  * inline rename, refresh now and delete. Reordering is applied at once and rolled back when the server refuses.
+ * Each feed shows its health; a search (title or address) and a "broken feeds" filter narrow the list, and rows are
+ * rendered FEED_ROWS_STEP at a time as the reader scrolls.
  */
 export default function FeedsPage() {
   const { t } = useTranslation();
@@ -36,13 +46,43 @@ export default function FeedsPage() {
   const [notice, showNotice] = useTimedMessage(SUCCESS_BANNER_MS);
   const [sortError, setSortError] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  const [query, setQuery] = useState('');
+  const [brokenOnly, setBrokenOnly] = useState(false);
+  const [limit, setLimit] = useState(FEED_ROWS_STEP);
+  const all = useMemo(() => (feeds.data ?? []) as ManagedFeed[], [feeds.data]);
+  const brokenCount = useMemo(() => all.filter(isBroken).length, [all]);
+  const filtering = query.trim() !== '' || brokenOnly;
+  const shown = useMemo(() => (filtering ? filterFeeds(all, { query, brokenOnly }, (f) => feedTitle(f, t)) : all), [all, query, brokenOnly, filtering, t]);
+  const rows = shown.slice(0, limit);
+  const sentinelRef = useRef<HTMLDivElement>(null);
+
+  // A new search or filter starts at the top of its results again.
+  useEffect(() => setLimit(FEED_ROWS_STEP), [query, brokenOnly]);
+  // More rows once the end of the rendered ones comes within a screen of the viewport.
+  const more = shown.length > rows.length;
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!more || !sentinel || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setLimit((n) => n + FEED_ROWS_STEP);
+      },
+      { rootMargin: '800px 0px' },
+    );
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [more, limit]);
   // Sort requests go out one after another, so a fast series of moves reaches the server in order.
   const sortQueue = useRef<Promise<void>>(Promise.resolve());
 
-  const openDialog = (next: Dialog) => {
+  const openDialog = useCallback((next: Dialog) => {
     setDialog(next);
     setDialogOpen(true);
-  };
+  }, []);
+  // The same handlers for every row, so rows already rendered (memoised) do not render again as the list grows.
+  const onMute = useCallback((feed: Feed) => openDialog({ kind: 'mute', feed }), [openDialog]);
+  const onFilters = useCallback((feed: Feed) => openDialog({ kind: 'filters', feedId: feed.id }), [openDialog]);
+  const onDelete = useCallback((feed: Feed) => openDialog({ kind: 'delete', feed }), [openDialog]);
   const closeDialog = () => setDialogOpen(false);
 
   const move = async (feedId: number, delta: -1 | 1) => {
@@ -59,6 +99,8 @@ export default function FeedsPage() {
       feedsKey,
       next.map((f, i) => ({ ...f, sort_order: i })),
     );
+    // A row moved past the last rendered one stays in view, so its arrow keeps the focus.
+    setLimit((n) => Math.max(n, to + 1));
     keepFocus(feedId, delta, to === 0 || to === next.length - 1);
 
     const ids = next.map((f) => f.id);
@@ -73,6 +115,10 @@ export default function FeedsPage() {
       }
     });
   };
+
+  const moveRef = useRef(move);
+  moveRef.current = move;
+  const onMove = useCallback((feed: Feed, delta: -1 | 1) => void moveRef.current(feed.id, delta), []);
 
   /** The moved row's arrow keeps the focus (the other arrow when this one just became disabled at an end). */
   const keepFocus = (feedId: number, delta: -1 | 1, atEnd: boolean) => {
@@ -131,22 +177,78 @@ export default function FeedsPage() {
           <div className="mt-6">{addButton}</div>
         </Card>
       ) : (
-        <Card>
-          <ul ref={listRef} aria-label={t('feeds.page.listLabel')} className="divide-y divide-border">
-            {feeds.data.map((feed, index) => (
-              <FeedRow
-                key={feed.id}
-                feed={feed}
-                isFirst={index === 0}
-                isLast={index === feeds.data.length - 1}
-                onMove={(delta) => void move(feed.id, delta)}
-                onMute={() => openDialog({ kind: 'mute', feed })}
-                onFilters={() => openDialog({ kind: 'filters', feedId: feed.id })}
-                onDelete={() => openDialog({ kind: 'delete', feed })}
+        <>
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+            <label className="relative min-w-0 flex-1">
+              <span className="sr-only">{t('feeds.page.searchLabel')}</span>
+              <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted" />
+              <input
+                type="search"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                placeholder={t('feeds.page.searchPlaceholder')}
+                className="min-h-11 w-full rounded-lg border border-border-strong bg-surface py-2 pr-3 pl-9 text-sm text-text placeholder:text-muted focus:border-accent focus:ring-2 focus:ring-accent/40 focus:outline-none"
               />
-            ))}
-          </ul>
-        </Card>
+            </label>
+            <button
+              type="button"
+              aria-pressed={brokenOnly}
+              onClick={() => setBrokenOnly((b) => !b)}
+              className={`inline-flex min-h-11 shrink-0 items-center justify-center gap-2 rounded-lg border px-3.5 text-sm font-medium transition-colors ${
+                brokenOnly ? 'border-warning/50 bg-warning-soft text-text' : 'border-border-strong bg-surface text-muted hover:bg-surface-2 hover:text-text'
+              }`}
+            >
+              <AlertTriangle aria-hidden className={`size-4 ${brokenCount > 0 ? 'text-warning' : ''}`} />
+              {t('feeds.page.brokenOnly', { count: brokenCount })}
+            </button>
+          </div>
+          {filtering && (
+            <div className="-mt-3 flex flex-col gap-1 text-sm text-muted sm:flex-row sm:items-center sm:justify-between">
+              <p role="status">{t('feeds.page.shownCount', { shown: shown.length, total: all.length })}</p>
+              <p>{t('feeds.page.filteredNoMove')}</p>
+            </div>
+          )}
+          {shown.length === 0 ? (
+            <Card className="flex flex-col items-center gap-3 px-6 py-10 text-center">
+              <p className="text-muted">{brokenOnly && !query.trim() ? t('feeds.page.noBroken') : t('feeds.page.noMatches')}</p>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => {
+                  setQuery('');
+                  setBrokenOnly(false);
+                }}
+              >
+                {t('feeds.page.clearFilter')}
+              </Button>
+            </Card>
+          ) : (
+            <Card>
+              <ul ref={listRef} aria-label={t('feeds.page.listLabel')} className="divide-y divide-border">
+                {rows.map((feed, index) => (
+                  <FeedRow
+                    key={feed.id}
+                    feed={feed}
+                    isFirst={index === 0}
+                    isLast={index === all.length - 1}
+                    movable={!filtering}
+                    onMove={onMove}
+                    onMute={onMute}
+                    onFilters={onFilters}
+                    onDelete={onDelete}
+                  />
+                ))}
+              </ul>
+              {more && (
+                <div ref={sentinelRef} className="border-t border-border p-3 text-center">
+                  <Button variant="ghost" size="sm" onClick={() => setLimit((n) => n + FEED_ROWS_STEP)}>
+                    {t('feeds.page.showMore', { count: shown.length - rows.length })}
+                  </Button>
+                </div>
+              )}
+            </Card>
+          )}
+        </>
       )}
 
       <AddFeedDialog

@@ -103,6 +103,14 @@ export async function setCustomTitle(id: number, title: string): Promise<void> {
   await api('/api/feeds/set_custom_title', { method: 'POST', body: { feed_id: id, custom_title: title.trim() } });
 }
 
+/**
+ * PUT /api/feeds/{id} {always_load_original}: whether opening an article of this feed always fetches the original
+ * page (otherwise only when the feed carries teasers, or when asked).
+ */
+export async function setAlwaysLoadOriginal(id: number, value: boolean): Promise<void> {
+  await api(`/api/feeds/${id}`, { method: 'PUT', body: { always_load_original: value } });
+}
+
 export async function deleteFeed(id: number): Promise<void> {
   await api(`/api/feeds/${id}`, { method: 'DELETE' });
 }
@@ -265,6 +273,29 @@ export function useSetCustomTitle() {
     mutationFn: ({ id, title }: { id: number; title: string }) => setCustomTitle(id, title),
     // Article cards show the feed's title.
     changes: ['feeds', 'articles'],
+  });
+}
+
+/**
+ * The switch shows the new state at once (the feed list's cache is updated before the call) and goes back when the
+ * server refuses; the feed list is fetched again afterwards either way.
+ */
+export function useSetAlwaysLoadOriginal() {
+  const client = useQueryClient();
+  return useAppMutation({
+    mutationFn: ({ id, value }: { id: number; value: boolean }) => setAlwaysLoadOriginal(id, value),
+    onMutate: async ({ id, value }) => {
+      await client.cancelQueries({ queryKey: feedsKey });
+      const before = client.getQueryData<Feed[]>(feedsKey);
+      client.setQueryData<Feed[]>(feedsKey, (list) => list?.map((f) => (f.id === id ? { ...f, always_load_original: value } : f)));
+      return { before };
+    },
+    onError: (_err, _vars, context) => {
+      const before = (context as { before?: Feed[] } | undefined)?.before;
+      if (before) client.setQueryData(feedsKey, before);
+    },
+    // The article view reads the setting from the feed list.
+    changes: ['feeds'],
   });
 }
 

@@ -1,24 +1,33 @@
-import { OPERATOR } from './operator.js';
+import { Fragment } from 'react';
+import type { Operator } from './operator.js';
 
-export function OperatorAddress({ contact = true }: { contact?: boolean }) {
+/** The operator's name and address, and unless `contact` is false, e-mail, phone and representative (German, like the pages). */
+export function OperatorAddress({ operator, contact = true }: { operator: Operator; contact?: boolean }) {
   return (
     <address>
-      {OPERATOR.name}
-      <br />
-      {OPERATOR.business}
-      <br />
-      {OPERATOR.street}
-      <br />
-      {OPERATOR.city}
-      <br />
-      {OPERATOR.country}
+      {[operator.name, ...operator.address].map((line, i) => (
+        <Fragment key={i}>
+          {i > 0 && <br />}
+          {line}
+        </Fragment>
+      ))}
       {contact && (
         <>
           <br />
           <br />
-          E-Mail: <a href={`mailto:${OPERATOR.email}`}>{OPERATOR.email}</a>
-          <br />
-          Telefon: {OPERATOR.phone}
+          E-Mail: <a href={`mailto:${operator.email}`}>{operator.email}</a>
+          {operator.phone && (
+            <>
+              <br />
+              Telefon: {operator.phone}
+            </>
+          )}
+          {operator.representative && (
+            <>
+              <br />
+              Vertreten durch: {operator.representative}
+            </>
+          )}
         </>
       )}
     </address>

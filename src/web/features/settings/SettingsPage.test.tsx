@@ -170,4 +170,34 @@ describe('settings: appearance', () => {
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Dunkles Design' })).toBeTruthy());
     await waitFor(() => expect(calls.find((c) => c.key === 'POST /api/users/update-language')?.body).toEqual({ language: 'de' }));
   });
+
+  it('offers when articles are marked read, on open by default, and saves the choice to the account', async () => {
+    const calls = fakeServer({
+      'PUT /auth/me': withBody<{ mark_read_on: string }>((body) => [
+        200,
+        { user: { ...testUser, mark_read_on: body.mark_read_on }, message: 'ok', code: 'PROFILE_UPDATED' },
+      ]),
+    });
+    await renderSettings();
+    const group = screen.getByRole('radiogroup', { name: 'Reading: mark articles as read' });
+    const radios = within(group).getAllByRole<HTMLInputElement>('radio');
+    expect(radios.map((r) => r.value)).toEqual(['open', 'scroll', 'manual']);
+    expect(within(group).getByRole<HTMLInputElement>('radio', { name: 'When opened' }).checked).toBe(true);
+
+    fireEvent.click(within(group).getByRole('radio', { name: 'When scrolled past' }));
+    await waitFor(() => expect(calls.find((c) => c.key === 'PUT /auth/me')?.body).toEqual({ mark_read_on: 'scroll' }));
+    await waitFor(() => expect((storage.getUser() as { mark_read_on?: string } | null)?.mark_read_on).toBe('scroll'));
+    expect(within(group).getByRole<HTMLInputElement>('radio', { name: 'When scrolled past' }).checked).toBe(true);
+  });
+
+  it('shows the stored choice, and goes back with a message when the server refuses a new one', async () => {
+    await signedIn({ ...testUser, mark_read_on: 'manual' } as typeof testUser, 'de');
+    fakeServer({ 'PUT /auth/me': () => [500, { message: 'boom', code: 'INTERNAL' }] });
+    await renderSettings();
+    const group = screen.getByRole('radiogroup', { name: 'Lesen: Artikel als gelesen markieren' });
+    expect(within(group).getByRole<HTMLInputElement>('radio', { name: 'Nur von Hand' }).checked).toBe(true);
+    fireEvent.click(within(group).getByRole('radio', { name: 'Beim Öffnen' }));
+    expect(await screen.findByText('Die Lese-Einstellung konnte nicht gespeichert werden. Bitte versuche es erneut.')).toBeTruthy();
+    expect(within(group).getByRole<HTMLInputElement>('radio', { name: 'Nur von Hand' }).checked).toBe(true);
+  });
 });

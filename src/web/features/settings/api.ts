@@ -6,6 +6,15 @@ export function updateName(name: string): Promise<UpdateMeResponse> {
   return api<UpdateMeResponse>('/auth/me', { method: 'PUT', body: { name } });
 }
 
+/** When an article counts as read (the reading setting, synced across devices): on open, scrolled past, or by hand. */
+export type MarkReadOn = 'open' | 'scroll' | 'manual';
+export const MARK_READ_CHOICES: readonly MarkReadOn[] = ['open', 'scroll', 'manual'];
+
+/** PUT /auth/me {mark_read_on}: the reading setting; the answer carries the updated user. */
+export function updateMarkReadOn(markReadOn: MarkReadOn): Promise<UpdateMeResponse> {
+  return api<UpdateMeResponse>('/auth/me', { method: 'PUT', body: { mark_read_on: markReadOn } });
+}
+
 export function verifyPassword(password: string): Promise<{ valid: boolean }> {
   return api<VerifyPasswordResponse>('/auth/verify-password', { method: 'POST', body: { password } });
 }

@@ -108,6 +108,50 @@ describe('add-feed dialog, search tab (dashboard.md §2, §4, §8)', () => {
     expect(screen.getByRole('button', { name: 'Subscribe to “Example News”' })).toBeTruthy();
   });
 
+  it('keeps the dialog open while several feeds are on offer, marking each subscribed, until the last one', async () => {
+    const offered = [
+      { title: 'Example News', url: 'https://example.org/news.xml', favicon_url: null, subscribed: false },
+      { title: 'Example Podcast', url: 'https://example.org/podcast.xml', favicon_url: null, subscribed: false },
+      { title: 'Example Comments', url: 'https://example.org/comments.xml', favicon_url: null, subscribed: false },
+    ];
+    let id = 20;
+    const calls = fakeServer({
+      'POST /api/feeds/search': () => [200, { feeds: offered }],
+      'POST /api/feeds': withBody<{ url: string }>((body) => [201, { ...makeFeed({ id: ++id, url: body.url }), is_new: true }]),
+    });
+    const subscribed = vi.fn();
+    await renderAt('/dashboard', <Harness onSubscribed={subscribed} />);
+    await search('example.org');
+    expect(await screen.findByText('This page offers several feeds: subscribe to as many as you like.')).toBeTruthy();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Subscribe to “Example News”' }));
+    expect(await screen.findByText('1 feed subscribed')).toBeTruthy();
+    expect(screen.getByText('is open')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to “Example Podcast”' }));
+    expect(await screen.findByText('2 feeds subscribed')).toBeTruthy();
+    const list = screen.getByRole('list', { name: '3 feeds found' });
+    expect(within(list).getAllByText('Subscribed')).toHaveLength(2);
+    expect(screen.getByText('is open')).toBeTruthy();
+
+    // The last feed left closes the dialog, as a single result does.
+    fireEvent.click(screen.getByRole('button', { name: 'Subscribe to “Example Comments”' }));
+    await waitFor(() => expect(screen.getByText('is closed')).toBeTruthy());
+    expect(calls.filter((c) => c.key === 'POST /api/feeds').map((c) => (c.body as { url: string }).url)).toEqual(offered.map((f) => f.url));
+    expect(subscribed).toHaveBeenCalledTimes(3);
+  });
+
+  it('closes with "Done" after some of several feeds', async () => {
+    fakeServer({
+      'POST /api/feeds/search': () => [200, { feeds: results.map((r) => ({ ...r, subscribed: false })) }],
+      'POST /api/feeds': withBody<{ url: string }>((body) => [201, { ...makeFeed({ id: 5, url: body.url }), is_new: true }]),
+    });
+    await renderAt('/dashboard', <Harness />);
+    await search('example.org');
+    fireEvent.click(await screen.findByRole('button', { name: 'Subscribe to “Example News”' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Done' }));
+    expect(screen.getByText('is closed')).toBeTruthy();
+  });
+
   it('starts afresh when opened again', async () => {
     fakeServer({ 'POST /api/feeds/search': () => [200, { feeds: results }] });
     await renderAt('/dashboard', <Harness />);

@@ -22,7 +22,9 @@ export interface AddFeedDialogProps {
 /**
  * The add-feed dialog (dashboard.md §2 "Add-feed dialog", §4, §5, §8), 650 px high, with two tabs:
  * - Search: a URL (Enter searches), an examples hint, the results (at most 24rem high, with a back button), each
- *   with subscribe → subscribing → subscribed. Subscribing from search results closes the dialog.
+ *   with subscribe → subscribing → subscribed. When a page offers several feeds the dialog stays open until every
+ *   one is subscribed (or "Done" is pressed), so a second feed needs no second search (docs/decisions.md
+ *   "Discovery offering several feeds"); the last feed left to subscribe closes it, as a single result does.
  * - Feed catalog (catalog/CatalogTab.tsx): subscribing from the catalog keeps the dialog open.
  * The tabs follow the WAI-ARIA tabs pattern (arrow keys, Home, End; the inactive tab is out of the tab order). Both
  * panels stay mounted once shown, so switching tabs keeps what was typed. All state lives in the body, which the modal
@@ -35,7 +37,8 @@ export function AddFeedDialog({ open, onClose, onSubscribed }: AddFeedDialogProp
       open={open}
       onClose={onClose}
       title={t('feeds.add.title')}
-      className="max-sm:mb-0 max-sm:w-full max-sm:max-w-full max-sm:rounded-b-none sm:w-[min(100vw-2rem,38rem)]"
+      // text-left: the dialog also opens from centred screens (the welcome empty state) and must not inherit them.
+      className="text-left max-sm:mb-0 max-sm:w-full max-sm:max-w-full max-sm:rounded-b-none sm:w-[min(100vw-2rem,38rem)]"
     >
       <AddFeedBody onClose={onClose} onSubscribed={onSubscribed} />
     </Modal>
@@ -127,6 +130,8 @@ function SearchPanel({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
   const { states, setStates, message, setMessage, subscribe } = useSubscribe();
   const inputRef = useRef<HTMLInputElement>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
+  /** Feeds subscribed from these results while the dialog stays open (several on offer). */
+  const [added, setAdded] = useState(0);
 
   const onSearch = async (e: FormEvent) => {
     e.preventDefault();
@@ -164,13 +169,19 @@ function SearchPanel({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
     const feed = await subscribe(result.url);
     if (!feed) return;
     onSubscribed?.(feed);
-    onClose();
+    const left = (results ?? []).filter((r) => r.url !== result.url && states[r.url] !== 'subscribed');
+    if (left.length === 0) {
+      onClose();
+      return;
+    }
+    setAdded((n) => n + 1);
   };
 
   const back = () => {
     setResults(null);
     setMessage(null);
     setStates({});
+    setAdded(0);
     requestAnimationFrame(() => inputRef.current?.focus());
   };
 
@@ -212,11 +223,22 @@ function SearchPanel({ onClose, onSubscribed }: Omit<AddFeedDialogProps, 'open'>
               {t('feeds.add.results', { count: results.length })}
             </p>
           </div>
+          {results.length > 1 && <p className="text-sm text-muted">{t('feeds.add.severalHint')}</p>}
           <ul className="max-h-96 overflow-y-auto rounded-xl border border-border" aria-label={t('feeds.add.results', { count: results.length })}>
             {results.map((result) => (
               <ResultRow key={result.url} result={result} state={states[result.url]} onSubscribe={() => void onSubscribe(result)} />
             ))}
           </ul>
+          {added > 0 && (
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <p role="status" className="text-sm font-medium text-success">
+                {t('feeds.add.addedCount', { count: added })}
+              </p>
+              <Button onClick={onClose} className="w-full sm:w-auto">
+                {t('feeds.add.done')}
+              </Button>
+            </div>
+          )}
         </div>
       )}
       {message && <Alert tone={message.tone}>{message.text}</Alert>}

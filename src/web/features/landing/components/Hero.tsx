@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../../components/ui/Button.js';
 import { Modal } from '../../../components/ui/Modal.js';
-
-/** Produced by `npm run screenshots` (scripts/screenshots.ts) from a running Feeder, so it never goes stale. */
-export const DASHBOARD_SCREENSHOT = { src: '/screenshots/dashboard.png', width: 1440, height: 900 };
+import { useScreenshot } from '../screenshots.js';
 
 export function Hero() {
   const { t } = useTranslation();
   const [zoomed, setZoomed] = useState(false);
   const alt = t('landing.screenshot.alt');
+  // Produced by `npm run screenshots` from a running Feeder, in the page's language and theme.
+  const shot = useScreenshot('dashboard');
 
   return (
     <section aria-labelledby="hero-title" className="px-4 pt-14 pb-16 sm:px-6 sm:pt-20 sm:pb-24">
@@ -47,15 +47,7 @@ export function Hero() {
             <span className="size-2.5 rounded-full bg-border-strong" />
             <span className="size-2.5 rounded-full bg-border-strong" />
           </span>
-          <img
-            src={DASHBOARD_SCREENSHOT.src}
-            width={DASHBOARD_SCREENSHOT.width}
-            height={DASHBOARD_SCREENSHOT.height}
-            alt={alt}
-            loading="lazy"
-            decoding="async"
-            className="block h-auto w-full bg-surface-2"
-          />
+          <img src={shot.src} width={shot.width} height={shot.height} alt={alt} loading="lazy" decoding="async" className="block h-auto w-full bg-surface-2" />
           <span
             aria-hidden
             className="absolute right-3 bottom-3 inline-flex items-center gap-1.5 rounded-full bg-black/70 px-3 py-1.5 text-xs font-medium text-white opacity-0 transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100"
@@ -74,13 +66,7 @@ export function Hero() {
         className="w-[min(calc(100vw-2rem),calc((100dvh-6.5rem)*1.6))]! max-w-none!"
       >
         <div className="px-3 pb-3 sm:px-5 sm:pb-5">
-          <img
-            src={DASHBOARD_SCREENSHOT.src}
-            width={DASHBOARD_SCREENSHOT.width}
-            height={DASHBOARD_SCREENSHOT.height}
-            alt={alt}
-            className="block h-auto w-full rounded-lg border border-border"
-          />
+          <img src={shot.src} width={shot.width} height={shot.height} alt={alt} className="block h-auto w-full rounded-lg border border-border" />
         </div>
       </Modal>
     </section>

@@ -1,14 +1,14 @@
 import { Check } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useScreenshot } from '../screenshots.js';
 import { SectionHeading } from './SectionHeading.js';
-
-/** Produced by `npm run screenshots` at 390 × 844 (scripts/screenshots.ts). */
-export const PHONE_SCREENSHOT = { src: '/screenshots/phone.png', width: 390, height: 844 };
 
 const POINTS = ['browser', 'touch', 'sync'] as const;
 
 export function MobileSection() {
   const { t } = useTranslation();
+  // Produced by `npm run screenshots` at 390 × 844, in the page's language and theme.
+  const shot = useScreenshot('phone');
   return (
     <section aria-labelledby="mobile-title" className="overflow-hidden border-t border-border px-4 py-20 sm:px-6 sm:py-28">
       <div className="mx-auto grid max-w-6xl items-center gap-14 lg:grid-cols-2 lg:gap-20">
@@ -26,9 +26,9 @@ export function MobileSection() {
         <div className="flex justify-center">
           <div className="w-[16.5rem] rounded-[2.75rem] bg-neutral-900 p-2.5 shadow-[0_30px_70px_-25px_rgb(0_0_0/0.45)] ring-1 ring-black/10 sm:w-[18.5rem] dark:bg-neutral-800 dark:ring-white/10">
             <img
-              src={PHONE_SCREENSHOT.src}
-              width={PHONE_SCREENSHOT.width}
-              height={PHONE_SCREENSHOT.height}
+              src={shot.src}
+              width={shot.width}
+              height={shot.height}
               alt={t('landing.mobile.alt')}
               loading="lazy"
               decoding="async"

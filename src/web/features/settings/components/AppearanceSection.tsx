@@ -5,11 +5,13 @@ import { LANGUAGES, type Language } from '../../../../common/constants.js';
 import { useAuth } from '../../../lib/auth.js';
 import { useTheme } from '../../../lib/theme.js';
 import { Switch } from '../../../components/ui/Switch.js';
+import { ReadingSetting } from './ReadingSetting.js';
 import { SettingsSection } from './SettingsSection.js';
 
 /**
  * Settings section 5, Appearance (dashboard.md §2): the dark-mode switch with title and description, and
- * the interface language (persisted and, signed in, sent to the server by changeLanguage).
+ * the interface language (persisted and, signed in, sent to the server by changeLanguage), and Reading: when
+ * articles are marked read (ReadingSetting).
  */
 export function AppearanceSection() {
   const { t, i18n } = useTranslation();
@@ -55,6 +57,7 @@ export function AppearanceSection() {
             ))}
           </div>
         </div>
+        <ReadingSetting />
       </div>
     </SettingsSection>
   );

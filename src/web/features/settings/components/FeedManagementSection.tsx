@@ -1,13 +1,13 @@
-import { Download, FileUp, Rss, Trash2, Upload } from 'lucide-react';
+import { AlertTriangle, Download, FileUp, ListChecks, Rss, Trash2, Upload } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpmlImportResult } from '../../../../common/api.js';
 import { SUCCESS_BANNER_MS } from '../../../../common/constants.js';
 import { Alert } from '../../../components/ui/Alert.js';
-import { Button } from '../../../components/ui/Button.js';
+import { Button, ButtonLink } from '../../../components/ui/Button.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { downloadOpmlExport, useDeleteAllFeeds, useImportOpml } from '../../feeds/index.js';
+import { downloadOpmlExport, useDeleteAllFeeds, useFeeds, useImportOpml } from '../../feeds/index.js';
 import { SettingsSection } from './SettingsSection.js';
 
 /** dashboard.md §5: an OPML file is a .opml or .xml file. */
@@ -23,12 +23,15 @@ type Status = { tone: 'success' | 'error'; text: string } | null;
  *   The feed list, folders and counts refresh through the app-wide events (the feeds feature's useImportOpml).
  * - OPML export: downloads feeder-feeds-YYYY-MM-DD.opml; a failure shows a generic text.
  * - Delete all feeds: after the browser's confirm(); "all feeds deleted" or "error deleting all feeds".
+ * First, a line on the feeds' health: how many feeds, how many failed at their last refresh, and the way to the
+ * feed management screen, where each feed's health is shown (docs/decisions.md "Feed health in feed management").
  */
 export function FeedManagementSection() {
   const { t } = useTranslation();
   return (
     <SettingsSection icon={Rss} title={t('settings.feedManagement.title')} description={t('settings.feedManagement.description')}>
       <div className="flex flex-col divide-y divide-border">
+        <HealthSummary />
         <ImportBlock />
         <ExportBlock />
         <DeleteAllBlock />
@@ -49,6 +52,29 @@ function Block({ title, description, children }: { title: string; description: s
       </div>
       {children}
     </section>
+  );
+}
+
+function HealthSummary() {
+  const { t } = useTranslation();
+  const feeds = useFeeds();
+  if (!feeds.data || feeds.data.length === 0) return null;
+  const broken = feeds.data.filter((f) => f.last_error_code).length;
+  return (
+    <div className="flex flex-col gap-3 pb-5 sm:flex-row sm:items-center sm:justify-between">
+      <p className="flex items-start gap-2 text-sm text-muted">
+        {broken > 0 && <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0 text-warning" />}
+        <span>
+          {t('settings.feedManagement.feedCount', { count: feeds.data.length })}
+          {' · '}
+          {broken > 0 ? t('settings.feedManagement.brokenCount', { count: broken }) : t('settings.feedManagement.noneBroken')}
+        </span>
+      </p>
+      <ButtonLink to="/dashboard/feeds" variant="secondary" size="sm" className="w-full shrink-0 sm:w-auto">
+        <ListChecks aria-hidden className="size-4" />
+        {t('settings.feedManagement.manageFeeds')}
+      </ButtonLink>
+    </div>
   );
 }
 

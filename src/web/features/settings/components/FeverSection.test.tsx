@@ -139,6 +139,27 @@ describe('settings: Fever API section', () => {
     expect(passwordInput().type).toBe('password');
   });
 
+  /** The section's button opens the confirmation; the dialog's button of the same name generates. */
+  const confirmRegenerate = async () => {
+    fireEvent.click(within(section()).getByRole('button', { name: 'Generate new password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate a new password?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Generate new password' }));
+    return dialog;
+  };
+
+  it('asks before generating a new password, saying it signs out every connected app; cancel changes nothing', async () => {
+    const calls = fakeServer({ 'POST /api/user/fever-api/password': () => [200, { success: true, password: 'new' }] });
+    await render(true);
+    fireEvent.click(within(section()).getByRole('button', { name: 'Generate new password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate a new password?' });
+    expect(within(dialog).getByText(/Every connected app is signed out at once/)).toBeTruthy();
+    // Cancel has the focus: Enter right away does not lock the apps out.
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Generate a new password?' })).toBeNull());
+    expect(calls.some((c) => c.key === 'POST /api/user/fever-api/password')).toBe(false);
+  });
+
   it('regenerates: the new password is held and shown on reveal, with the success text', async () => {
     let n = 0;
     const calls = fakeServer({
@@ -146,7 +167,7 @@ describe('settings: Fever API section', () => {
       'POST /api/user/fever-api/password': () => [200, { success: true, password: `new-password-${++n}` }],
     });
     await render(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Generate new password' }));
+    await confirmRegenerate();
     expect(await screen.findByText('A new Fever API password was generated. Enter it in your apps.')).toBeTruthy();
     expect(calls.find((c) => c.key === 'POST /api/user/fever-api/password')?.body).toEqual({ regenerate: true });
     fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
@@ -174,8 +195,9 @@ describe('settings: Fever API section', () => {
     cleanup();
     reply = [503];
     await render(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Generate new password' }));
-    expect(await screen.findByText('A new Fever API password could not be generated: HTTP 503')).toBeTruthy();
+    const dialog = await confirmRegenerate();
+    // The failure shows inside the dialog, which stays open.
+    expect(await within(dialog).findByText('A new Fever API password could not be generated: HTTP 503')).toBeTruthy();
   });
 
   it('in German, the default error text comes first and a network failure is named', async () => {

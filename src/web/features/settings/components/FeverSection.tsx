@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth.js';
 import { Alert } from '../../../components/ui/Alert.js';
 import { Button } from '../../../components/ui/Button.js';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog.js';
 import { Switch } from '../../../components/ui/Switch.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
@@ -65,6 +66,7 @@ export function FeverSection() {
   const [revealed, setRevealed] = useState(false);
   const [busy, setBusy] = useState<'toggle' | 'reveal' | 'regenerate' | null>(null);
   const [status, setStatus] = useState<Status | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
   /** What was copied last, for its confirmation and the check mark on its button. */
   const [copied, showCopied] = useTimedMessage<{ field: CopyField; text: string }>(COPY_MESSAGE_MS);
   const [copyError, showCopyError] = useTimedMessage(COPY_MESSAGE_MS);
@@ -155,15 +157,16 @@ export function FeverSection() {
     }
   };
 
+  /**
+   * A new password locks every connected app out until it is entered there, so the button asks first; the dialog
+   * does the work and shows a failure inside itself (dashboard.md §8).
+   */
   const onRegenerate = async () => {
-    clearMessages();
     setBusy('regenerate');
     try {
       const res = await regenerateFeverPassword();
       setPassword(res.password);
       setStatus({ tone: 'success', text: t('settings.fever.regenerated') });
-    } catch (err) {
-      setStatus({ tone: 'error', text: failureText(err, 'settings.fever.regenerateError') });
     } finally {
       setBusy(null);
     }
@@ -237,7 +240,15 @@ export function FeverSection() {
                   {copied?.field === 'password' ? <Check aria-hidden className="size-4 text-success" /> : <Copy aria-hidden className="size-4" />}
                   {t('settings.fever.copyPassword')}
                 </Button>
-                <Button variant="secondary" disabled={busy === 'regenerate'} onClick={() => void onRegenerate()} className="w-full sm:w-auto">
+                <Button
+                  variant="secondary"
+                  disabled={busy === 'regenerate'}
+                  onClick={() => {
+                    clearMessages();
+                    setConfirmOpen(true);
+                  }}
+                  className="w-full sm:w-auto"
+                >
                   <RefreshCw aria-hidden className={`size-4 ${busy === 'regenerate' ? 'animate-spin' : ''}`} />
                   {t('settings.fever.regenerate')}
                 </Button>
@@ -253,6 +264,19 @@ export function FeverSection() {
           {!status && copyError && <Alert tone="error">{copyError}</Alert>}
         </div>
       </div>
+      <ConfirmDialog
+        open={confirmOpen}
+        onClose={() => setConfirmOpen(false)}
+        title={t('settings.fever.regenerateConfirmTitle')}
+        cancelLabel={t('settings.fever.regenerateCancel')}
+        confirmLabel={t('settings.fever.regenerate')}
+        pendingLabel={t('settings.fever.regenerating')}
+        confirmIcon={RefreshCw}
+        onConfirm={onRegenerate}
+        errorMessage={(err) => failureText(err, 'settings.fever.regenerateError')}
+      >
+        <p className="text-sm leading-relaxed text-muted">{t('settings.fever.regenerateConfirmText')}</p>
+      </ConfirmDialog>
     </SettingsSection>
   );
 }
