@@ -8,7 +8,7 @@ import { Skeleton } from '../../components/ui/Skeleton.js';
 import { NotFound } from '../../components/NotFound.js';
 import { WelcomeEmptyState } from './components/WelcomeEmptyState.js';
 import { usePageTitle } from '../../lib/pageTitle.js';
-import { FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, useFeeds, useUnmuteFeed, useUnreadCounts } from '../feeds/index.js';
+import { AddFeedDialog, FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, useFeeds, useUnmuteFeed, useUnreadCounts } from '../feeds/index.js';
 import { useFolders } from '../folders/index.js';
 import type { ArticleView } from './api.js';
 import { ArticleList } from './components/ArticleList.js';
@@ -46,6 +46,9 @@ function ArticleViewPage({ favorites, feedId, folderId, q }: { favorites: boolea
   const folder = folderId !== undefined ? folders.data?.find((f) => f.id === folderId) : undefined;
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [muteOpen, setMuteOpen] = useState(false);
+  // The welcome screen's add-feed dialog lives here, not in the welcome screen: the first subscription replaces the
+  // welcome with the list, and the dialog must stay open to subscribe to more of the feeds it found.
+  const [addOpen, setAddOpen] = useState(false);
 
   const view = useMemo<ArticleView>(() => {
     if (favorites) return { kind: 'favorites' };
@@ -87,37 +90,46 @@ function ArticleViewPage({ favorites, feedId, folderId, q }: { favorites: boolea
   const inView = view.kind === 'feed' ? (feed ? [feed] : []) : view.kind === 'folder' ? folderFeeds : view.kind === 'all' ? (feeds.data ?? []) : [];
   const fetching = inView.length > 0 && inView.every((f) => !f.last_fetched_at && !f.last_error_code);
 
-  // A user without feeds is welcomed instead of shown an empty list (§2 "Empty states").
-  if (view.kind === 'all' && feeds.data?.length === 0) return <WelcomeEmptyState />;
-
-  if (folderId !== undefined && feedId === undefined) {
-    if (folders.isPending) return <ListPlaceholder />;
-    if (folders.data && !folder) {
-      return <EmptyState icon={FolderX} title={t('articles.empty.folderUnknownTitle')} text={t('articles.empty.folderUnknownText')} />;
-    }
-  }
-
-  if (feedId !== undefined) {
-    if (feeds.isPending) return <ListPlaceholder />;
-    if (feeds.data && !feed) {
-      return <EmptyState icon={Rss} title={t('articles.empty.feedUnknownTitle')} text={t('articles.empty.feedUnknownText')} />;
-    }
-    if (feed?.is_muted) return <MutedFeed feed={feed} />;
-  }
-
   return (
     <>
-      <ArticleList
-        view={view}
-        fetching={fetching}
-        unread={view.kind === 'folder' ? folderUnread : undefined}
-        onManageFilters={view.kind === 'feed' ? () => setFiltersOpen(true) : undefined}
-        onMute={view.kind === 'feed' && feed ? () => setMuteOpen(true) : undefined}
-      />
-      {feedId !== undefined && <FeedFiltersDialog feedId={feedId} open={filtersOpen} onClose={() => setFiltersOpen(false)} />}
-      {feed && <MuteDialog feed={feed} open={muteOpen} onClose={() => setMuteOpen(false)} />}
+      {content()}
+      <AddFeedDialog open={addOpen} onClose={() => setAddOpen(false)} />
     </>
   );
+
+  function content() {
+    // A user without feeds is welcomed instead of shown an empty list (§2 "Empty states").
+    if (view.kind === 'all' && feeds.data?.length === 0) return <WelcomeEmptyState onAdd={() => setAddOpen(true)} />;
+
+    if (folderId !== undefined && feedId === undefined) {
+      if (folders.isPending) return <ListPlaceholder />;
+      if (folders.data && !folder) {
+        return <EmptyState icon={FolderX} title={t('articles.empty.folderUnknownTitle')} text={t('articles.empty.folderUnknownText')} />;
+      }
+    }
+
+    if (feedId !== undefined) {
+      if (feeds.isPending) return <ListPlaceholder />;
+      if (feeds.data && !feed) {
+        return <EmptyState icon={Rss} title={t('articles.empty.feedUnknownTitle')} text={t('articles.empty.feedUnknownText')} />;
+      }
+      if (feed?.is_muted) return <MutedFeed feed={feed} />;
+    }
+
+    return (
+      <>
+        <ArticleList
+          view={view}
+          fetching={fetching}
+          unread={view.kind === 'folder' ? folderUnread : undefined}
+          onManageFilters={view.kind === 'feed' ? () => setFiltersOpen(true) : undefined}
+          onMute={view.kind === 'feed' && feed ? () => setMuteOpen(true) : undefined}
+        />
+        {feedId !== undefined && <FeedFiltersDialog feedId={feedId} open={filtersOpen} onClose={() => setFiltersOpen(false)} />}
+        {feed && <MuteDialog feed={feed} open={muteOpen} onClose={() => setMuteOpen(false)} />}
+      </>
+    );
+  }
 }
 
 function ListPlaceholder() {

@@ -95,7 +95,7 @@ describe('read state follows reading', () => {
   });
 
   it('"only by hand" never marks on opening', async () => {
-    await signedIn({ ...testUser, mark_read_on: 'manual' } as typeof testUser);
+    await signedIn({ ...testUser, mark_read_on: 'manual' });
     const requests = serve({
       feeds: [feed1],
       counts: { counts: { '1': 1 }, total: 1 },
@@ -114,7 +114,7 @@ describe('read state follows reading', () => {
 
 describe('read when scrolled past', () => {
   it('marks a card read once it was seen and its bottom left the top of the window; it stays in place', async () => {
-    await signedIn({ ...testUser, mark_read_on: 'scroll' } as typeof testUser);
+    await signedIn({ ...testUser, mark_read_on: 'scroll' });
     // An observer that lets the test say where each card is.
     const observers: { cb: IntersectionObserverCallback; els: Element[]; margin?: string }[] = [];
     vi.stubGlobal(
@@ -317,7 +317,7 @@ describe('content first', () => {
 
   it('fetches the page for a teaser, and always for a feed set to load the original', async () => {
     const requests = serve({
-      feeds: [feed1, { ...makeFeed({ id: 2, title: 'Always' }), always_load_original: true } as Feed],
+      feeds: [feed1, { ...makeFeed({ id: 2, title: 'Always' }), always_load_original: true }],
       counts: { counts: { '1': 1, '2': 1 }, total: 2 },
       list: () => [
         200,

@@ -191,7 +191,7 @@ describe('settings: appearance', () => {
   });
 
   it('shows the stored choice, and goes back with a message when the server refuses a new one', async () => {
-    await signedIn({ ...testUser, mark_read_on: 'manual' } as typeof testUser, 'de');
+    await signedIn({ ...testUser, mark_read_on: 'manual' }, 'de');
     fakeServer({ 'PUT /auth/me': () => [500, { message: 'boom', code: 'INTERNAL' }] });
     await renderSettings();
     const group = screen.getByRole('radiogroup', { name: 'Lesen: Artikel als gelesen markieren' });

@@ -1,18 +1,15 @@
 import { Plus, Rss } from 'lucide-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth.js';
 import { Button } from '../../../components/ui/Button.js';
-import { AddFeedDialog } from '../../feeds/index.js';
 
 /**
  * What /dashboard shows a user without feeds (dashboard.md §2 "Empty states": welcome with an "add feed" button,
- * which opens the add-feed dialog).
+ * which opens the add-feed dialog; ArticlesPage holds the dialog, so it stays open once the first feed is in).
  */
-export function WelcomeEmptyState() {
+export function WelcomeEmptyState({ onAdd }: { onAdd(): void }) {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const [addOpen, setAddOpen] = useState(false);
   const name = user?.name?.trim();
   return (
     <section aria-labelledby="welcome-title" className="mx-auto flex max-w-xl flex-col items-center py-10 text-center sm:py-16">
@@ -24,11 +21,10 @@ export function WelcomeEmptyState() {
       </h2>
       <p className="mt-3 max-w-prose text-base leading-relaxed text-muted text-pretty">{t('dashboard.welcome.text')}</p>
       <p className="mt-2 max-w-prose text-base leading-relaxed text-muted text-pretty">{t('dashboard.welcome.next')}</p>
-      <Button size="lg" className="mt-8" onClick={() => setAddOpen(true)}>
+      <Button size="lg" className="mt-8" onClick={onAdd}>
         <Plus aria-hidden className="size-5" />
         {t('dashboard.welcome.addFeed')}
       </Button>
-      <AddFeedDialog open={addOpen} onClose={() => setAddOpen(false)} />
     </section>
   );
 }
