@@ -22,7 +22,7 @@
 // get the hour of use, default 2000), FEEDER_DIST (a checkout whose bin/ and built dist/ are measured, e.g. another
 // worktree, default this one), BENCH_WEB_POSTGRES=1 (also seed PostgreSQL and time the API there; the browser runs
 // against SQLite), BENCH_POSTGRES_URL, BENCH_WEB_SCREENSHOTS (a directory for screenshots of the start).
-/* global window, document, requestAnimationFrame, addEventListener -- the functions given to page.evaluate run in the browser */
+/* global window, document, requestAnimationFrame, addEventListener, MutationObserver -- the functions given to page.evaluate run in the browser */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
