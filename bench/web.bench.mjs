@@ -21,7 +21,9 @@
 // BENCH_WEB_REPEATS (reloads per kind, default 3), BENCH_WEB_STEPS (default 300), BENCH_WEB_HOUR_SIZES (sizes that
 // get the hour of use, default 2000), FEEDER_DIST (a checkout whose bin/ and built dist/ are measured, e.g. another
 // worktree, default this one), BENCH_WEB_POSTGRES=1 (also seed PostgreSQL and time the API there; the browser runs
-// against SQLite), BENCH_POSTGRES_URL, BENCH_WEB_SCREENSHOTS (a directory for screenshots of the start).
+// against SQLite), BENCH_POSTGRES_URL, BENCH_WEB_SCREENSHOTS (a directory for screenshots of the start),
+// BENCH_WEB_API_ONLY=1 (no browser), BENCH_WEB_KEEP=1 (keep the seeded SQLite directory and PostgreSQL schema, for
+// EXPLAIN and profiling afterwards; their places are printed).
 /* global window, document, requestAnimationFrame, addEventListener, MutationObserver -- the functions given to page.evaluate run in the browser */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +41,8 @@ const REPEATS = Number(process.env.BENCH_WEB_REPEATS || 3);
 const STEPS = Number(process.env.BENCH_WEB_STEPS || 300);
 const HOUR_SIZES = new Set((process.env.BENCH_WEB_HOUR_SIZES ?? '2000').split(',').filter(Boolean).map(Number));
 const SHOTS = process.env.BENCH_WEB_SCREENSHOTS || '';
+const KEEP = Boolean(process.env.BENCH_WEB_KEEP);
+const BROWSER = !process.env.BENCH_WEB_API_ONLY;
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const root = process.env.FEEDER_DIST ? pathToFileURL(process.env.FEEDER_DIST.replace(/\/?$/, '/')) : new URL('../', import.meta.url);
 const bin = new URL('bin/feeder.js', root).pathname;
@@ -104,7 +108,7 @@ async function api(base, headers, path, init = {}) {
 async function seededServer(n, dialect, feedServer) {
   const dataDir = mkdtempSync(join(tmpdir(), 'feeder-bench-web-'));
   const port = 4100 + Math.floor(Math.random() * 800);
-  const schema = `bench_web_${n}`;
+  const schema = `bench_web_${n}_${process.pid}`;
   const databaseUrl = dialect === 'postgres' ? await postgresUrl(schema) : null;
   if (dialect === 'postgres' && !databaseUrl) return null;
   const env = {
@@ -132,6 +136,10 @@ async function seededServer(n, dialect, feedServer) {
       await new Promise((r) => child.once('exit', r));
     }
     await database.destroy();
+    if (KEEP) {
+      log({ kept: dialect, feeds: n, data_dir: dataDir, database_url: databaseUrl });
+      return;
+    }
     rmSync(dataDir, { recursive: true, force: true });
     if (databaseUrl) await dropSchema(schema);
   };
@@ -432,7 +440,7 @@ try {
       const server = await seededServer(n, 'sqlite', feedServer);
       try {
         await timeApi(n, 'sqlite', server.base, server.headers);
-        await browserRun(n, server, browser);
+        if (BROWSER) await browserRun(n, server, browser);
       } finally {
         await server.stop();
       }
