@@ -37,7 +37,7 @@ function dashboardPreload(): Plugin {
       const source = `(function(){try{var s=localStorage;if(!s.getItem('token')||!s.getItem('refresh_token')||!s.getItem('user'))return;${JSON.stringify(links)}.forEach(function(l){var e=document.createElement('link');e.rel=l[0];e.href='/'+l[1];if(l[2])e.as=l[2];document.head.appendChild(e)})}catch(e){}})();\n`;
       const ref = this.emitFile({ type: 'asset', name: 'session-start.js', source });
       const tag = `<script async src="/${this.getFileName(ref)}"></script>`;
-      html.source = String(html.source).replace('</head>', `    ${tag}\n  </head>`);
+      html.source = String(html.source).replace('</head>', `  ${tag}\n  </head>`);
     },
   };
 }

@@ -345,6 +345,16 @@ async function browserRun(n, server, browser) {
   if (SHOTS) {
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `dashboard-${n}.png`) });
+    // What a slow start looks like: the dashboard's code and data held back for two seconds.
+    const hold = (route) => sleep(2000).then(() => route.continue());
+    await page.route(/\/assets\/dashboard-|\/api\//, hold);
+    await page.reload({ waitUntil: 'commit' });
+    await sleep(1200);
+    await page.screenshot({ path: join(SHOTS, `start-${n}.png`) });
+    await page.waitForFunction(() => window.__bench?.firstArticle != null, null, { timeout: 180_000 });
+    await sleep(300);
+    await page.screenshot({ path: join(SHOTS, `start-${n}-articles.png`) });
+    await page.unroute(/\/assets\/dashboard-|\/api\//, hold);
   }
 
   const cold = [];

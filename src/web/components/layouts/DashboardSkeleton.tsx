@@ -40,7 +40,9 @@ export function DashboardSkeleton() {
         </div>
         <div className="flex-1 px-4 py-6 sm:px-6 sm:py-8 lg:px-10">
           <div className="mx-auto max-w-3xl">
-            <Skeleton className="mb-4 h-4 w-44" />
+            <div className="mb-4 flex h-12 items-center">
+              <Skeleton className="h-4 w-44" />
+            </div>
             <div className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-surface">
               {[0, 1, 2, 3].map((i) => (
                 <div key={i} className="px-4 py-4 sm:px-6 sm:py-5">
