@@ -125,7 +125,10 @@ async function seededServer(n, dialect, feedServer) {
   const { openDatabase, migrateToLatest } = await import(new URL('db/database.js', dist));
   const database = openDatabase(loadConfig(env));
   await migrateToLatest(database.db);
-  const created = spawnSync(process.execPath, [bin, 'user', 'create', '--email', EMAIL, '--password', PASSWORD, '--name', 'Bench', '--verified'], { env, encoding: 'utf8' });
+  const created = spawnSync(process.execPath, [bin, 'user', 'create', '--email', EMAIL, '--password', PASSWORD, '--name', 'Bench', '--verified'], {
+    env,
+    encoding: 'utf8',
+  });
   if (created.status !== 0) throw new Error(created.stderr);
 
   const child = spawn(process.execPath, [bin, 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -170,7 +173,11 @@ async function seededServer(n, dialect, feedServer) {
     await api(base, { ...headers, 'content-type': 'application/json' }, '/api/reading-lists', { method: 'POST', body: JSON.stringify({ name: 'Later' }) });
     await api(base, { ...headers, 'content-type': 'application/json' }, '/api/reading-lists', {
       method: 'POST',
-      body: JSON.stringify({ name: 'Servers', is_smart: true, rules: [{ rule_type: 'keyword', rule_scope: 'title', rule_value: 'server', include_all_feeds: true, selected_feeds: [] }] }),
+      body: JSON.stringify({
+        name: 'Servers',
+        is_smart: true,
+        rules: [{ rule_type: 'keyword', rule_scope: 'title', rule_value: 'server', include_all_feeds: true, selected_feeds: [] }],
+      }),
     });
     const articles = await database.db
       .selectFrom('articles')
@@ -304,7 +311,11 @@ async function folderToggle(page) {
   return (await byId.count()) ? byId.first() : page.locator('aside button[aria-expanded]').first();
 }
 
-const markReadButton = (page) => page.locator('article[data-article-id]').first().getByRole('button', { name: /^(Mark as read|Mark as unread)$/ });
+const markReadButton = (page) =>
+  page
+    .locator('article[data-article-id]')
+    .first()
+    .getByRole('button', { name: /^(Mark as read|Mark as unread)$/ });
 
 async function allArticles(page) {
   return page.getByRole('link', { name: /^All articles/ }).first();
@@ -440,7 +451,15 @@ async function browserRun(n, server, browser) {
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--enable-precise-memory-info',
+  ],
 });
 let failed = false;
 try {
