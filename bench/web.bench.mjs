@@ -368,7 +368,18 @@ async function browserRun(n, server, browser) {
     await page.waitForFunction(() => window.__bench?.firstArticle != null, null, { timeout: 180_000 });
     await sleep(300);
     await page.screenshot({ path: join(SHOTS, `start-${n}-articles.png`) });
+    // The same start on a phone in the dark theme.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.reload({ waitUntil: 'commit' });
+    await sleep(1200);
+    await page.screenshot({ path: join(SHOTS, `start-${n}-phone-dark.png`) });
+    await page.waitForFunction(() => window.__bench?.firstArticle != null, null, { timeout: 180_000 });
     await page.unroute(/\/assets\/dashboard-|\/api\//, hold);
+    await page.evaluate(() => localStorage.removeItem('theme'));
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.reload();
+    await page.waitForFunction(() => window.__bench?.firstArticleFrame != null, null, { timeout: 180_000 });
   }
 
   const cold = [];

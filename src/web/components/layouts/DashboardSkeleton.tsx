@@ -35,8 +35,10 @@ export function DashboardSkeleton() {
         <div className="flex h-14 shrink-0 items-center gap-3 border-b border-border px-3 sm:px-5">
           <Skeleton className="size-8 rounded-lg lg:hidden" />
           <Skeleton className="h-5 w-36" />
-          <Skeleton className="ml-auto hidden h-9 w-64 rounded-lg sm:block" />
-          <Skeleton className="size-9 rounded-full" />
+          <div className="ml-auto flex items-center gap-3">
+            <Skeleton className="hidden h-9 w-64 rounded-lg sm:block" />
+            <Skeleton className="size-9 rounded-full" />
+          </div>
         </div>
         <div className="flex-1 px-4 py-6 sm:px-6 sm:py-8 lg:px-10">
           <div className="mx-auto max-w-3xl">
