@@ -19,8 +19,9 @@
 //
 // Environment: BENCH_WEB_SIZES (default 10,2000,12000), BENCH_WEB_ITEMS (articles per feed, default 10),
 // BENCH_WEB_REPEATS (reloads per kind, default 3), BENCH_WEB_STEPS (default 300), BENCH_WEB_HOUR_SIZES (sizes that
-// get the hour of use, default 2000), FEEDER_DIST (a checkout whose bin/ and built dist/ are measured, e.g. another
-// worktree, default this one), BENCH_WEB_POSTGRES=1 (also seed PostgreSQL and time the API there; the browser runs
+// get the hour of use, default 2000), FEEDER_DIST (the checkout whose bin/ and built dist/ are measured, default this
+// one; a comma-separated list measures each on the same seeded data back to back, the first one seeding, e.g.
+// FEEDER_DIST=../base,. for a before/after), BENCH_WEB_POSTGRES=1 (also seed PostgreSQL and time the API there; the browser runs
 // against SQLite), BENCH_POSTGRES_URL, BENCH_WEB_SCREENSHOTS (a directory for screenshots of the start),
 // BENCH_WEB_API_ONLY=1 (no browser), BENCH_WEB_KEEP=1 (keep the seeded SQLite directory and PostgreSQL schema, for
 // EXPLAIN and profiling afterwards; their places are printed).
@@ -29,7 +30,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
@@ -45,9 +46,13 @@ const SHOTS = process.env.BENCH_WEB_SCREENSHOTS || '';
 const KEEP = Boolean(process.env.BENCH_WEB_KEEP);
 const BROWSER = !process.env.BENCH_WEB_API_ONLY;
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const root = process.env.FEEDER_DIST ? pathToFileURL(process.env.FEEDER_DIST.replace(/\/?$/, '/')) : new URL('../', import.meta.url);
-const bin = new URL('bin/feeder.js', root).pathname;
-const dist = new URL('dist/server/', root);
+/** The builds measured, each on the same seeded data, back to back: FEEDER_DIST is one checkout or a comma-separated list. */
+const roots = (process.env.FEEDER_DIST || fileURLToPath(new URL('..', import.meta.url))).split(',').map((r) => r.trim().replace(/\/?$/, '/'));
+const binOf = (root) => new URL('bin/feeder.js', pathToFileURL(root)).pathname;
+const bin = binOf(roots[0]);
+const dist = new URL('dist/server/', pathToFileURL(roots[0]));
+/** A short name for a build in the output: its directory's name. */
+const buildName = (root) => root.replace(/\/$/, '').split('/').pop();
 const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench-password';
 /** Feeds per folder in the OPML file; a fifth of the feeds stay at the root. */
@@ -132,13 +137,22 @@ async function seededServer(n, dialect, feedServer) {
   });
   if (created.status !== 0) throw new Error(created.stderr);
 
-  const child = spawn(process.execPath, [bin, 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  let child = spawn(process.execPath, [bin, 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = env.PUBLIC_URL;
-  const stop = async () => {
+  const halt = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
+  };
+  /** The same data served by another build's `feeder all`. */
+  const restart = async (root) => {
+    await halt();
+    child = spawn(process.execPath, [binOf(root), 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    await waitUp(base);
+  };
+  const stop = async () => {
+    await halt();
     await database.destroy();
     if (KEEP) {
       log({ kept: dialect, feeds: n, data_dir: dataDir, database_url: databaseUrl });
@@ -195,7 +209,7 @@ async function seededServer(n, dialect, feedServer) {
       import_s: +importSeconds.toFixed(1),
       refresh_s: +refreshSeconds.toFixed(1),
     });
-    return { base, login, headers, stop };
+    return { base, login, headers, stop, restart };
   } catch (err) {
     await stop();
     throw err;
@@ -203,7 +217,7 @@ async function seededServer(n, dialect, feedServer) {
 }
 
 /** The start calls one at a time: p50/p95 of each. */
-async function timeApi(n, dialect, base, headers) {
+async function timeApi(n, dialect, base, headers, build) {
   const feeds = await api(base, headers, '/api/feeds');
   const feedId = feeds[Math.floor(feeds.length / 2)].id;
   const calls = {
@@ -216,7 +230,7 @@ async function timeApi(n, dialect, base, headers) {
     'feed-page1': `/api/feeds/${feedId}/articles?page=1&per_page=20&show_read=false`,
   };
   const rounds = Number(process.env.BENCH_WEB_API_ROUNDS || 30);
-  const out = { bench: `web-api-${dialect}`, size: n };
+  const out = { bench: `web-api-${dialect}`, build, size: n };
   for (const [name, path] of Object.entries(calls)) {
     const times = [];
     let bytes = 0;
@@ -338,7 +352,7 @@ async function articlesListed(page) {
   return { articles_ms: Math.round(t - input) };
 }
 
-async function browserRun(n, server, browser) {
+async function browserRun(n, server, browser, build) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
   await context.addInitScript(instrument);
   const page = await context.newPage();
@@ -358,22 +372,22 @@ async function browserRun(n, server, browser) {
   await page.waitForFunction(() => window.__bench?.firstArticleFrame != null, null, { timeout: 180_000 });
   if (SHOTS) {
     mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `dashboard-${n}.png`) });
+    await page.screenshot({ path: join(SHOTS, `dashboard-${n}-${build}.png`) });
     // What a slow start looks like: the dashboard's code and data held back for two seconds.
     const hold = (route) => sleep(2000).then(() => route.continue());
     await page.route(/\/assets\/dashboard-|\/api\//, hold);
     await page.reload({ waitUntil: 'commit' });
     await sleep(1200);
-    await page.screenshot({ path: join(SHOTS, `start-${n}.png`) });
+    await page.screenshot({ path: join(SHOTS, `start-${n}-${build}.png`) });
     await page.waitForFunction(() => window.__bench?.firstArticle != null, null, { timeout: 180_000 });
     await sleep(300);
-    await page.screenshot({ path: join(SHOTS, `start-${n}-articles.png`) });
+    await page.screenshot({ path: join(SHOTS, `start-${n}-${build}-articles.png`) });
     // The same start on a phone in the dark theme.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.reload({ waitUntil: 'commit' });
     await sleep(1200);
-    await page.screenshot({ path: join(SHOTS, `start-${n}-phone-dark.png`) });
+    await page.screenshot({ path: join(SHOTS, `start-${n}-${build}-phone-dark.png`) });
     await page.waitForFunction(() => window.__bench?.firstArticle != null, null, { timeout: 180_000 });
     await page.unroute(/\/assets\/dashboard-|\/api\//, hold);
     await page.evaluate(() => localStorage.removeItem('theme'));
@@ -395,6 +409,7 @@ async function browserRun(n, server, browser) {
   const longestStart = await page.evaluate(() => Math.round(Math.max(0, ...window.__bench.longtasks.map(([, d]) => d))));
   log({
     bench: 'web-start',
+    build,
     feeds: n,
     reload_cold_ms: median(cold.map((r) => r.frame_ms)),
     reload_cold_runs: cold.map((r) => r.frame_ms),
@@ -417,7 +432,7 @@ async function browserRun(n, server, browser) {
     results[expanded ? 'close_folder' : 'open_folder'].push(await click(page, toggle));
     results[expanded ? 'open_folder' : 'close_folder'].push(await click(page, toggle));
   }
-  const summary = { bench: 'web-click', feeds: n };
+  const summary = { bench: 'web-click', build, feeds: n };
   for (const [name, rs] of Object.entries(results)) {
     summary[name] = {
       feedback_ms: median(rs.map((r) => r.feedback_ms)),
@@ -450,6 +465,7 @@ async function browserRun(n, server, browser) {
     }
     log({
       bench: 'web-hour',
+      build,
       feeds: n,
       steps: STEPS,
       seconds: Math.round((performance.now() - t0) / 1000),
@@ -482,8 +498,11 @@ try {
     try {
       const server = await seededServer(n, 'sqlite', feedServer);
       try {
-        await timeApi(n, 'sqlite', server.base, server.headers);
-        if (BROWSER) await browserRun(n, server, browser);
+        for (const [i, root] of roots.entries()) {
+          if (i > 0) await server.restart(root);
+          await timeApi(n, 'sqlite', server.base, server.headers, buildName(root));
+          if (BROWSER) await browserRun(n, server, browser, buildName(root));
+        }
       } finally {
         await server.stop();
       }
@@ -491,7 +510,10 @@ try {
         const pgServer = await seededServer(n, 'postgres', feedServer);
         if (pgServer) {
           try {
-            await timeApi(n, 'postgres', pgServer.base, pgServer.headers);
+            for (const [i, root] of roots.entries()) {
+              if (i > 0) await pgServer.restart(root);
+              await timeApi(n, 'postgres', pgServer.base, pgServer.headers, buildName(root));
+            }
           } finally {
             await pgServer.stop();
           }
