@@ -29,7 +29,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -47,7 +47,7 @@ const KEEP = Boolean(process.env.BENCH_WEB_KEEP);
 const BROWSER = !process.env.BENCH_WEB_API_ONLY;
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** The builds measured, each on the same seeded data, back to back: FEEDER_DIST is one checkout or a comma-separated list. */
-const roots = (process.env.FEEDER_DIST || fileURLToPath(new URL('..', import.meta.url))).split(',').map((r) => r.trim().replace(/\/?$/, '/'));
+const roots = (process.env.FEEDER_DIST || fileURLToPath(new URL('..', import.meta.url))).split(',').map((r) => `${resolve(r.trim())}/`);
 const binOf = (root) => new URL('bin/feeder.js', pathToFileURL(root)).pathname;
 const bin = binOf(roots[0]);
 const dist = new URL('dist/server/', pathToFileURL(roots[0]));
