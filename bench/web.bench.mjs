@@ -24,7 +24,8 @@
 // FEEDER_DIST=../base,. for a before/after), BENCH_WEB_POSTGRES=1 (also seed PostgreSQL and time the API there; the browser runs
 // against SQLite), BENCH_POSTGRES_URL, BENCH_WEB_SCREENSHOTS (a directory for screenshots of the start),
 // BENCH_WEB_API_ONLY=1 (no browser), BENCH_WEB_KEEP=1 (keep the seeded SQLite directory and PostgreSQL schema, for
-// EXPLAIN and profiling afterwards; their places are printed).
+// EXPLAIN and profiling afterwards; their places are printed), BENCH_WEB_DATA_DIR (serve such a kept SQLite directory
+// again instead of seeding; give BENCH_WEB_SIZES its one size).
 /* global window, document, requestAnimationFrame, addEventListener, MutationObserver -- the functions given to page.evaluate run in the browser */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +45,7 @@ const STEPS = Number(process.env.BENCH_WEB_STEPS || 300);
 const HOUR_SIZES = new Set((process.env.BENCH_WEB_HOUR_SIZES ?? '2000').split(',').filter(Boolean).map(Number));
 const SHOTS = process.env.BENCH_WEB_SCREENSHOTS || '';
 const KEEP = Boolean(process.env.BENCH_WEB_KEEP);
+const REUSE = process.env.BENCH_WEB_DATA_DIR || '';
 const BROWSER = !process.env.BENCH_WEB_API_ONLY;
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** The builds measured, each on the same seeded data, back to back: FEEDER_DIST is one checkout or a comma-separated list. */
@@ -112,7 +114,9 @@ async function api(base, headers, path, init = {}) {
 
 /** A migrated database with the bench user, `feeder all` running on it, the feeds imported and refreshed. */
 async function seededServer(n, dialect, feedServer) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'feeder-bench-web-'));
+  // A directory seeded by an earlier run (BENCH_WEB_KEEP) is served again as it is.
+  const reuse = dialect === 'sqlite' ? REUSE : '';
+  const dataDir = reuse || mkdtempSync(join(tmpdir(), 'feeder-bench-web-'));
   const port = 4100 + Math.floor(Math.random() * 800);
   const schema = `bench_web_${n}_${process.pid}`;
   const databaseUrl = dialect === 'postgres' ? await postgresUrl(schema) : null;
@@ -131,10 +135,12 @@ async function seededServer(n, dialect, feedServer) {
   const { openDatabase, migrateToLatest } = await import(new URL('db/database.js', dist));
   const database = openDatabase(loadConfig(env));
   await migrateToLatest(database.db);
-  const created = spawnSync(process.execPath, [bin, 'user', 'create', '--email', EMAIL, '--password', PASSWORD, '--name', 'Bench', '--verified'], {
-    env,
-    encoding: 'utf8',
-  });
+  const created = reuse
+    ? { status: 0 }
+    : spawnSync(process.execPath, [bin, 'user', 'create', '--email', EMAIL, '--password', PASSWORD, '--name', 'Bench', '--verified'], {
+        env,
+        encoding: 'utf8',
+      });
   if (created.status !== 0) throw new Error(created.stderr);
 
   let child = spawn(process.execPath, [bin, 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -154,7 +160,7 @@ async function seededServer(n, dialect, feedServer) {
   const stop = async () => {
     await halt();
     await database.destroy();
-    if (KEEP) {
+    if (KEEP || reuse) {
       log({ kept: dialect, feeds: n, data_dir: dataDir, database_url: databaseUrl });
       return;
     }
@@ -171,7 +177,7 @@ async function seededServer(n, dialect, feedServer) {
     const t0 = performance.now();
     const form = new FormData();
     form.append('opml_file', new Blob([opmlFor(n, feedServer.port)], { type: 'text/x-opml' }), 'bench.opml');
-    const imported = await api(base, headers, '/api/feeds/import/opml', { method: 'POST', body: form });
+    const imported = reuse ? { imported_count: 0, folders_created: 0 } : await api(base, headers, '/api/feeds/import/opml', { method: 'POST', body: form });
     const importSeconds = (performance.now() - t0) / 1000;
     // The refresh engine fetches every imported feed; wait until each has been stored once.
     for (;;) {
@@ -186,20 +192,26 @@ async function seededServer(n, dialect, feedServer) {
     }
     const refreshSeconds = (performance.now() - t0) / 1000 - importSeconds;
     // A long refresh outlives the access token: sign in again for what follows.
-    Object.assign(login, await api(base, { 'content-type': 'application/json' }, '/auth/login', { method: 'POST', body: JSON.stringify({ email: EMAIL, password: PASSWORD }) }));
+    Object.assign(
+      login,
+      await api(base, { 'content-type': 'application/json' }, '/auth/login', { method: 'POST', body: JSON.stringify({ email: EMAIL, password: PASSWORD }) }),
+    );
     login.user.language_preference = 'en';
     headers.authorization = `Bearer ${login.access_token}`;
     // PostgreSQL's autovacuum analyses a bulk load within a minute or so; the bench does not wait for it.
     if (databaseUrl) await sql`analyze`.execute(database.db);
-    await api(base, { ...headers, 'content-type': 'application/json' }, '/api/reading-lists', { method: 'POST', body: JSON.stringify({ name: 'Later' }) });
-    await api(base, { ...headers, 'content-type': 'application/json' }, '/api/reading-lists', {
-      method: 'POST',
-      body: JSON.stringify({
-        name: 'Servers',
-        is_smart: true,
-        rules: [{ rule_type: 'keyword', rule_scope: 'title', rule_value: 'server', include_all_feeds: true, selected_feeds: [] }],
-      }),
-    });
+    const lists = reuse ? (await api(base, headers, '/api/reading-lists')).reading_lists : [];
+    if (lists.length === 0)
+      await api(base, { ...headers, 'content-type': 'application/json' }, '/api/reading-lists', { method: 'POST', body: JSON.stringify({ name: 'Later' }) });
+    if (lists.length === 0)
+      await api(base, { ...headers, 'content-type': 'application/json' }, '/api/reading-lists', {
+        method: 'POST',
+        body: JSON.stringify({
+          name: 'Servers',
+          is_smart: true,
+          rules: [{ rule_type: 'keyword', rule_scope: 'title', rule_value: 'server', include_all_feeds: true, selected_feeds: [] }],
+        }),
+      });
     const articles = await database.db
       .selectFrom('articles')
       .select((eb) => eb.fn.countAll().as('n'))
