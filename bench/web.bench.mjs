@@ -333,8 +333,9 @@ async function click(page, locator, { settle = 1500, after } = {}) {
 
 /** A sidebar feed row: by data-feed-id when the sidebar has it, else the feed link by its ?feed= address. */
 async function feedRow(page, k) {
-  const byId = page.locator('[data-feed-id] a[href*="feed="]');
-  const rows = (await byId.count()) ? byId : page.locator('nav a[href*="feed="], aside a[href*="feed="]');
+  // Never the open feed: clicking it changes nothing, so there would be no feedback to time.
+  const byId = page.locator('[data-feed-id] a[href*="feed="]:not([aria-current])');
+  const rows = (await byId.count()) ? byId : page.locator('aside a[href*="feed="]:not([aria-current])');
   const count = await rows.count();
   return rows.nth(k % Math.max(1, Math.min(count, 20)));
 }
@@ -359,8 +360,10 @@ async function articlesListed(page) {
   const t = await page.evaluate(
     () =>
       new Promise((resolve) => {
-        const done = () => !document.querySelector('[data-testid="article-skeleton"]') && document.querySelector('article[data-article-id]');
-        const check = () => (done() ? resolve(performance.now()) : requestAnimationFrame(check));
+        // Listed: no placeholder left, and cards (or the list's empty state: nothing busy) on screen; at most 60 s.
+        const done = () => !document.querySelector('[data-testid="article-skeleton"], [aria-busy="true"]');
+        const started = performance.now();
+        const check = () => (done() || performance.now() - started > 60_000 ? resolve(performance.now()) : requestAnimationFrame(check));
         check();
       }),
   );
