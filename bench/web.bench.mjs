@@ -476,8 +476,7 @@ async function browserRun(n, server, browser, build) {
         // A small feed can run out of unread articles over the hour: then there is nothing to mark.
         if ((await markReadButton(page).count()) === 0) continue;
         r = await click(page, markReadButton(page), { settle: 100 });
-      }
-      else if (kind === 2 || kind === 3) r = await click(page, await folderToggle(page), { settle: 100 });
+      } else if (kind === 2 || kind === 3) r = await click(page, await folderToggle(page), { settle: 100 });
       else r = await click(page, await allArticles(page), { settle: 100, after: () => articlesListed(page) });
       feedback.push(r.feedback_ms);
       longest = Math.max(longest, r.longest_task_ms);
