@@ -11,10 +11,14 @@ const only = process.argv[2];
 const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 let failed = 0;
-for (const file of readdirSync(dir)
+const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.mjs'))
-  .sort()) {
-  if (only && !file.includes(only)) continue;
+  .sort();
+// `-- web` runs web.bench.mjs alone (not web-size too): a name that is a benchmark's whole name picks that one;
+// any other text picks every benchmark whose name contains it (`-- auth`, `-- reading`).
+const exact = files.includes(`${only}.bench.mjs`);
+for (const file of files) {
+  if (only && (exact ? file !== `${only}.bench.mjs` : !file.includes(only))) continue;
   console.log(`\n## ${file}`);
   const r = spawnSync(process.execPath, [`${dir}/${file}`], { stdio: 'inherit' });
   if (r.status !== 0) failed++;

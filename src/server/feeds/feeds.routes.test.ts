@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 import { WorkerPoolProcessor } from '../refresh/document-pool.js';
 import { iconHash } from './icons.js';
 import { MUTE_HOURS } from '../../common/limits.js';
+import { FeedSchema } from '../../common/schemas/feeds.js';
 
 /**
  * The feeds API (dashboard.md §7 "Feeds", §8 "Feed management"; docs/decisions.md "Reading") through HTTP, on both
@@ -208,6 +209,14 @@ for (const dialect of DIALECTS) {
         last_error_code: 'FETCH_TIMEOUT',
       });
       await t.database.db.updateTable('feeds').set({ icon_data: null, icon_type: null, icon_hash: null, last_error_code: null }).where('id', '=', a.id).execute();
+    });
+
+    it('lists exactly the fields of the schema: the list is written with JSON.stringify, which drops nothing', async () => {
+      const u = await user();
+      await u.add('/epsilon.xml');
+      const listed = await u.feeds();
+      expect(listed.length).toBeGreaterThan(0);
+      for (const feed of listed) expect(Object.keys(feed).sort()).toEqual(Object.keys(FeedSchema.properties).sort());
     });
 
     it('a feed without any title is listed with an empty title (the web app shows "Unbenannter Feed")', async () => {

@@ -1,7 +1,9 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { CookieBanner } from '../components/CookieBanner.js';
+import { DashboardSkeleton } from '../components/layouts/DashboardSkeleton.js';
 import { ApiDocsPage } from '../features/api-docs/index.js';
 import { ForgotPasswordPage, LoginPage, RegisterPage, ResendVerificationPage, ResetPasswordPage, VerifyEmailPage } from '../features/auth/index.js';
 import { LandingPage } from '../features/landing/index.js';
@@ -16,8 +18,26 @@ import { storage } from '../lib/storage.js';
  * /login and /dashboard; the global logout event sends the user to /; unknown paths go to /login when the query
  * has an error parameter or a login error is stored, else to /.
  */
-// The dashboard's entry is its own chunk, loaded after sign-in; the public pages are lazy in their features' entries.
-const DashboardRoutes = lazy(() => import('../features/dashboard/index.js').then((m) => ({ default: m.DashboardRoutes })));
+// The dashboard's entry is its own chunk; the public pages are lazy in their features' entries.
+let dashboardChunk: Promise<typeof import('../features/dashboard/index.js')> | null = null;
+const loadDashboard = () => (dashboardChunk ??= import('../features/dashboard/index.js'));
+const DashboardRoutes = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardRoutes })));
+
+/**
+ * Session start (public-area-and-api.md §4 "Session start"): with a stored session the user counts as signed in
+ * at once, so the dashboard's code and its first data requests start now, in parallel with /auth/me, instead of
+ * one after the other. main.tsx calls this before the first render; on any other address (a signed-in user on /
+ * is sent to /dashboard anyway) only the data of /dashboard is asked for.
+ */
+export function startSession(client: QueryClient): void {
+  if (!storage.getUser() || !storage.getToken() || !storage.getRefreshToken()) return;
+  const { pathname, search } = window.location;
+  const target = pathname.startsWith('/dashboard') ? { pathname, search } : { pathname: '/dashboard', search: '' };
+  loadDashboard()
+    .then((m) => m.prefetchDashboard(client, target))
+    // A chunk that fails to load is reported by the route itself (its Suspense boundary), not here.
+    .catch(() => {});
+}
 
 function LoadingScreen() {
   const { t } = useTranslation();
@@ -53,10 +73,12 @@ function GlobalRules() {
   return null;
 }
 
-/** The protected area: a loading text while the session is confirmed, / without a signed-in user. */
+/**
+ * The protected area: / without a signed-in user. A stored session is not waited for (§4 "Session start"): its
+ * user is set while /auth/me confirms it, and the user goes to / if it does not.
+ */
 function RequireAuth({ children }: { children: ReactNode }) {
-  const { user, status } = useAuth();
-  if (status === 'loading') return <LoadingScreen />;
+  const { user } = useAuth();
   if (!user) return <Navigate to="/" replace />;
   return <>{children}</>;
 }
@@ -109,7 +131,10 @@ export function AppRouter() {
             path="/dashboard/*"
             element={
               <RequireAuth>
-                <DashboardRoutes />
+                {/* While its code loads, the dashboard's shape stands in (skeletons, never a bare loading text). */}
+                <Suspense fallback={<DashboardSkeleton />}>
+                  <DashboardRoutes />
+                </Suspense>
               </RequireAuth>
             }
           />

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { LoginResponse, MeResponse, UpdateMeResponse, User } from '../../common/api.js';
 import type { Language } from '../../common/constants.js';
@@ -8,7 +9,10 @@ import { storage } from './storage.js';
 
 /**
  * Session state (public-area-and-api.md §4 "Session start", "Login", "Logout", "Language changes").
- * status: 'loading' while the stored session is being confirmed, then 'authenticated' or 'anonymous'.
+ * status: 'loading' while the stored session is being confirmed, then 'authenticated' or 'anonymous'. A stored
+ * session counts as signed in at once (`user` is set while 'loading'), so the dashboard and its first requests
+ * start in parallel with the confirmation; when the session turns out to be gone, `user` becomes null and the
+ * cached data of the session is dropped.
  */
 export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
 
@@ -40,6 +44,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return stored && storage.getToken() && storage.getRefreshToken() ? stored : null;
   });
   const [status, setStatus] = useState<AuthStatus>(() => (user ? 'loading' : 'anonymous'));
+  const queryClient = useQueryClient();
 
   // Session start: confirm the stored user with /auth/me; on failure try one refresh; else log out.
   useEffect(() => {
@@ -71,6 +76,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           applyPreferredLanguage(fresh);
         } else {
           storage.clearAuth();
+          queryClient.clear();
           setUser(null);
           setStatus('anonymous');
         }
@@ -89,10 +95,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       on('logout', () => {
+        // What the session loaded (feeds, counts, lists) is not shown to whoever signs in next.
+        queryClient.clear();
         setUser(null);
         setStatus('anonymous');
       }),
-    [],
+    [queryClient],
   );
 
   const signIn = useCallback((response: LoginResponse) => {

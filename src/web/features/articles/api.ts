@@ -70,8 +70,43 @@ export class NoTokenError extends Error {
   }
 }
 
+/**
+ * First pages asked for before the list is on screen (the session start, public-area-and-api.md §4 "Session start":
+ * the request goes out while the dashboard's code loads): request path → the answer on its way. The list takes its
+ * page from here once; an entry is used only with the token it was asked with and for PRIMED_MS.
+ */
+const primed = new Map<string, { token: string; at: number; page: Promise<ArticlePage> }>();
+const PRIMED_MS = 15_000;
+
+/** Starts the request for the first page of `view` now; the list's first load then takes this answer. */
+export function prefetchArticlePage(view: ArticleView, showRead: boolean): void {
+  const token = storage.getToken();
+  if (!token) return;
+  const page = fetchArticlePage(view, 1, showRead);
+  // A failure is the list's to report when it asks itself (takePrimed falls back to a fresh request).
+  page.catch(() => {});
+  primed.set(listPath(view, 1, showRead), { token, at: Date.now(), page });
+}
+
+function takePrimed(path: string): Promise<ArticlePage> | null {
+  const entry = primed.get(path);
+  if (!entry) return null;
+  primed.delete(path);
+  return entry.token === storage.getToken() && Date.now() - entry.at < PRIMED_MS ? entry.page : null;
+}
+
 export async function fetchArticlePage(view: ArticleView, page: number, showRead: boolean, signal?: AbortSignal): Promise<ArticlePage> {
   if (!storage.getToken()) throw new NoTokenError();
+  if (page === 1) {
+    const pending = takePrimed(listPath(view, page, showRead));
+    if (pending) {
+      try {
+        return await pending;
+      } catch {
+        // asked again below, so the error is this request's own
+      }
+    }
+  }
   const res = await api<ArticlePage>(listPath(view, page, showRead), { signal });
   return {
     articles: res?.articles ?? [],

@@ -4,6 +4,8 @@ export {
   downloadOpmlExport,
   feedTitle,
   feedsKey,
+  getUnreadCounts,
+  listFeeds,
   unreadCountsKey,
   useDeleteAllFeeds,
   useFeeds,

@@ -1,4 +1,4 @@
-export { useFolders } from './api.js';
+export { foldersKey, listFolders, useFolders } from './api.js';
 export { AddMenu } from './components/AddMenu.js';
 export { FolderDialog } from './components/FolderDialog.js';
 export { SidebarFeedTree } from './components/SidebarFeedTree.js';
