@@ -8,6 +8,7 @@ describe('the first article view of an address (what the session start asks for)
     expect(at('/dashboard')).toEqual({ view: { kind: 'all' }, showRead: false });
     expect(at('/dashboard/')).toEqual({ view: { kind: 'all' }, showRead: false });
     expect(at('/dashboard', '?feed=42')).toEqual({ view: { kind: 'feed', feedId: 42 }, showRead: false });
+    expect(at('/dashboard', '?folder=5')).toEqual({ view: { kind: 'folder', folderId: 5 }, showRead: false });
     expect(at('/dashboard/favorites')).toEqual({ view: { kind: 'favorites' }, showRead: false });
     expect(at('/dashboard/reading-list/7')).toEqual({ view: { kind: 'reading-list', listId: 7 }, showRead: true });
   });
@@ -16,6 +17,7 @@ describe('the first article view of an address (what the session start asks for)
     expect(at('/dashboard', '?q=rust')).toBeNull();
     expect(at('/dashboard', '?feed=abc')).toBeNull();
     expect(at('/dashboard', '?feed=0')).toBeNull();
+    expect(at('/dashboard', '?folder=-1')).toBeNull();
     expect(at('/dashboard/settings')).toBeNull();
     expect(at('/dashboard/reading-list/x')).toBeNull();
   });

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { prefetchArticlePage, type ArticleView } from '../articles/index.js';
-import { feedsKey, getUnreadCounts, listFeeds, UNREAD_COUNTS_STALE_MS, unreadCountsKey } from '../feeds/index.js';
+import { feedsKey, fetchUnreadCounts, listFeeds, UNREAD_COUNTS_STALE_MS, unreadCountsKey } from '../feeds/index.js';
 import { foldersKey, listFolders } from '../folders/index.js';
 import { getReadingListUnreadCounts, listReadingLists, readingListsKey, readingListUnreadKey } from '../reading-lists/index.js';
 
@@ -14,7 +14,7 @@ export function prefetchDashboard(client: QueryClient, location: { pathname: str
   void client.prefetchQuery({ queryKey: feedsKey, queryFn: listFeeds });
   void client.prefetchQuery({ queryKey: foldersKey, queryFn: listFolders });
   void client.prefetchQuery({ queryKey: readingListsKey, queryFn: listReadingLists });
-  void client.prefetchQuery({ queryKey: unreadCountsKey, queryFn: getUnreadCounts, staleTime: UNREAD_COUNTS_STALE_MS });
+  void client.prefetchQuery({ queryKey: unreadCountsKey, queryFn: () => fetchUnreadCounts(client), staleTime: UNREAD_COUNTS_STALE_MS });
   // The same value as useReadingListUnreadCounts' query function makes: list id → unread count.
   void client.prefetchQuery({
     queryKey: readingListUnreadKey,
@@ -34,9 +34,12 @@ export function firstView(pathname: string, params: URLSearchParams): { view: Ar
   const path = pathname.replace(/\/+$/, '');
   if (path === '/dashboard') {
     if (params.get('q')) return null;
+    const id = /^[1-9]\d{0,15}$/;
     const feed = params.get('feed');
-    if (feed === null) return { view: { kind: 'all' }, showRead: false };
-    return /^[1-9]\d{0,15}$/.test(feed) ? { view: { kind: 'feed', feedId: Number(feed) }, showRead: false } : null;
+    const folder = params.get('folder');
+    if (feed !== null) return id.test(feed) ? { view: { kind: 'feed', feedId: Number(feed) }, showRead: false } : null;
+    if (folder !== null) return id.test(folder) ? { view: { kind: 'folder', folderId: Number(folder) }, showRead: false } : null;
+    return { view: { kind: 'all' }, showRead: false };
   }
   if (path === '/dashboard/favorites') return { view: { kind: 'favorites' }, showRead: false };
   const list = /^\/dashboard\/reading-list\/([1-9]\d{0,15})$/.exec(path);

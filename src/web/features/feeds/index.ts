@@ -5,6 +5,7 @@ export {
   feedTitle,
   feedsKey,
   getUnreadCounts,
+  fetchUnreadCounts,
   listFeeds,
   unreadCountsKey,
   useDeleteAllFeeds,
