@@ -92,17 +92,7 @@ describe('document processing on worker threads', () => {
   it('fails a feed document past its time limit with PARSE_TIMEOUT, which the feed records', async () => {
     const pool = new WorkerPoolProcessor(1, WORKER, { document: 1 });
     try {
-      // The limit counts from the start of the work, so the work must take well over 1 ms: 2,000 items do.
-      const err = await pool
-        .process(
-          input(
-            rss(
-              'Slow',
-              Array.from({ length: 2000 }, (_, n) => item(n + 1)),
-            ),
-          ),
-        )
-        .catch((e) => e);
+      const err = await pool.process(input(rss('Slow', [item(1)]))).catch((e) => e);
       expect(err).toBeInstanceOf(ReaderError);
       expect(err.code).toBe('PARSE_TIMEOUT');
     } finally {

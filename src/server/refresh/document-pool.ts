@@ -113,8 +113,7 @@ export interface WorkerError {
 }
 export type WorkerAnswer = { ok: unknown } | { error: WorkerError };
 /** What a worker posts: a job's answer, or a log record (written by the pool's onLog, docs/decisions.md "Composition root, logging and frozen migrations"). */
-/** `started`: the job's code is loaded and its work begins; its time limit counts from here. */
-export type WorkerMessage = WorkerAnswer | { log: LogRecord } | { started: true };
+export type WorkerMessage = WorkerAnswer | { log: LogRecord };
 
 export function toWorkerError(err: unknown): WorkerError {
   if (err instanceof ReaderError) return { name: err.name, code: err.code, message: err.message, details: err.details };
@@ -130,8 +129,6 @@ function fromWorkerError(e: WorkerError): Error {
 
 /** A worker nobody needed for this long is ended; the next job starts a new one (about 50 ms). */
 const WORKER_IDLE_MS = 60_000;
-/** How long a worker may take to start and load a kind's code before a job's own time limit begins. */
-const WORKER_START_MS = 15_000;
 
 class PooledWorker {
   private worker: Worker | null = null;
@@ -155,10 +152,6 @@ class PooledWorker {
     worker.on('message', (message: WorkerMessage) => {
       if ('log' in message) {
         this.onLog(message.log);
-        return;
-      }
-      if ('started' in message) {
-        if (this.worker === worker && this.current) this.limit(this.current, this.limits[this.current.kind]);
         return;
       }
       const answer = message;
@@ -209,24 +202,15 @@ class PooledWorker {
     this.current = job;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.worker ??= this.spawn();
-    // The time limit counts from the moment the worker begins the job's work (its `started` message): a new
-    // worker's start-up and the first load of a kind's code are not the document's cost, and on a loaded machine
-    // they alone can take longer than a short limit. Until then a start-up bound applies, so a worker that never
-    // starts is ended too.
-    this.limit(job, this.limits[job.kind] + WORKER_START_MS);
+    // The time limit counts from the moment the job is handed to its worker (a new worker's start-up included).
+    this.limitTimer = setTimeout(() => {
+      if (this.current === job) this.replace('time');
+    }, this.limits[job.kind]);
+    this.limitTimer.unref();
     // The input is copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved);
     // the job lets go of its copy here, so a fetched body is not held on the main thread while it is parsed.
     this.worker.postMessage({ kind: job.kind, input: job.input });
     job.input = null;
-  }
-
-  /** (Re)starts the job's timer: when it fires first, the worker is ended and the job fails for its time. */
-  private limit(job: Job, ms: number): void {
-    if (this.limitTimer) clearTimeout(this.limitTimer);
-    this.limitTimer = setTimeout(() => {
-      if (this.current === job) this.replace('time');
-    }, ms);
-    this.limitTimer.unref();
   }
 
   /** Called when the worker has nothing more to do: it ends after a while, giving its memory back. */

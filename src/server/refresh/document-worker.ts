@@ -34,8 +34,7 @@ function log(record: LogRecord): void {
 }
 
 parentPort!.on('message', (message: { kind: JobKind; input: never }) => {
-  const started = () => parentPort!.postMessage({ started: true } satisfies WorkerMessage);
-  runJob(message.kind, message.input, started).then(
+  runJob(message.kind, message.input).then(
     (ok) => parentPort!.postMessage({ ok } satisfies WorkerAnswer),
     (err: unknown) => {
       // ReaderErrors and AppErrors are the document's fault and reach the user with their code; anything else is a

@@ -47,26 +47,20 @@ export const JOB_TIME_LIMIT_MS: Readonly<Record<JobKind, number>> = {
  * (REFRESH_PARSE_THREADS=0). Each kind's code is loaded on its first job, so a worker that only ever parses feeds
  * does not carry linkedom and Readability (bench/README.md "Budgets" memory budget).
  */
-export async function runJob<K extends JobKind>(kind: K, input: JobInput<K>, onStart?: () => void): Promise<JobOutput<K>> {
-  const work = await loaders[kind]();
-  onStart?.();
-  return await work(input);
+export async function runJob<K extends JobKind>(kind: K, input: JobInput<K>): Promise<JobOutput<K>> {
+  return await handlers[kind](input);
 }
 
-type Loaders = { [K in JobKind]: () => Promise<(input: JobInput<K>) => JobOutput<K> | Promise<JobOutput<K>>> };
+type Handlers = { [K in JobKind]: (input: JobInput<K>) => Promise<JobOutput<K>> };
 
-/** Each kind's code, loaded on its first job (a module is imported once per thread; later loads are cached). */
-const loaders: Loaders = {
-  document: async () => (await import('./process-document.js')).processDocument,
-  extract: async () => {
+const handlers: Handlers = {
+  document: async (input) => (await import('./process-document.js')).processDocument(input),
+  extract: async ({ body, url, contentType }) => {
     const [{ extractArticle }, { decodeBody }] = await Promise.all([import('../reader/extract/index.js'), import('../reader/parse/encoding.js')]);
-    return ({ body, url, contentType }) => extractArticle(decodeBody(body, contentType), url);
+    return extractArticle(decodeBody(body, contentType), url);
   },
-  feed: async () => (await import('../reader/discover/parsers.js')).summariseFeed,
-  page: async () => (await import('../reader/discover/parsers.js')).scanPage,
-  opml: async () => {
-    const { parseOpmlFile } = await import('../opml/opml.parse.js');
-    return (input) => parseOpmlFile(Buffer.from(input.buffer, input.byteOffset, input.byteLength));
-  },
-  svg: async () => (await import('../reader/sanitize/svg.js')).sanitizeSvg,
+  feed: async (input) => (await import('../reader/discover/parsers.js')).summariseFeed(input),
+  page: async (input) => (await import('../reader/discover/parsers.js')).scanPage(input),
+  opml: async (input) => (await import('../opml/opml.parse.js')).parseOpmlFile(Buffer.from(input.buffer, input.byteOffset, input.byteLength)),
+  svg: async (input) => (await import('../reader/sanitize/svg.js')).sanitizeSvg(input),
 };
