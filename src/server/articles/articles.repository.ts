@@ -33,6 +33,8 @@ export interface StoredItem {
 // SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 17 columns.
 const INSERT_BATCH = 500;
 const LOOKUP_BATCH = 1000;
+// user_articles rows per insert (6 parameters each).
+const USER_ARTICLE_BATCH = 1000;
 
 /**
  * guid hash → content hash of the items that were in the feed's last successful document (last seen then):
@@ -170,20 +172,27 @@ export async function writeFeedItems(trx: Db, feedId: number, items: { fresh: St
     }
   }
   if (!postgres) await writeFtsRows(trx, freshTexts, false);
-  for (const batch of chunks(newIds, LOOKUP_BATCH)) {
-    await trx
-      .insertInto('user_articles')
-      .columns(['user_id', 'article_id', 'feed_id', 'published_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('subscriptions')
-          .innerJoin('articles', 'articles.feed_id', 'subscriptions.feed_id')
-          .select(['subscriptions.user_id', 'articles.id', 'articles.feed_id', 'articles.published_at'])
-          .where('subscriptions.feed_id', '=', feedId)
-          .where('articles.id', 'in', batch),
-      )
-      .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
-      .execute();
+  if (freshTexts.length > 0) {
+    // Every subscriber's copy, as plain rows: the subscribers are read once (subscriptions_feed_idx), and no join
+    // walks the feed's older articles to find the new ones.
+    const subscribers = await trx.selectFrom('subscriptions').select('user_id').where('feed_id', '=', feedId).execute();
+    const insertCopies = (rows: { user_id: number; article_id: number; feed_id: number; published_at: string; is_read: number; is_favorite: number }[]) =>
+      trx
+        .insertInto('user_articles')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
+        .execute();
+    let copies: Parameters<typeof insertCopies>[0] = [];
+    for (const s of subscribers) {
+      for (const t of freshTexts) {
+        copies.push({ user_id: s.user_id, article_id: t.id, feed_id: feedId, published_at: t.publishedAt, is_read: 0, is_favorite: 0 });
+        if (copies.length >= USER_ARTICLE_BATCH) {
+          await insertCopies(copies);
+          copies = [];
+        }
+      }
+    }
+    if (copies.length > 0) await insertCopies(copies);
   }
   const changedTexts: ItemText[] = [];
   for (const i of items.changed) {

@@ -7,6 +7,7 @@ import * as m0005 from './0005_organising_and_apps.js';
 import * as m0006p from './0006_public_api.js';
 import * as m0007 from './0007_lease_owner.js';
 import * as m0008 from './0008_article_teaser.js';
+import * as m0010 from './0010_feed_posting_frequency.js';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) works the same from
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006_public_api': m0006p,
   '0007_lease_owner': m0007,
   '0008_article_teaser': m0008,
+  '0010_feed_posting_frequency': m0010,
 };
