@@ -33,10 +33,13 @@ const bin = join(root, 'bin/feeder.js');
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
-/** user + system CPU of a process (all its threads), in ms; null when it is gone. */
-function cpuMs(pid) {
+/**
+ * user + system CPU of a process (all its threads), in ms; null when it is gone. `/proc/PID/task/PID` is the main
+ * thread alone (where the storing runs; the parse threads are the others).
+ */
+function cpuMs(pid, mainThreadOnly = false) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) * CLOCK_TICK_MS;
   } catch {
@@ -206,7 +209,7 @@ async function round(name, env, monitor, feeds, column, extra) {
   let backendsAtStart = new Map();
   let backendsPending = null;
   onFirstRequest = () => {
-    start = { at: performance.now(), cpu: cpuMs(child.pid) };
+    start = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
     backendsPending = monitor.backends().then((pids) => (backendsAtStart = new Map(pids.map((p) => [p, cpuMs(p) ?? 0]))));
   };
   let peakKb = 0;
@@ -217,7 +220,7 @@ async function round(name, env, monitor, feeds, column, extra) {
       if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
       if ((await monitor.count(column, since)) >= feeds) break;
     }
-    const end = { at: performance.now(), cpu: cpuMs(child.pid) };
+    const end = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
     const pids = await monitor.backends();
     await backendsPending;
     let pgCpu = 0;
@@ -233,6 +236,7 @@ async function round(name, env, monitor, feeds, column, extra) {
         seconds: +seconds.toFixed(2),
         feeds_per_s: Math.round(feeds / seconds),
         cpu_ms_per_feed: +(feederCpu / feeds).toFixed(2),
+        main_thread_cpu_ms_per_feed: +((end.main - start.main) / feeds).toFixed(2),
         ...(pids.length ? { pg_cpu_ms_per_feed: +(pgCpu / feeds).toFixed(2), total_cpu_ms_per_feed: +((feederCpu + pgCpu) / feeds).toFixed(2) } : {}),
         requests: server.requests - before,
         articles: await monitor.scalar('articles'),
