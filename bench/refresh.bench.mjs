@@ -206,25 +206,38 @@ async function round(name, env, monitor, feeds, column, extra) {
   const before = server.requests;
   const child = startFeeder(env);
   let start = null;
-  let backendsAtStart = new Map();
-  let backendsPending = null;
+  // PostgreSQL backends: CPU at the round's start (0 for those that connect later) and as last seen. The pool closes
+  // idle connections, and an ended backend's figures leave /proc with it, so they are sampled during the round.
+  const backendStart = new Map();
+  const backendLast = new Map();
+  const sampleBackends = async (atStart) => {
+    for (const p of await monitor.backends()) {
+      const cpu = cpuMs(p);
+      if (cpu === null) continue;
+      if (!backendStart.has(p)) backendStart.set(p, atStart ? cpu : 0);
+      backendLast.set(p, cpu);
+    }
+  };
+  let sampling = null;
   onFirstRequest = () => {
     start = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
-    backendsPending = monitor.backends().then((pids) => (backendsAtStart = new Map(pids.map((p) => [p, cpuMs(p) ?? 0]))));
+    sampling = sampleBackends(true);
   };
   let peakKb = 0;
   try {
-    for (;;) {
+    for (let tick = 0; ; tick++) {
       await sleep(50);
       peakKb = Math.max(peakKb, statusKb(child.pid, 'VmHWM'));
       if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
+      if (start && tick % 5 === 0) await (sampling = sampling.then(() => sampleBackends(false)));
       if ((await monitor.count(column, since)) >= feeds) break;
     }
     const end = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
-    const pids = await monitor.backends();
-    await backendsPending;
+    await sampling;
+    await sampleBackends(false);
     let pgCpu = 0;
-    for (const p of pids) pgCpu += Math.max(0, (cpuMs(p) ?? 0) - (backendsAtStart.get(p) ?? 0));
+    for (const [p, last] of backendLast) pgCpu += Math.max(0, last - (backendStart.get(p) ?? 0));
+    const pids = [...backendLast.keys()];
     peakKb = Math.max(peakKb, statusKb(child.pid, 'VmHWM'));
     const seconds = (end.at - start.at) / 1000;
     const feederCpu = end.cpu - start.cpu;
