@@ -142,7 +142,15 @@ async function monitorFor(database, pgDb) {
               .executeTakeFirstOrThrow()
           ).n,
         ),
-      scalar: async (table) => Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+      scalar: async (table) =>
+        Number(
+          (
+            await database.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
       makeDue: async (at) => void (await database.db.updateTable('feeds').set({ next_check_at: at }).execute()),
       backends: async () => [],
       close: () => database.destroy(),
@@ -156,11 +164,9 @@ async function monitorFor(database, pgDb) {
     scalar: async (table) => Number((await client.query(`select count(*) as n from ${table}`)).rows[0].n),
     makeDue: async (at) => void (await client.query('update feeds set next_check_at = $1', [at])),
     backends: async () =>
-      (
-        await client.query(`select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`, [
-          pgDb.name,
-        ])
-      ).rows.map((r) => r.pid),
+      (await client.query(`select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`, [pgDb.name])).rows.map(
+        (r) => r.pid,
+      ),
     close: () => client.end(),
   };
 }
