@@ -1,55 +1,114 @@
-// Feed refresh under load (bench/README.md "Budgets"): `feeder all` on SQLite (and on PostgreSQL when BENCH_POSTGRES_URL or
-// the test database is reachable) refreshes 2,000 subscribed feeds × 50 items from a local feed server.
-// Measured: feeds/s of the first fetch (fetch, parse, sanitise, store) and of a 304 round, and the peak RSS
-// (VmHWM) of the feeder process. Every feed has its own host name on the loopback range (127.0.x.y), as
-// 2,000 real feeds would, so the per-host limit does not serialise the run.
+// Feed refresh under load (bench/README.md "Budgets", "Reading the refresh figures"): `feeder all` on SQLite (and on
+// PostgreSQL when BENCH_POSTGRES_URL or the test database is reachable) refreshes N subscribed feeds × 50 items from
+// a local feed server, for N = 500, 1,000, 2,000 and 4,000 (BENCH_SIZES=2000 or BENCH_FEEDS=2000 picks sizes).
+// Measured per round (the first fetch: fetch, parse, sanitise, store; then a 304 round): feeds/s, the CPU each feed
+// cost (user + system time of the feeder process, all its threads, from /proc/PID/stat; on PostgreSQL also of the
+// server's backends serving the benchmark's own database), the peak RSS (VmHWM) of the feeder process, and the idle
+// RSS of `feeder all` after start before any work. Every feed has its own host name on the loopback range
+// (127.0.x.y), as real feeds would, so the per-host limit does not serialise the run.
+//
+// FEEDER_DIST=/path/to/other/checkout runs another build (its bin/feeder.js and dist/, seeded with its own
+// migrations), so two commits can be measured back to back on the same machine.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startFeedServer } from './lib/feed-server.mjs';
 
-const FEEDS = Number(process.env.BENCH_FEEDS || 2000);
 const ITEMS = 50;
-const dist = new URL('../dist/server/', import.meta.url);
+const SIZES = (process.env.BENCH_SIZES || process.env.BENCH_FEEDS || '500,1000,2000,4000')
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
+const MAX_FEEDS = Math.max(...SIZES);
+const root = resolve(process.env.FEEDER_DIST || new URL('..', import.meta.url).pathname);
+const dist = pathToFileURL(join(root, 'dist/server/'));
 const { loadConfig } = await import(new URL('config.js', dist));
 const { openDatabase, migrateToLatest } = await import(new URL('db/database.js', dist));
 const { ensureFeed } = await import(new URL('feeds/feeds.repository.js', dist));
 const { subscribe } = await import(new URL('feeds/subscriptions.repository.js', dist));
-const bin = new URL('../bin/feeder.js', import.meta.url).pathname;
-
-const hostOf = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${port}`;
-// Each feed's site is its own host on this server too, so the first round's icon look-ups are answered (404)
-// locally, as a real site would answer, instead of waiting on DNS for names that do not exist.
-const server = await startFeedServer({ feeds: FEEDS, items: ITEMS, format: 'mixed', host: '0.0.0.0', site: (i, port) => `http://${hostOf(i, port)}` });
-const feedUrl = (i) => `http://${hostOf(i, server.port)}/feed/${i}.xml`;
-
+const bin = join(root, 'bin/feeder.js');
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
-async function dropSchema() {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query('drop schema if exists bench_refresh cascade');
-  await client.end();
-}
-
-async function postgresUrl() {
-  const url = PG_URL;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+/**
+ * user + system CPU of a process (all its threads), in ms; null when it is gone. `/proc/PID/task/PID` is the main
+ * thread alone (where the storing runs; the parse threads are the others).
+ */
+function cpuMs(pid, mainThreadOnly = false) {
   try {
-    await client.connect();
-    await client.query('drop schema if exists bench_refresh cascade');
-    await client.query('create schema bench_refresh');
-    return `${url}${url.includes('?') ? '&' : '?'}options=-c%20search_path%3Dbench_refresh`;
+    const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * CLOCK_TICK_MS;
   } catch {
     return null;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 
-async function seed(env) {
+function statusKb(pid, field) {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const hostOf = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${port}`;
+// Read at the feeder's first request of a round: the CPU its start cost is not the round's.
+let onFirstRequest = null;
+// Each feed's site is its own host on this server too, so the first round's icon look-ups are answered (404)
+// locally, as a real site would answer, instead of waiting on DNS for names that do not exist.
+const server = await startFeedServer({
+  feeds: MAX_FEEDS,
+  items: ITEMS,
+  format: 'mixed',
+  host: '0.0.0.0',
+  site: (i, port) => `http://${hostOf(i, port)}`,
+  onRequest: () => {
+    if (onFirstRequest) {
+      const f = onFirstRequest;
+      onFirstRequest = null;
+      f();
+    }
+  },
+});
+const feedUrl = (i) => `http://${hostOf(i, server.port)}/feed/${i}.xml`;
+
+/**
+ * PostgreSQL: a database of its own per run, so its backends are the feeder's and the monitor's (the tests share
+ * the `test` database with other schemas and processes). Null when PostgreSQL is not reachable.
+ */
+async function createPgDatabase() {
+  const name = `feeder_bench_refresh_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 1500 });
+  try {
+    await admin.connect();
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    return { name, url: url.toString() };
+  } catch {
+    return null;
+  } finally {
+    await admin.end().catch(() => {});
+  }
+}
+
+async function dropPgDatabase(name) {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+async function seed(env, feeds) {
   const config = loadConfig(env);
   const database = openDatabase(config);
   await migrateToLatest(database.db);
@@ -59,65 +118,159 @@ async function seed(env) {
     .values({ email: 'bench@example.com', name: 'Bench', password_hash: 'x', is_verified: 1, language_preference: 'en', created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (let i = 0; i < FEEDS; i++) {
+  for (let i = 0; i < feeds; i++) {
     const { feed } = await ensureFeed(database.db, feedUrl(i), now);
     await subscribe(database.db, user.id, feed.id, now);
   }
   return database;
 }
 
-/** Runs `feeder all` until every feed was fetched since `since`; returns feeds/s and the process's peak RSS. */
-async function round(name, env, database, column) {
-  const since = new Date().toISOString();
-  const before = server.requests;
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], {
+/**
+ * What a round reads of the database. SQLite: the benchmark's own connection. PostgreSQL: one client whose
+ * backend is left out of the CPU sum; the feeder's backends are every other client backend of the database.
+ */
+async function monitorFor(database, pgDb) {
+  if (!pgDb) {
+    return {
+      count: async (column, since) =>
+        Number(
+          (
+            await database.db
+              .selectFrom('feeds')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where(column, '>=', since)
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      scalar: async (table) =>
+        Number(
+          (
+            await database.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      makeDue: async (at) => void (await database.db.updateTable('feeds').set({ next_check_at: at }).execute()),
+      backends: async () => [],
+      close: () => database.destroy(),
+    };
+  }
+  await database.destroy();
+  const client = new pg.Client({ connectionString: pgDb.url });
+  await client.connect();
+  return {
+    count: async (column, since) => Number((await client.query(`select count(*) as n from feeds where ${column} >= $1`, [since])).rows[0].n),
+    scalar: async (table) => Number((await client.query(`select count(*) as n from ${table}`)).rows[0].n),
+    makeDue: async (at) => void (await client.query('update feeds set next_check_at = $1', [at])),
+    backends: async () =>
+      (await client.query(`select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`, [pgDb.name])).rows.map(
+        (r) => r.pid,
+      ),
+    close: () => client.end(),
+  };
+}
+
+function startFeeder(env) {
+  return spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  let peakKb = 0;
-  let firstRequestAt = 0;
+}
+
+async function stopFeeder(child) {
+  child.kill('SIGTERM');
+  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+}
+
+/** RSS of `feeder all` once it answers /healthz and has settled, with nothing due (every feed checked far ahead). */
+async function idleRss(env, monitor) {
+  await monitor.makeDue('2999-01-01T00:00:00.000Z');
+  const child = startFeeder(env);
   try {
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 50));
-      try {
-        const m = readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/);
-        if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      } catch {
-        // the process has just exited: its last figure stands
-      }
-      if (!firstRequestAt && server.requests > before) firstRequestAt = performance.now();
+    for (let i = 0; ; i++) {
       if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
-      const row = await database.db
-        .selectFrom('feeds')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where(column, '>=', since)
-        .executeTakeFirstOrThrow();
-      if (Number(row.n) >= FEEDS) break;
+      const ok = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i > 600) throw new Error('feeder did not start');
+      await sleep(50);
     }
-    const seconds = (performance.now() - firstRequestAt) / 1000;
-    const articles = await database.db
-      .selectFrom('articles')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    console.log(
-      JSON.stringify({
-        bench: name,
-        feeds: FEEDS,
-        items_per_feed: ITEMS,
-        seconds: +seconds.toFixed(2),
-        feeds_per_s: Math.round(FEEDS / seconds),
-        requests: server.requests - before,
-        articles: Number(articles.n),
-        peak_rss_mb: Math.round(peakKb / 1024),
-      }),
-    );
+    await sleep(2000);
+    return Math.round(statusKb(child.pid, 'VmRSS') / 1024);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    await stopFeeder(child);
   }
 }
 
-async function run(dialect, databaseUrl) {
+/** Runs `feeder all` until every feed was fetched since `since`; prints feeds/s, CPU per feed and peak RSS. */
+async function round(name, env, monitor, feeds, column, extra) {
+  const since = new Date().toISOString();
+  const loadBefore = load();
+  const before = server.requests;
+  const child = startFeeder(env);
+  let start = null;
+  // PostgreSQL backends: CPU at the round's start (0 for those that connect later) and as last seen. The pool closes
+  // idle connections, and an ended backend's figures leave /proc with it, so they are sampled during the round.
+  const backendStart = new Map();
+  const backendLast = new Map();
+  const sampleBackends = async (atStart) => {
+    for (const p of await monitor.backends()) {
+      const cpu = cpuMs(p);
+      if (cpu === null) continue;
+      if (!backendStart.has(p)) backendStart.set(p, atStart ? cpu : 0);
+      backendLast.set(p, cpu);
+    }
+  };
+  let sampling = null;
+  onFirstRequest = () => {
+    start = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
+    sampling = sampleBackends(true);
+  };
+  let peakKb = 0;
+  try {
+    for (let tick = 0; ; tick++) {
+      await sleep(50);
+      peakKb = Math.max(peakKb, statusKb(child.pid, 'VmHWM'));
+      if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
+      if (start && tick % 5 === 0) await (sampling = sampling.then(() => sampleBackends(false)));
+      if ((await monitor.count(column, since)) >= feeds) break;
+    }
+    const end = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
+    await sampling;
+    await sampleBackends(false);
+    let pgCpu = 0;
+    for (const [p, last] of backendLast) pgCpu += Math.max(0, last - (backendStart.get(p) ?? 0));
+    const pids = [...backendLast.keys()];
+    peakKb = Math.max(peakKb, statusKb(child.pid, 'VmHWM'));
+    const seconds = (end.at - start.at) / 1000;
+    const feederCpu = end.cpu - start.cpu;
+    console.log(
+      JSON.stringify({
+        bench: name,
+        feeds,
+        items_per_feed: ITEMS,
+        seconds: +seconds.toFixed(2),
+        feeds_per_s: Math.round(feeds / seconds),
+        cpu_ms_per_feed: +(feederCpu / feeds).toFixed(2),
+        main_thread_cpu_ms_per_feed: +((end.main - start.main) / feeds).toFixed(2),
+        ...(pids.length ? { pg_cpu_ms_per_feed: +(pgCpu / feeds).toFixed(2), total_cpu_ms_per_feed: +((feederCpu + pgCpu) / feeds).toFixed(2) } : {}),
+        requests: server.requests - before,
+        articles: await monitor.scalar('articles'),
+        peak_rss_mb: Math.round(peakKb / 1024),
+        ...extra,
+        load: `${loadBefore} → ${load()}`,
+      }),
+    );
+  } finally {
+    onFirstRequest = null;
+    await stopFeeder(child);
+  }
+}
+
+async function run(dialect, feeds, pgDb) {
   const dataDir = mkdtempSync(join(tmpdir(), 'feeder-bench-refresh-'));
   const env = {
     PATH: process.env.PATH,
@@ -128,30 +281,39 @@ async function run(dialect, databaseUrl) {
     ALLOW_PRIVATE_FEED_HOSTS: 'true',
     ...(process.env.REFRESH_PARSE_THREADS ? { REFRESH_PARSE_THREADS: process.env.REFRESH_PARSE_THREADS } : {}),
     ...(process.env.REFRESH_CONCURRENCY ? { REFRESH_CONCURRENCY: process.env.REFRESH_CONCURRENCY } : {}),
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
   };
-  const database = await seed(env);
+  const monitor = await monitorFor(await seed(env, feeds), pgDb);
   try {
-    await round(`refresh-first-${dialect}`, env, database, 'last_success_at');
+    const idle = await idleRss(env, monitor);
+    await monitor.makeDue(new Date().toISOString());
+    await round(`refresh-first-${dialect}`, env, monitor, feeds, 'last_success_at', { idle_rss_mb: idle });
     // Every feed due again: the server answers 304 to the stored validators.
-    await database.db.updateTable('feeds').set({ next_check_at: new Date().toISOString() }).execute();
-    await round(`refresh-304-${dialect}`, env, database, 'last_fetched_at');
+    await monitor.makeDue(new Date().toISOString());
+    await round(`refresh-304-${dialect}`, env, monitor, feeds, 'last_fetched_at', {});
   } finally {
-    await database.destroy();
+    await monitor.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+console.log(JSON.stringify({ bench: 'refresh', build: root, sizes: SIZES, load: load() }));
 try {
-  await run('sqlite', null);
-  const pgUrl = process.env.BENCH_SKIP_POSTGRES ? null : await postgresUrl();
-  if (pgUrl) {
-    try {
-      await run('postgres', pgUrl);
-    } finally {
-      await dropSchema();
+  if (!process.env.BENCH_SKIP_SQLITE) for (const n of SIZES) await run('sqlite', n, null);
+  if (!process.env.BENCH_SKIP_POSTGRES) {
+    for (const n of SIZES) {
+      const pgDb = await createPgDatabase();
+      if (!pgDb) {
+        console.log(JSON.stringify({ bench: 'refresh-postgres', skipped: 'PostgreSQL not reachable' }));
+        break;
+      }
+      try {
+        await run('postgres', n, pgDb);
+      } finally {
+        await dropPgDatabase(pgDb.name);
+      }
     }
-  } else console.log(JSON.stringify({ bench: 'refresh-postgres', skipped: 'PostgreSQL not reachable' }));
+  }
 } finally {
   await server.close();
 }

@@ -153,9 +153,10 @@ function etagMatches(header, etag) {
  * feed i's site; default an unresolvable https://site<i>.example — a refresh benchmark points it at this server so
  * icon look-ups are answered locally instead of waiting on DNS). Returns { port, url(i),
  * close(), requests, notModified, bytes }; url(i) is on 127.0.0.1, and the counters are live: requests answered,
- * 304s among them, body bytes sent.
+ * 304s among them, body bytes sent. onRequest (optional) is called synchronously as each request arrives (a refresh
+ * benchmark reads the client's CPU time at its first request).
  */
-export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss', gzip = false, host = '127.0.0.1', site = null } = {}) {
+export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss', gzip = false, host = '127.0.0.1', site = null, onRequest = null } = {}) {
   const server = createServer({ keepAlive: true });
   // Idle keep-alive connections stay open for a whole refresh round instead of Node's 5 s default.
   server.keepAliveTimeout = 60_000;
@@ -183,6 +184,7 @@ export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss'
   const stats = { requests: 0, notModified: 0, bytes: 0 };
   server.on('request', (req, res) => {
     stats.requests++;
+    if (onRequest) onRequest();
     const m = /^\/feed\/(\d+)\.xml(?:\?.*)?$/.exec(req.url ?? '');
     const doc = m ? docs[Number(m[1])] : undefined;
     if (!doc || (req.method !== 'GET' && req.method !== 'HEAD')) {

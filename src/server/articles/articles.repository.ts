@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
@@ -33,6 +33,8 @@ export interface StoredItem {
 // SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 17 columns.
 const INSERT_BATCH = 500;
 const LOOKUP_BATCH = 1000;
+// user_articles rows per insert (4 parameters each).
+const USER_ARTICLE_BATCH = 1000;
 
 /**
  * guid hash → content hash of the items that were in the feed's last successful document (last seen then):
@@ -82,6 +84,48 @@ const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple
 // FTS rows per insert statement (3 parameters each).
 const FTS_BATCH = 300;
 
+/**
+ * The refresh's multi-row inserts as SQL text, built once per dialect and row count and then only given their
+ * values: Kysely's builder takes about as long to build and compile a 50-row insert of 17 columns as SQLite takes to
+ * run it (bench/README.md "Reading the refresh figures"), on the main thread, for every stored feed. The texts are
+ * plain INSERTs of fixed column lists, the values are bound parameters; `row` writes one row's tuple from a
+ * placeholder source (`?` on SQLite, `$n` on PostgreSQL).
+ */
+const insertTexts = new Map<string, string>();
+const INSERT_TEXTS_MAX = 300;
+
+function insertText(postgres: boolean, head: string, row: (p: () => string) => string, rows: number, tail: string): string {
+  const key = `${postgres ? 'p' : 's'}${rows}${head}${tail}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    let n = 0;
+    const p = postgres ? () => `$${++n}` : () => '?';
+    const tuples: string[] = [];
+    for (let r = 0; r < rows; r++) tuples.push(row(p));
+    text = `${head} values ${tuples.join(', ')}${tail}`;
+    if (insertTexts.size < INSERT_TEXTS_MAX) insertTexts.set(key, text);
+  }
+  return text;
+}
+
+async function insertRows<R>(trx: Db, postgres: boolean, head: string, row: (p: () => string) => string, rows: number, tail: string, values: unknown[]): Promise<R[]> {
+  const result = await trx.executeQuery<R>(CompiledQuery.raw(insertText(postgres, head, row, rows, tail), values));
+  return result.rows;
+}
+
+const ARTICLE_INSERT =
+  'insert into "articles" ("guid", "url", "title", "author", "content", "summary", "teaser", "image_url", "enclosures", "content_hash", "published_at", "feed_id", "guid_hash", "updated_at", "created_at", "last_seen_at"';
+const ARTICLE_HEAD = { sqlite: `${ARTICLE_INSERT})`, postgres: `${ARTICLE_INSERT}, "search_vector")` };
+const articleRow = (p: () => string) =>
+  `(${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()})`;
+// PostgreSQL's search vector is written with the row (to_tsvector of one text parameter).
+const articleRowPg = (p: () => string) => `${articleRow(p).slice(0, -1)}, to_tsvector('simple', ${p()}))`;
+// Two workers cannot store the same feed at once (lease), but a retried job might: never duplicate.
+const ARTICLE_TAIL = ' on conflict ("feed_id", "guid_hash") do nothing returning "id", "guid_hash"';
+const USER_ARTICLE_INSERT = 'insert into "user_articles" ("user_id", "article_id", "feed_id", "published_at", "is_read", "is_favorite")';
+const userArticleRow = (p: () => string) => `(${p()}, ${p()}, ${p()}, ${p()}, 0, 0)`;
+const USER_ARTICLE_TAIL = ' on conflict ("user_id", "article_id") do nothing';
+
 /** SQLite: (re)writes the FTS5 entries of these articles. PostgreSQL keeps search_vector on the row instead. */
 async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body'>[], replace: boolean): Promise<void> {
   for (const batch of chunks(rows, FTS_BATCH)) {
@@ -94,10 +138,15 @@ async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body
           batch.map((r) => r.id),
         )
         .execute();
-    await trx
-      .insertInto('articles_fts')
-      .values(batch.map((r) => ({ rowid: r.id, title: r.title, body: r.body })))
-      .execute();
+    await insertRows(
+      trx,
+      false,
+      'insert into "articles_fts" ("rowid", "title", "body")',
+      (p) => `(${p()}, ${p()}, ${p()})`,
+      batch.length,
+      '',
+      batch.flatMap((r) => [r.id, r.title, r.body]),
+    );
   }
 }
 
@@ -146,23 +195,25 @@ export async function writeFeedItems(trx: Db, feedId: number, items: { fresh: St
     const byGuid = new Map(batch.map((i) => [i.guidHash, i]));
     // On PostgreSQL the search vector is written with the row; its text is computed here, once per item.
     const texts = postgres ? new Map(batch.map((i) => [i.guidHash, itemText(0, i)])) : null;
-    const rows = await trx
-      .insertInto('articles')
-      .values(
-        batch.map((i) => ({
-          ...itemColumns(i),
-          feed_id: feedId,
-          guid_hash: i.guidHash,
-          updated_at: i.updatedAt,
-          created_at: now,
-          last_seen_at: now,
-          ...(texts ? ({ search_vector: tsvector(texts.get(i.guidHash)!) } as object) : {}),
-        })),
-      )
-      // Two workers cannot store the same feed at once (lease), but a retried job might: never duplicate.
-      .onConflict((oc) => oc.columns(['feed_id', 'guid_hash']).doNothing())
-      .returning(['id', 'guid_hash'])
-      .execute();
+    const values: unknown[] = [];
+    for (const i of batch) {
+      const c = itemColumns(i);
+      values.push(c.guid, c.url, c.title, c.author, c.content, c.summary, c.teaser, c.image_url, c.enclosures, c.content_hash, c.published_at);
+      values.push(feedId, i.guidHash, i.updatedAt, now, now);
+      if (texts) {
+        const t = texts.get(i.guidHash)!;
+        values.push(`${t.title} ${t.body}`);
+      }
+    }
+    const rows = await insertRows<{ id: number; guid_hash: string }>(
+      trx,
+      postgres,
+      postgres ? ARTICLE_HEAD.postgres : ARTICLE_HEAD.sqlite,
+      postgres ? articleRowPg : articleRow,
+      batch.length,
+      ARTICLE_TAIL,
+      values,
+    );
     for (const r of rows) {
       newIds.push(r.id);
       const known = texts?.get(r.guid_hash);
@@ -170,20 +221,22 @@ export async function writeFeedItems(trx: Db, feedId: number, items: { fresh: St
     }
   }
   if (!postgres) await writeFtsRows(trx, freshTexts, false);
-  for (const batch of chunks(newIds, LOOKUP_BATCH)) {
-    await trx
-      .insertInto('user_articles')
-      .columns(['user_id', 'article_id', 'feed_id', 'published_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('subscriptions')
-          .innerJoin('articles', 'articles.feed_id', 'subscriptions.feed_id')
-          .select(['subscriptions.user_id', 'articles.id', 'articles.feed_id', 'articles.published_at'])
-          .where('subscriptions.feed_id', '=', feedId)
-          .where('articles.id', 'in', batch),
-      )
-      .onConflict((oc) => oc.columns(['user_id', 'article_id']).doNothing())
-      .execute();
+  if (freshTexts.length > 0) {
+    // Every subscriber's copy, as plain rows: the subscribers are read once (subscriptions_feed_idx), and no join
+    // walks the feed's older articles to find the new ones.
+    const subscribers = await trx.selectFrom('subscriptions').select('user_id').where('feed_id', '=', feedId).execute();
+    let copies: unknown[] = [];
+    const insertCopies = () => insertRows(trx, postgres, USER_ARTICLE_INSERT, userArticleRow, copies.length / 4, USER_ARTICLE_TAIL, copies);
+    for (const s of subscribers) {
+      for (const t of freshTexts) {
+        copies.push(s.user_id, t.id, feedId, t.publishedAt);
+        if (copies.length >= USER_ARTICLE_BATCH * 4) {
+          await insertCopies();
+          copies = [];
+        }
+      }
+    }
+    if (copies.length > 0) await insertCopies();
   }
   const changedTexts: ItemText[] = [];
   for (const i of items.changed) {

@@ -82,6 +82,12 @@ export interface FeedsTable {
   lease_until: string | null;
   /** The engine instance holding the lease (refresh/engine.ts instance id); null when nobody does. */
   lease_owner: string | null;
+  /**
+   * Posting frequency (refresh/schedule.ts PostingFrequency, migration 0010): average gap between the newest posts in
+   * minutes (null: not known yet) and the newest post's time (null: fewer than two dated posts).
+   */
+  post_gap_minutes: number | null;
+  newest_post_at: string | null;
   created_at: string;
   updated_at: string;
 }

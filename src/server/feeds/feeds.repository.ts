@@ -159,6 +159,8 @@ export type FeedRefreshUpdate = Partial<
     | 'icon_data'
     | 'icon_type'
     | 'icon_checked_at'
+    | 'post_gap_minutes'
+    | 'newest_post_at'
   >
 > & { updated_at: string };
 

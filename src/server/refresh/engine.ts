@@ -8,6 +8,7 @@ import { HostLimiter } from './host-limiter.js';
 import { LEASE_MS, LeaseKeeper } from './lease.js';
 import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
 import { refreshFeed, type RefreshContext, type RefreshOutcome } from './refresh-feed.js';
+import { WriteGroups } from './write-groups.js';
 
 /**
  * The refresh engine (docs/ARCHITECTURE.md "Shape of the system"): a scheduler that finds due feeds, a queue, and consumers that
@@ -75,6 +76,14 @@ export const userAgent = (publicUrl: string) => `Feeder/0.1 (feed reader; +${pub
 export const SCHEDULE_BATCH = 500;
 /** How long a claimed feed may wait in the queue before the scheduler considers its job lost. */
 export const QUEUED_GRACE_MS = 15 * 60_000;
+
+/**
+ * How the refresh's writes are grouped into transactions (write-groups.ts): at most half the refresh slots wait
+ * for a group to fill, for at most WRITE_GROUP_WINDOW_MS. SQLite has one writer; on PostgreSQL two groups at once let
+ * its backends use both cores while Node works.
+ */
+const WRITE_GROUP_WINDOW_MS = 20;
+const WRITE_GROUPS_AT_ONCE = { sqlite: 1, postgres: 2 } as const;
 
 /** Icon look-ups at once per process, and how many may wait (more are skipped: the next refresh tries again). */
 const BACKGROUND_CONCURRENCY = 4;
@@ -158,6 +167,11 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     log,
     background: (task) => background.run(task),
     parsers: poolParsers(pool),
+    writes: new WriteGroups(database.db, {
+      maxJobs: Math.max(1, Math.floor(config.feeds.concurrency / 2)),
+      concurrency: WRITE_GROUPS_AT_ONCE[database.dialect],
+      windowMs: WRITE_GROUP_WINDOW_MS,
+    }),
   };
 
   let timer: NodeJS.Timeout | null = null;

@@ -21,7 +21,8 @@ import type { HostLimiter } from './host-limiter.js';
 import type { Logger } from '../log.js';
 import type { LeaseKeeper } from './lease.js';
 import type { ProcessedDocument } from './process-document.js';
-import { FREQUENCY_SAMPLE, errorIntervalMinutes, nextCheckAt, successIntervalMinutes } from './schedule.js';
+import { FREQUENCY_SAMPLE, errorIntervalMinutes, intervalFromFrequency, nextCheckAt, postingFrequency, type PostingFrequency } from './schedule.js';
+import type { WriteGroups, WriteJob } from './write-groups.js';
 
 /** What one refresh needs; built once per process by the engine. */
 export interface RefreshContext {
@@ -43,6 +44,16 @@ export interface RefreshContext {
    * drains it. Without it (a caller that builds its own context), the work is awaited.
    */
   background?: (task: () => Promise<void>) => void;
+  /**
+   * Commits the feeds' writes in groups (write-groups.ts); without it (a caller that builds its own context), each
+   * feed's writes are a transaction of their own.
+   */
+  writes?: WriteGroups;
+}
+
+/** Runs one feed's writes in a transaction: its group's, when the engine groups them. */
+function write<T>(ctx: RefreshContext, job: WriteJob<T>): Promise<T> {
+  return ctx.writes ? ctx.writes.run(job) : ctx.database.db.transaction().execute(job);
 }
 
 export type RefreshOutcome =
@@ -95,9 +106,16 @@ async function refreshLeased(ctx: RefreshContext, feed: FeedRow, signal?: AbortS
     };
 
     if (result.status === 'not-modified') {
-      const times = await recentPublicationTimes(ctx.database.db, feed.id, FREQUENCY_SAMPLE);
-      const minutes = successIntervalMinutes(times, now, ctx.config, feed.ttl_minutes);
-      await updateFeedAfterRefresh(ctx.database.db, feed.id, { ...base, next_check_at: nextCheckAt(now, minutes) });
+      // The posting frequency is on the leased row (migration 0010); a feed stored before it is read once.
+      let frequency: PostingFrequency = { gapMinutes: feed.post_gap_minutes, newestAt: feed.newest_post_at };
+      let learned: Pick<FeedRefreshUpdate, 'post_gap_minutes' | 'newest_post_at'> = {};
+      if (frequency.gapMinutes === null) {
+        frequency = postingFrequency(await recentPublicationTimes(ctx.database.db, feed.id, FREQUENCY_SAMPLE), now);
+        learned = { post_gap_minutes: frequency.gapMinutes, newest_post_at: frequency.newestAt };
+      }
+      const minutes = intervalFromFrequency(frequency, now, ctx.config, feed.ttl_minutes);
+      const update = { ...base, ...learned, next_check_at: nextCheckAt(now, minutes) };
+      await write(ctx, (trx) => updateFeedAfterRefresh(trx, feed.id, update));
       return { status: 'not-modified' };
     }
 
@@ -135,7 +153,8 @@ async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string
 async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
   const nowIso = now.toISOString();
   const meta = doc.feed;
-  const minutes = successIntervalMinutes(doc.publishedTimes, now, ctx.config, meta.ttlMinutes);
+  const frequency = postingFrequency(doc.publishedTimes, now);
+  const minutes = intervalFromFrequency(frequency, now, ctx.config, meta.ttlMinutes);
   const update: FeedRefreshUpdate = {
     ...base,
     title: meta.title || feed.title,
@@ -146,10 +165,12 @@ async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedD
     ttl_minutes: meta.ttlMinutes,
     last_success_at: nowIso,
     next_check_at: nextCheckAt(now, minutes),
+    post_gap_minutes: frequency.gapMinutes,
+    newest_post_at: frequency.newestAt,
   };
-  // One transaction per feed: the new articles, every subscriber's copy of them and the feed's state
-  // become visible together, or not at all.
-  return ctx.database.db.transaction().execute(async (trx) => {
+  // The new articles, every subscriber's copy of them and the feed's state become visible together, or not at
+  // all: one transaction (shared with other feeds' writes when they arrive together, write-groups.ts).
+  return write(ctx, async (trx) => {
     const newIds = await writeFeedItems(trx, feed.id, doc, nowIso);
     await updateFeedAfterRefresh(trx, feed.id, update);
     return { status: 'ok' as const, newArticles: newIds.length, updatedArticles: doc.changed.length };

@@ -57,6 +57,30 @@ for (const dialect of DIALECTS) {
       expect(await listFeedArticles(env.database.db, feedId)).toHaveLength(3);
     });
 
+    it('keeps the posting frequency on the feed row; a 304 schedules from it, and a feed without it learns it once', async () => {
+      server.set(path, { body: rss('Hourly', [item(3), item(2), item(1)]) });
+      const feedId = await env.subscribe(await env.user(), server.url(path));
+      await env.engine.refreshFeed(feedId);
+      const stored = (await findFeed(env.database.db, feedId))!;
+      expect(stored.post_gap_minutes).toBe(60);
+      expect(stored.newest_post_at).toBe(new Date(Date.UTC(2026, 10, 1) + 3 * HOUR).toISOString());
+
+      // A 304 reads no articles: a frequency set on the row (every 10 hours, last post just now) is what it uses.
+      const now = env.clock.now();
+      await env.database.db.updateTable('feeds').set({ post_gap_minutes: 600, newest_post_at: now.toISOString() }).where('id', '=', feedId).execute();
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'not-modified' });
+      const next = Date.parse((await findFeed(env.database.db, feedId))!.next_check_at) - now.getTime();
+      expect(next).toBeGreaterThanOrEqual(540 * 60_000);
+      expect(next).toBeLessThanOrEqual(660 * 60_000);
+
+      // A feed stored before the row kept it (migration 0010) reads its newest articles once and keeps the result.
+      await env.database.db.updateTable('feeds').set({ post_gap_minutes: null, newest_post_at: null }).where('id', '=', feedId).execute();
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'not-modified' });
+      const learned = (await findFeed(env.database.db, feedId))!;
+      expect(learned.post_gap_minutes).toBe(60);
+      expect(learned.newest_post_at).toBe(stored.newest_post_at);
+    });
+
     it('adds only new items, updates an edited item in place and keeps its read state', async () => {
       const user = await env.user();
       const feedId = await env.subscribe(user, server.url(path));

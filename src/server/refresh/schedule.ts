@@ -13,25 +13,47 @@ const MINUTE = 60_000;
 export const FREQUENCY_SAMPLE = 10;
 
 /**
- * The interval after a successful check. `publishedTimes` are the feed's newest publication times (any order).
- * The average gap between recent posts is the interval: a feed posting hourly is checked hourly, a daily one
- * daily. A feed that has gone quiet is checked less often the longer it has been quiet (a quarter of its silence:
- * a news feed quiet overnight is still checked every two hours, a dormant blog once a day). Without dates (or with one article) the feed is checked every hour, bounded.
+ * A feed's posting frequency, as the feed row keeps it (migration 0010): the average gap between its newest posts
+ * in minutes and the newest post's time. Stored when a document is stored, so a 304 (nothing new) schedules the
+ * next check without reading the feed's articles (docs/decisions.md "Refresh engine: storing in groups").
+ * `gapMinutes` null: not known (a feed stored before 0010); `newestAt` null with a gap: fewer than two dated posts.
  */
-export function successIntervalMinutes(publishedTimes: string[], now: Date, bounds: ScheduleBounds, ttlMinutes: number | null): number {
+export interface PostingFrequency {
+  gapMinutes: number | null;
+  newestAt: string | null;
+}
+
+/** The posting frequency of these publication times (any order; future ones are ignored). */
+export function postingFrequency(publishedTimes: string[], now: Date): PostingFrequency {
   const times = publishedTimes
     .map((t) => Date.parse(t))
     .filter((t) => Number.isFinite(t) && t <= now.getTime())
     .sort((a, b) => b - a)
     .slice(0, FREQUENCY_SAMPLE);
+  if (times.length < 2) return { gapMinutes: 0, newestAt: null };
+  return { gapMinutes: (times[0] - times[times.length - 1]) / (times.length - 1) / MINUTE, newestAt: new Date(times[0]).toISOString() };
+}
+
+/**
+ * The interval after a successful check, from the feed's posting frequency. The average gap between recent posts
+ * is the interval: a feed posting hourly is checked hourly, a daily one daily. A feed that has gone quiet is checked
+ * less often the longer it has been quiet (a quarter of its silence: a news feed quiet overnight is still checked
+ * every two hours, a dormant blog once a day). Without dates (or with one article) the feed is checked every hour,
+ * bounded.
+ */
+export function intervalFromFrequency(frequency: PostingFrequency, now: Date, bounds: ScheduleBounds, ttlMinutes: number | null): number {
   let minutes = 60;
-  if (times.length >= 2) {
-    const averageGap = (times[0] - times[times.length - 1]) / (times.length - 1) / MINUTE;
-    const silence = (now.getTime() - times[0]) / MINUTE;
-    minutes = Math.max(averageGap, silence / 4);
+  if (frequency.gapMinutes !== null && frequency.newestAt !== null) {
+    const silence = (now.getTime() - Date.parse(frequency.newestAt)) / MINUTE;
+    minutes = Math.max(frequency.gapMinutes, silence / 4);
   }
   if (ttlMinutes && ttlMinutes > 0) minutes = Math.max(minutes, ttlMinutes);
   return clamp(minutes, bounds);
+}
+
+/** The interval after a successful check; `publishedTimes` are the feed's newest publication times (any order). */
+export function successIntervalMinutes(publishedTimes: string[], now: Date, bounds: ScheduleBounds, ttlMinutes: number | null): number {
+  return intervalFromFrequency(postingFrequency(publishedTimes, now), now, bounds, ttlMinutes);
 }
 
 /** The interval after the n-th error in a row (n ≥ 1): min × 2^(n-1), at most max; at least Retry-After. */

@@ -8,6 +8,7 @@ import * as m0006p from './0006_public_api.js';
 import * as m0007 from './0007_lease_owner.js';
 import * as m0008 from './0008_article_teaser.js';
 import * as m0009 from './0009_reading_flow.js';
+import * as m0010 from './0010_feed_posting_frequency.js';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) works the same from
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007_lease_owner': m0007,
   '0008_article_teaser': m0008,
   '0009_reading_flow': m0009,
+  '0010_feed_posting_frequency': m0010,
 };
