@@ -297,8 +297,16 @@ describe('sidebar folders', () => {
       .focus();
     await page.keyboard.press('Space');
     await pickedUp(t('folders.dnd.pickedUpFolder', { name: 'Tastatur' }), t('folders.dnd.folderPosition', { name: 'Tastatur', position: 1, count: 2 }));
-    await page.keyboard.press('ArrowDown');
-    await expect.poll(live).toContain(t('folders.dnd.folderPosition', { name: 'Tastatur', position: 2, count: 2 }));
+    // Down to the last of two places; a key the sensor missed (a busy machine) is pressed again, which cannot go past it.
+    const last = t('folders.dnd.folderPosition', { name: 'Tastatur', position: 2, count: 2 });
+    for (let tries = 0; tries < 3 && !(await live()).includes(last); tries++) {
+      await page.keyboard.press('ArrowDown');
+      await expect
+        .poll(live, { timeout: 3000 })
+        .toContain(last)
+        .catch(() => {});
+    }
+    await expect.poll(live).toContain(last);
     await page.keyboard.press('Space');
     await toasts(page).getByText(t('folders.toasts.folderOrderUpdated')).waitFor();
     await expect.poll(folderOrder).toEqual([second.id, folder.id]);

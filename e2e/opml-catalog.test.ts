@@ -64,15 +64,15 @@ describe('OPML and the catalog', () => {
 
     // The sidebar shows the folder with its two feeds, and the third feed outside it.
     const sidebar = page.getByRole('navigation').first();
-    // The folder's toggle (its actions menu and drag handle are named after it too, but hold no text).
-    const folder = sidebar.locator('button[aria-expanded]').filter({ hasText: 'E2E Ordner' });
-    await folder.waitFor();
-    if ((await folder.getAttribute('aria-expanded')) !== 'true') await folder.click();
-    const inFolder = sidebar.getByRole('list', { name: 'E2E Ordner' });
+    // The folder's chevron opens it (its name opens its stream); rows carry their group: a folder's id, or "root".
+    const folderId = Number(await sidebar.locator('[data-folder-header]').filter({ hasText: 'E2E Ordner' }).getAttribute('data-folder-header'));
+    const chevron = sidebar.getByRole('button', { name: t('folders.expand', { name: 'E2E Ordner' }) });
+    if (await chevron.count()) await chevron.click();
+    const inFolder = sidebar.locator(`li[data-feed-id][data-group="${folderId}"]`);
     await inFolder.getByRole('link', { name: /OPML Nachrichten/ }).waitFor();
     await inFolder.getByRole('link', { name: /OPML Blog/ }).waitFor();
-    await page
-      .getByTestId('sidebar-root-feeds')
+    await sidebar
+      .locator('li[data-feed-id][data-group="root"]')
       .getByRole('link', { name: /OPML Wissen/ })
       .waitFor();
 
@@ -108,7 +108,7 @@ describe('OPML and the catalog', () => {
     await section.getByText(t('settings.feedManagement.allDeleted')).waitFor();
     expect(await api<Feed[]>('GET', '/api/feeds')).toEqual([]);
     await page
-      .getByTestId('sidebar-root-feeds')
+      .locator('li[data-feed-id]')
       .getByRole('link', { name: /OPML Wissen/ })
       .waitFor({ state: 'detached' });
     await context.close();
