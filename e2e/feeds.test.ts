@@ -159,7 +159,7 @@ describe('feed management', () => {
 });
 
 describe('discovery offering several feeds, and feed health', () => {
-  it('subscribes to two feeds of one page without searching again, then shows a broken one under the filter', async () => {
+  it('subscribes to two feeds of one page without searching again, then shows a broken one under the filter and marked in the sidebar', async () => {
     const site = '/several/';
     feeds.set('/several/', {
       contentType: 'text/html; charset=utf-8',
@@ -214,6 +214,11 @@ describe('discovery offering several feeds, and feed health', () => {
     await row(page, 'Several podcast')
       .getByText(new RegExp(t('feeds.page.lastError', { error: '' }).trim()))
       .waitFor();
+    // The sidebar marks it too, its error in words for screen readers and as the row's tooltip; the others are not.
+    const podcastRow = page.locator('li[data-feed-id]').filter({ hasText: 'Several podcast' });
+    await podcastRow.getByTestId('feed-error-marker').waitFor();
+    expect(await podcastRow.getByRole('link').getAttribute('title')).toMatch(/^Several podcast – ./);
+    expect(await page.locator('li[data-feed-id]').filter({ hasText: 'Several posts' }).getByTestId('feed-error-marker').count()).toBe(0);
     await page.getByRole('searchbox', { name: t('feeds.page.searchLabel') }).fill('posts');
     await page.getByText(t('feeds.page.noMatches')).waitFor();
     await context.close();
