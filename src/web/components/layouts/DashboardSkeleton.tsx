@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Skeleton } from '../ui/Skeleton.js';
+import { ArticleCardSkeleton, Skeleton } from '../ui/Skeleton.js';
 
 /** Widths of the placeholder sidebar rows: varied, as feed names are. */
 const ROWS = ['w-28', 'w-36', 'w-24', 'w-32', 'w-40', 'w-28', 'w-20', 'w-36', 'w-32', 'w-24'];
@@ -47,16 +47,7 @@ export function DashboardSkeleton() {
             </div>
             <div className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-surface">
               {[0, 1, 2, 3].map((i) => (
-                <div key={i} className="px-4 py-4 sm:px-6 sm:py-5">
-                  <div className="flex items-center gap-2">
-                    <Skeleton className="size-4 rounded" />
-                    <Skeleton className="h-3 w-32" />
-                  </div>
-                  <Skeleton className="mt-3 h-5 w-4/5" />
-                  <Skeleton className="mt-3 h-3.5 w-full" />
-                  <Skeleton className="mt-2 h-3.5 w-11/12" />
-                  <Skeleton className="mt-2 h-3.5 w-2/3" />
-                </div>
+                <ArticleCardSkeleton key={i} />
               ))}
             </div>
           </div>

@@ -199,19 +199,3 @@ function CardButton({ label, pressed, hasPopup, onClick, children }: { label: st
     </button>
   );
 }
-
-/** Where an article will appear while it loads (§4: a lazy load adds five of these). */
-export function ArticleSkeleton() {
-  return (
-    <div aria-hidden className="px-4 py-4 sm:px-6 sm:py-5" data-testid="article-skeleton">
-      <div className="flex items-center gap-2">
-        <div className="size-4 animate-pulse rounded bg-surface-2" />
-        <div className="h-3 w-32 animate-pulse rounded bg-surface-2" />
-      </div>
-      <div className="mt-3 h-5 w-4/5 animate-pulse rounded bg-surface-2" />
-      <div className="mt-3 h-3.5 w-full animate-pulse rounded bg-surface-2" />
-      <div className="mt-2 h-3.5 w-11/12 animate-pulse rounded bg-surface-2" />
-      <div className="mt-2 h-3.5 w-2/3 animate-pulse rounded bg-surface-2" />
-    </div>
-  );
-}

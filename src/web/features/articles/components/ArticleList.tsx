@@ -19,7 +19,8 @@ import { useArticleShortcuts } from '../useArticleShortcuts.js';
 import { useWindowedList } from '../useWindowedList.js';
 import type { BulkResult } from '../useReadMarks.js';
 import { MarkAllConfirm } from './MarkAllConfirm.js';
-import { ArticleCard, ArticleSkeleton } from './ArticleCard.js';
+import { ArticleCard } from './ArticleCard.js';
+import { ArticleCardSkeleton } from '../../../components/ui/Skeleton.js';
 import { EmptyState } from './EmptyState.js';
 import { ListHeader } from './ListHeader.js';
 import { ShortcutsDialog } from './ShortcutsDialog.js';
@@ -313,7 +314,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, 
     body = (
       <div className="divide-y divide-border overflow-hidden rounded-2xl border border-border bg-surface" aria-busy="true" aria-label={t('articles.list.loading')}>
         {Array.from({ length: PLACEHOLDERS }, (_, i) => (
-          <ArticleSkeleton key={i} />
+          <ArticleCardSkeleton key={i} testId="article-skeleton" />
         ))}
       </div>
     );
@@ -375,7 +376,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, 
               />
             ),
           )}
-          {list.loadingMore && !list.error && Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleSkeleton key={`s${i}`} />)}
+          {list.loadingMore && !list.error && Array.from({ length: PLACEHOLDERS }, (_, i) => <ArticleCardSkeleton key={`s${i}`} testId="article-skeleton" />)}
         </div>
         {list.error && view.kind !== 'all' && (
           <Alert tone="error" className="mt-4">
