@@ -25,7 +25,8 @@
 // against SQLite), BENCH_POSTGRES_URL, BENCH_WEB_SCREENSHOTS (a directory for screenshots of the start),
 // BENCH_WEB_API_ONLY=1 (no browser), BENCH_WEB_KEEP=1 (keep the seeded SQLite directory and PostgreSQL schema, for
 // EXPLAIN and profiling afterwards; their places are printed), BENCH_WEB_DATA_DIR (serve such a kept SQLite directory
-// again instead of seeding; give BENCH_WEB_SIZES its one size).
+// again instead of seeding; give BENCH_WEB_SIZES its one size), BENCH_WEB_PG_URL (the same for a kept PostgreSQL schema: the
+// database_url a BENCH_WEB_KEEP run printed).
 /* global window, document, requestAnimationFrame, addEventListener, MutationObserver -- the functions given to page.evaluate run in the browser */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -46,6 +47,7 @@ const HOUR_SIZES = new Set((process.env.BENCH_WEB_HOUR_SIZES ?? '2000').split(',
 const SHOTS = process.env.BENCH_WEB_SCREENSHOTS || '';
 const KEEP = Boolean(process.env.BENCH_WEB_KEEP);
 const REUSE = process.env.BENCH_WEB_DATA_DIR || '';
+const REUSE_PG = process.env.BENCH_WEB_PG_URL || '';
 const BROWSER = !process.env.BENCH_WEB_API_ONLY;
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** The builds measured, each on the same seeded data, back to back: FEEDER_DIST is one checkout or a comma-separated list. */
@@ -115,11 +117,11 @@ async function api(base, headers, path, init = {}) {
 /** A migrated database with the bench user, `feeder all` running on it, the feeds imported and refreshed. */
 async function seededServer(n, dialect, feedServer) {
   // A directory seeded by an earlier run (BENCH_WEB_KEEP) is served again as it is.
-  const reuse = dialect === 'sqlite' ? REUSE : '';
-  const dataDir = reuse || mkdtempSync(join(tmpdir(), 'feeder-bench-web-'));
+  const reuse = dialect === 'sqlite' ? REUSE : REUSE_PG;
+  const dataDir = (dialect === 'sqlite' && reuse) || mkdtempSync(join(tmpdir(), 'feeder-bench-web-'));
   const port = 4100 + Math.floor(Math.random() * 800);
   const schema = `bench_web_${n}_${process.pid}`;
-  const databaseUrl = dialect === 'postgres' ? await postgresUrl(schema) : null;
+  const databaseUrl = dialect === 'postgres' ? REUSE_PG || (await postgresUrl(schema)) : null;
   if (dialect === 'postgres' && !databaseUrl) return null;
   const env = {
     PATH: process.env.PATH,
