@@ -1,5 +1,7 @@
+import { Value } from 'typebox/value';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed, FeedSummariesResponse } from '../../common/api.js';
+import { FeedSummariesReply } from '../../common/schemas/feeds.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, type TestFeedServer } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser, subscribeFetched, subscribeTo } from '../test/feed-user.js';
@@ -29,6 +31,8 @@ for (const dialect of DIALECTS) {
         summaries: async (): Promise<FeedSummariesResponse> => {
           const res = await u.get('/api/feeds/summaries');
           expect(res.statusCode, res.body).toBe(200);
+          // The route sends the database's JSON as it is: the contract's schema is checked here instead.
+          expect([...Value.Errors(FeedSummariesReply, res.json())]).toEqual([]);
           return res.json();
         },
         feeds: async (): Promise<Feed[]> => (await u.get('/api/feeds')).json(),

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
 import { emit } from '../../../lib/events.js';
 import { fakeServer, type Handler, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
+import { summariesOf } from '../../../test/testFeeds.js';
 import { readingListsKey, useSortReadingLists } from '../api.js';
 import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { activeListId, ReadingListsSection } from './ReadingListsSection.js';
@@ -15,6 +16,7 @@ let unread: Array<{ id: number; unread_article_count: number }>;
 function server(extra: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, []],
+    'GET /api/feeds/summaries': () => [200, summariesOf([])],
     'GET /api/reading-lists': () => [200, { reading_lists: lists }],
     'GET /api/reading-lists/unread_counts': () => [200, { unread_counts: unread }],
     ...extra,
