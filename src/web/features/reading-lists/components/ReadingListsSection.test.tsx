@@ -84,15 +84,15 @@ describe('reading-lists section (dashboard.md §2 "Sidebar")', () => {
     const two = renderHook(() => (renders[2]++, useReadingListUnread(2)), { wrapper });
     expect([one.result.current, two.result.current]).toEqual([4, 0]);
     const before = { ...renders };
-    act(() =>
+    act(() => {
       client.setQueryData(
         readingListUnreadKey,
         new Map([
           [1, 3],
           [2, 0],
         ]),
-      ),
-    );
+      );
+    });
     await waitFor(() => expect(one.result.current).toBe(3));
     expect(renders[1]).toBeGreaterThan(before[1]);
     expect(renders[2]).toBe(before[2]);
