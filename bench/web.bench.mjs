@@ -242,13 +242,13 @@ async function seededServer(n, dialect, feedServer) {
 async function timeApi(n, dialect, base, headers, build) {
   const feeds = await api(base, headers, '/api/feeds');
   const feedId = feeds[Math.floor(feeds.length / 2)].id;
+  // A build from before the summaries (FEEDER_DIST=…,.) answers them with a 404: left out for it.
   const summaries = await fetch(`${base}/api/feeds/summaries`, { headers });
-  const etag = summaries.headers.get('etag');
+  const etag = summaries.ok ? summaries.headers.get('etag') : null;
   await summaries.arrayBuffer();
   const calls = {
     'auth-me': '/auth/me',
-    'feed-summaries': '/api/feeds/summaries',
-    'feed-summaries-304': ['/api/feeds/summaries', { 'if-none-match': etag }],
+    ...(etag ? { 'feed-summaries': '/api/feeds/summaries', 'feed-summaries-304': ['/api/feeds/summaries', { 'if-none-match': etag }] } : {}),
     'feeds-full': '/api/feeds',
     folders: '/api/folders',
     'reading-lists': '/api/reading-lists',
