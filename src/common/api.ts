@@ -42,6 +42,8 @@ export type Operator = Static<typeof Accounts.OperatorSchema>;
 
 /** Feed ids are feeds.id (shared by all subscribers); per-user state is the subscription's. */
 export type Feed = Static<typeof Feeds.FeedSchema>;
+/** GET /api/feeds/summaries as it travels (the web app unpacks it into one object per feed). */
+export type FeedSummariesResponse = Static<typeof Feeds.FeedSummariesReply>;
 /** POST /api/feeds: 201 with is_new true when this call created the subscription. */
 export type AddFeedResponse = Static<typeof Feeds.AddFeedReply>;
 /** GET /api/feeds/unread_counts. Muted feeds are absent; total is the sum of the counts. */

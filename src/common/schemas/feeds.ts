@@ -51,6 +51,30 @@ export const FeedSchema = Type.Object({
 
 export const FeedListReply = Type.Array(FeedSchema);
 
+/**
+ * GET /api/feeds/summaries: what the dashboard shows of every feed at its start (the sidebar, the article views, the
+ * n/p order), a few percent of the full list's bytes (docs/decisions.md "Feed summaries"). One tuple per feed, in
+ * the user's order (a feed's position is its sort order); the feed's state that few feeds have comes as sparse sets
+ * of feed ids beside them. Fields mean what the same fields of FeedSchema mean.
+ */
+export const FeedSummaryTuple = Type.Tuple([
+  Type.Integer({ description: 'id' }),
+  Type.String({ description: 'title: the custom title, else the feed\'s own title, else ""' }),
+  Nullable(Type.Integer({ description: 'folder_id' })),
+  Nullable(Type.String({ description: 'icon: the content address of the stored icon, served at /api/icons/{icon}' })),
+  Nullable(Type.String({ description: 'last_error_code' })),
+]);
+
+export const FeedSummariesReply = Type.Object({
+  feeds: Type.Array(FeedSummaryTuple),
+  /** The feeds muted now: feed id → muted_until (UTC ISO 8601), null when muted permanently. */
+  muted: Type.Record(Type.String(), NullableString),
+  /** Feeds never fetched yet (last_fetched_at null): a new subscription waiting for its first articles. */
+  unfetched: Type.Array(Type.Integer()),
+  /** Feeds whose subscriber switched "always load the original" on. */
+  always_load_original: Type.Array(Type.Integer()),
+});
+
 /** POST /api/feeds: 201 with is_new true when this call created the subscription. */
 export const AddFeedReply = Type.Object({ ...FeedSchema.properties, is_new: Type.Boolean() });
 

@@ -29,6 +29,17 @@ export async function registerFeedsRoutes(app: App, services: Pick<Services, 'fe
       feeds.list(request.userId),
     );
 
+    // The dashboard's start (docs/decisions.md "Feed summaries"): the database writes the JSON, sent as it is, so
+    // the route has no response schema (as the catalog; S.FeedSummariesReply describes the answer and types the web
+    // app, and the route tests check answers against it). The browser keeps the answer and asks again each time
+    // (no-cache) with its entity tag, so an unchanged list costs a 304 and no download or parse.
+    api.get('/api/feeds/summaries', async (request, reply) => {
+      const { json, etag } = await feeds.summaries(request.userId);
+      reply.header('cache-control', 'private, no-cache').header('etag', etag);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      return reply.header('content-type', 'application/json; charset=utf-8').send(json);
+    });
+
     api.post('/api/feeds', { schema: { body: S.UrlBody, response: { 201: S.AddFeedReply } } }, async (request, reply) =>
       reply.status(201).send(await feeds.add(request.userId, request.body.url)),
     );
@@ -96,5 +107,14 @@ export async function registerFeedsRoutes(app: App, services: Pick<Services, 'fe
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
         .send(icon.bytes)
     );
+  });
+}
+
+/** If-None-Match (RFC 9110 §13.1.2): `*` or a list of tags, weak ones compared weakly. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
   });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AddFeedResponse, Feed, SearchFeedResult, UnreadCounts } from '../../common/api.js';
 import { changedBuckets, parseUnreadToken, unreadVersion } from './unread-delta.js';
 import { MAX_CUSTOM_TITLE_LENGTH, MUTE_HOURS } from '../../common/limits.js';
@@ -97,6 +98,16 @@ export class FeedsService {
   async list(userId: number): Promise<Feed[]> {
     const now = this.nowIso();
     return (await subscriptions.listUserFeeds(this.deps.db, userId)).map((row) => presentFeed(row, now));
+  }
+
+  /**
+   * What the dashboard's start shows of every feed (FeedSummariesReply) as JSON text, with an entity tag of that
+   * text: the route answers 304 when the browser holds it already (docs/decisions.md "Feed summaries").
+   */
+  async summaries(userId: number): Promise<{ json: string; etag: string }> {
+    const json = await subscriptions.feedSummariesJson(this.deps.db, userId, this.nowIso());
+    // sha1 is plenty for telling two versions of one user's list apart, and the fastest hash node has built in.
+    return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
   }
 
   /**

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { subscriptionsAdded } from '../articles/reading-state.js';
 import { isVisibleSubscription } from '../articles/visible-articles.js';
-import type { Db } from '../db/database.js';
+import { dialectOf, type Db } from '../db/database.js';
 import { nextSortOrder } from '../db/sort-order.js';
 import { inlineIconData } from './icons.js';
 import { matchSubscribedFeeds } from '../reading-lists/membership.js';
@@ -116,6 +116,38 @@ function userFeeds(db: Db, userId: number) {
 /** The user's feeds in their order (sort_order, then subscription id: the subscriptions_user_order_idx order). */
 export async function listUserFeeds(db: Db, userId: number): Promise<UserFeedRow[]> {
   return userFeeds(db, userId).orderBy('subscriptions.sort_order').orderBy('subscriptions.id').execute();
+}
+
+/**
+ * The user's feed summaries (GET /api/feeds/summaries, FeedSummariesReply) as JSON text, written by the database in
+ * one aggregate over the user's subscriptions: no row objects, no serialising on our side. At 12,000 feeds that is
+ * what keeps the call in the dashboard's start budget (docs/decisions.md "Feed summaries"; bench/README.md). The
+ * aggregate's own ORDER BY gives the user's order (sort_order, then subscription id, as listUserFeeds); the mute
+ * test is mute.ts isMuted in SQL, with `now` as the first parameter.
+ */
+const SUMMARIES_SQL = {
+  sqlite: `select json_object(
+  'feeds', json_group_array(json_array(s.feed_id, coalesce(nullif(s.custom_title, ''), f.title, ''), s.folder_id, f.icon_hash, f.last_error_code) order by s.sort_order, s.id),
+  'muted', json_group_object(cast(s.feed_id as text), case when s.muted_permanently = 1 then null else s.muted_until end) filter (where s.muted_permanently = 1 or s.muted_until > ?),
+  'unfetched', json_group_array(s.feed_id) filter (where f.last_fetched_at is null),
+  'always_load_original', json_group_array(s.feed_id) filter (where s.always_load_original = 1)
+) as body
+from subscriptions s join feeds f on f.id = s.feed_id
+where s.user_id = ?`,
+  // json_agg and json_object_agg are null over no rows, where SQLite's aggregates give [] and {}.
+  postgres: `select json_build_object(
+  'feeds', coalesce(json_agg(json_build_array(s.feed_id, coalesce(nullif(s.custom_title, ''), f.title, ''), s.folder_id, f.icon_hash, f.last_error_code) order by s.sort_order, s.id), '[]'),
+  'muted', coalesce(json_object_agg(s.feed_id, case when s.muted_permanently = 1 then null else s.muted_until end) filter (where s.muted_permanently = 1 or s.muted_until > $1), '{}'),
+  'unfetched', coalesce(json_agg(s.feed_id) filter (where f.last_fetched_at is null), '[]'),
+  'always_load_original', coalesce(json_agg(s.feed_id) filter (where s.always_load_original = 1), '[]')
+)::text as body
+from subscriptions s join feeds f on f.id = s.feed_id
+where s.user_id = $2`,
+};
+
+export async function feedSummariesJson(db: Db, userId: number, now: string): Promise<string> {
+  const result = await db.executeQuery<{ body: string }>(CompiledQuery.raw(SUMMARIES_SQL[dialectOf(db)], [now, userId]));
+  return result.rows[0].body;
 }
 
 /** One of the user's feeds by feed id; undefined when the user does not subscribe to it. */

@@ -5,7 +5,7 @@ import { AuthProvider } from '../lib/auth.js';
 import { ThemeProvider } from '../lib/theme.js';
 import { setUpDashboardTestEnv, testUser } from '../test/dashboardHarness.js';
 import { makeArticle, page } from '../test/testArticles.js';
-import { makeFeed } from '../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../test/testFeeds.js';
 import { storage } from '../lib/storage.js';
 import { AppRouter, startSession } from './router.js';
 
@@ -30,6 +30,7 @@ function stubServer(me: () => Promise<Response>) {
       if (path === '/auth/me') return me();
       if (path === '/auth/refresh') return Promise.resolve(json(401, { message: 'Session expired.', code: 'UNAUTHORIZED' }));
       if (path === '/api/feeds') return Promise.resolve(json(200, [makeFeed({ id: 1, title: 'Tagesblick' })]));
+      if (path === '/api/feeds/summaries') return Promise.resolve(json(200, summariesOf([makeFeed({ id: 1, title: 'Tagesblick' })])));
       if (path === '/api/folders') return Promise.resolve(json(200, { folders: [] }));
       if (path === '/api/reading-lists') return Promise.resolve(json(200, { reading_lists: [] }));
       if (path === '/api/reading-lists/unread_counts') return Promise.resolve(json(200, { unread_counts: [] }));
@@ -65,9 +66,17 @@ describe('session start', () => {
     // The first test imports the whole dashboard chunk through the transform: give it time.
     expect(await screen.findByText('Erster Artikel', {}, { timeout: 20_000 })).toBeTruthy();
     expect(paths).toContain('GET /auth/me');
-    for (const call of ['GET /api/feeds', 'GET /api/folders', 'GET /api/reading-lists', 'GET /api/feeds/unread_counts', 'GET /api/reading-lists/unread_counts']) {
+    for (const call of [
+      'GET /api/feeds/summaries',
+      'GET /api/folders',
+      'GET /api/reading-lists',
+      'GET /api/feeds/unread_counts',
+      'GET /api/reading-lists/unread_counts',
+    ]) {
       expect(paths.filter((p) => p === call)).toEqual([call]);
     }
+    // The start never needs the full feed objects (docs/decisions.md "Feed summaries").
+    expect(paths).not.toContain('GET /api/feeds');
     // The list took the page asked for at the start instead of asking again.
     expect(paths.filter((p) => p.startsWith('GET /api/articles?'))).toEqual(['GET /api/articles?page=1&per_page=20&show_read=false']);
     answerMe(json(200, { user: testUser }));
@@ -82,12 +91,12 @@ describe('session start', () => {
     const client = newClient();
     startSession(client);
     renderApp(client);
-    await waitFor(() => expect(client.getQueryData(['feeds'])).toBeDefined(), { timeout: 20_000 });
+    await waitFor(() => expect(client.getQueryData(['feeds', 'summaries'])).toBeDefined(), { timeout: 20_000 });
 
     answerMe(json(401, { message: 'Session expired.', code: 'UNAUTHORIZED' }));
     await waitFor(() => expect(window.location.pathname).toBe('/'));
     expect(storage.getToken()).toBeNull();
-    expect(client.getQueryData(['feeds'])).toBeUndefined();
+    expect(client.getQueryData(['feeds', 'summaries'])).toBeUndefined();
   }, 30_000);
 
   it('without a stored session asks for nothing', () => {

@@ -1,4 +1,4 @@
-import type { Feed, FeedFilter } from '../../common/api.js';
+import type { Feed, FeedFilter, FeedSummariesResponse } from '../../common/api.js';
 
 /** A feed as GET /api/feeds answers it, for the web tests. */
 export function makeFeed(overrides: Partial<Feed> & Pick<Feed, 'id'>): Feed {
@@ -27,6 +27,24 @@ export function makeFeed(overrides: Partial<Feed> & Pick<Feed, 'id'>): Feed {
     always_load_original: false,
     created_at: '2026-11-01T07:00:00.000Z',
     ...overrides,
+  };
+}
+
+/**
+ * The same feeds as GET /api/feeds/summaries answers them (in the given order): what a test serves beside the full
+ * list so that both views of its feeds agree.
+ */
+export function summariesOf(
+  feeds: readonly (Pick<Feed, 'id' | 'title' | 'folder_id' | 'favicon_url' | 'last_error_code' | 'is_muted' | 'muted_permanently' | 'muted_until' | 'last_fetched_at'> &
+    Partial<Pick<Feed, 'always_load_original'>>)[],
+): FeedSummariesResponse {
+  const muted: FeedSummariesResponse['muted'] = {};
+  for (const f of feeds) if (f.is_muted) muted[String(f.id)] = f.muted_permanently ? null : f.muted_until;
+  return {
+    feeds: feeds.map((f) => [f.id, f.title, f.folder_id, f.favicon_url?.replace('/api/icons/', '') ?? null, f.last_error_code]),
+    muted,
+    unfetched: feeds.filter((f) => !f.last_fetched_at).map((f) => f.id),
+    always_load_original: feeds.filter((f) => f.always_load_original).map((f) => f.id),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Article, Feed, UnreadCounts } from '../../../common/api.js';
 import { on } from '../../lib/events.js';
 import { renderAt, signedIn, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
 import { DashboardRoutes } from '../dashboard/index.js';
-import { makeFeed } from '../../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../../test/testFeeds.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request, type Route } from '../../test/testArticles.js';
 
 const feed1 = makeFeed({ id: 1, title: 'Feed 1' });
@@ -24,6 +24,7 @@ function serve(world: World): Request[] {
     const key = `${req.method} ${req.path}`;
     if (key === 'GET /auth/me') return [200, { user: JSON.parse(localStorage.getItem('user')!) }];
     if (key === 'GET /api/feeds') return [200, world.feeds];
+    if (key === 'GET /api/feeds/summaries') return [200, summariesOf(world.feeds)];
     if (key === 'GET /api/feeds/unread_counts') return [200, world.counts];
     const extra = world.extra?.(req);
     if (extra) return extra;

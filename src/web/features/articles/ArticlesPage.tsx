@@ -2,13 +2,22 @@ import { BellOff, FolderX, Rss } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { Feed } from '../../../common/api.js';
 import { Button } from '../../components/ui/Button.js';
 import { Skeleton } from '../../components/ui/Skeleton.js';
 import { NotFound } from '../../components/NotFound.js';
 import { WelcomeEmptyState } from './components/WelcomeEmptyState.js';
 import { usePageTitle } from '../../lib/pageTitle.js';
-import { AddFeedDialog, FeedFiltersDialog, feedTitle, formatDateTime, MuteDialog, useFeeds, useUnmuteFeed, useUnreadCounts } from '../feeds/index.js';
+import {
+  AddFeedDialog,
+  FeedFiltersDialog,
+  feedTitle,
+  formatDateTime,
+  MuteDialog,
+  useFeedSummaries,
+  useUnmuteFeed,
+  useUnreadCounts,
+  type FeedSummary,
+} from '../feeds/index.js';
 import { useFolders } from '../folders/index.js';
 import type { ArticleView } from './api.js';
 import { ArticleList } from './components/ArticleList.js';
@@ -39,7 +48,7 @@ export function ArticlesPage({ favorites = false }: { favorites?: boolean }) {
 
 function ArticleViewPage({ favorites, feedId, folderId, q }: { favorites: boolean; feedId?: number; folderId?: number; q: string }) {
   const { t } = useTranslation();
-  const feeds = useFeeds();
+  const feeds = useFeedSummaries();
   const folders = useFolders();
   const counts = useUnreadCounts();
   const feed = feedId !== undefined ? feeds.data?.find((f) => f.id === feedId) : undefined;
@@ -88,7 +97,7 @@ function ArticleViewPage({ favorites, feedId, folderId, q }: { favorites: boolea
 
   // Nothing fetched yet (a first subscription): "fetching…" rather than "All read!" (docs/decisions.md "Reading flow").
   const inView = view.kind === 'feed' ? (feed ? [feed] : []) : view.kind === 'folder' ? folderFeeds : view.kind === 'all' ? (feeds.data ?? []) : [];
-  const fetching = inView.length > 0 && inView.every((f) => !f.last_fetched_at && !f.last_error_code);
+  const fetching = inView.length > 0 && inView.every((f) => !f.fetched && !f.last_error_code);
 
   return (
     <>
@@ -142,7 +151,7 @@ function ListPlaceholder() {
 }
 
 /** §2 "feed muted (permanently, or until a time)": the list is empty by design, and one click ends the mute. */
-function MutedFeed({ feed }: { feed: Feed }) {
+function MutedFeed({ feed }: { feed: FeedSummary }) {
   const { t, i18n } = useTranslation();
   const unmute = useUnmuteFeed();
   const [busy, setBusy] = useState(false);

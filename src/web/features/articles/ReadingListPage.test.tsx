@@ -5,7 +5,7 @@ import { emit } from '../../lib/events.js';
 import { renderAt, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request } from '../../test/testArticles.js';
 import { DashboardRoutes } from '../dashboard/index.js';
-import { makeFeed } from '../../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../../test/testFeeds.js';
 import { makeList } from '../../test/testLists.js';
 
 let lists: ReadingList[];
@@ -18,6 +18,7 @@ function serve(extra?: (req: Request) => [number, unknown?] | undefined): Reques
     if (own) return own;
     if (key === 'GET /auth/me') return [200, { user: JSON.parse(localStorage.getItem('user')!) }];
     if (key === 'GET /api/feeds') return [200, [makeFeed({ id: 1, title: 'Feed 1' })]];
+    if (key === 'GET /api/feeds/summaries') return [200, summariesOf([makeFeed({ id: 1, title: 'Feed 1' })])];
     if (key === 'GET /api/feeds/unread_counts') return [200, { counts: { '1': 3 }, total: 3 }];
     if (key === 'GET /api/reading-lists') return [200, { reading_lists: lists }];
     if (key === 'GET /api/reading-lists/unread_counts') return [200, { unread_counts: [] }];

@@ -175,8 +175,8 @@ export function markReadOn(user: User | null | undefined): MarkReadOn {
 }
 
 /** The feed's "always load the original" setting (off by default). */
-export function alwaysLoadsOriginal(feed: Feed | undefined): boolean {
-  return (feed as { always_load_original?: boolean } | undefined)?.always_load_original ?? false;
+export function alwaysLoadsOriginal(feed: Partial<Pick<Feed, 'always_load_original'>> | undefined): boolean {
+  return feed?.always_load_original ?? false;
 }
 
 export function extractContent(article: Pick<Article, 'id' | 'url'>): Promise<ExtractContentResponse> {

@@ -41,6 +41,6 @@ export function adjacentUnreadFeed(order: number[], counts: Record<string, numbe
 }
 
 /** The feed ids of a folder, in the sidebar's order. */
-export function folderFeedIds(feeds: readonly Feed[], folder: Pick<Folder, 'id'>): number[] {
+export function folderFeedIds(feeds: readonly Pick<Feed, 'id' | 'folder_id'>[], folder: Pick<Folder, 'id'>): number[] {
   return feeds.filter((f) => f.folder_id === folder.id).map((f) => f.id);
 }

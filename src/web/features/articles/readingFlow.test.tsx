@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Feed, Folder, UnreadCounts } from '../../../common/api.js';
 import { renderAt, signedIn, setUpDashboardTestEnv, testUser } from '../../test/dashboardHarness.js';
 import { makeArticle, page, stubApi, stubIntersectionObserver, type Request, type Route } from '../../test/testArticles.js';
-import { makeFeed } from '../../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../../test/testFeeds.js';
 import { DashboardRoutes } from '../dashboard/index.js';
 
 /**
@@ -24,6 +24,7 @@ function serve(world: World): Request[] {
     const key = `${req.method} ${req.path}`;
     if (key === 'GET /auth/me') return [200, { user: JSON.parse(localStorage.getItem('user')!) }];
     if (key === 'GET /api/feeds') return [200, world.feeds];
+    if (key === 'GET /api/feeds/summaries') return [200, summariesOf(world.feeds)];
     if (key === 'GET /api/folders') return [200, { folders: world.folders ?? [] }];
     if (key === 'GET /api/feeds/unread_counts') return [200, world.counts];
     const extra = world.extra?.(req);

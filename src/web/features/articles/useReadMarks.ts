@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
-import type { Article, Feed, UnreadCounts } from '../../../common/api.js';
+import type { Article, UnreadCounts } from '../../../common/api.js';
 import { on, type ReadStatusChange } from '../../lib/events.js';
 import { announce } from '../../lib/mutations.js';
-import { feedsKey, unreadCountsKey } from '../feeds/index.js';
+import { feedSummariesKey, unreadCountsKey, type FeedSummary } from '../feeds/index.js';
 import { clearUnreadCounts, markAllRead as markAllReadCall, setFavorite, setRead, shiftUnreadCounts, undoMarkRead, type ArticleView, type MarkAllScope } from './api.js';
 import { insertSorted, type ArticleListState } from './articleListState.js';
 
@@ -222,7 +222,7 @@ export function useReadMarks({ source, setState, stateRef, viewRef, hidesRead, r
         announce([{ readStatus: { feed_id: v.feedId, is_read: true, source } }]);
       } else if (v.kind === 'folder') {
         await bulk({ folder_id: v.folderId }, null);
-        const inFolder = (client.getQueryData<Feed[]>(feedsKey) ?? []).filter((f) => f.folder_id === v.folderId);
+        const inFolder = (client.getQueryData<FeedSummary[]>(feedSummariesKey) ?? []).filter((f) => f.folder_id === v.folderId);
         for (const f of inFolder) clearUnreadCounts(client, f.id);
         applyRead(() => true, true);
         announce([{ readStatus: { ids: loaded.map((a) => a.id), is_read: true, source } }, 'counts']);

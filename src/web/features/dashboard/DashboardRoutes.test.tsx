@@ -1,10 +1,12 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, renderAt, signedIn, setUpDashboardTestEnv } from '../../test/dashboardHarness.js';
+import { summariesOf } from '../../test/testFeeds.js';
 import DashboardRoutes from './DashboardRoutes.js';
 
 const noFeeds = {
   'GET /api/feeds': () => [200, []] as [number, unknown],
+  'GET /api/feeds/summaries': () => [200, summariesOf([])] as [number, unknown],
   'GET /api/feeds/unread_counts': () => [200, { counts: {}, total: 0 }] as [number, unknown],
 };
 
@@ -133,6 +135,7 @@ describe('a new feed’s first articles', () => {
     });
     const calls = fakeServer({
       'GET /api/feeds': () => [200, [{ ...feed, last_fetched_at: fetched ? '2026-11-22T07:01:00.000Z' : null }]],
+      'GET /api/feeds/summaries': () => [200, summariesOf([{ ...feed, last_fetched_at: fetched ? '2026-11-22T07:01:00.000Z' : null }])],
       'GET /api/feeds/unread_counts': () => [200, { counts: { '1': fetched ? 1 : 0 }, total: fetched ? 1 : 0 }],
       'GET /api/articles?page=1&per_page=20&show_read=false': () => [200, listPage(fetched ? [article] : [])],
     });
@@ -143,6 +146,8 @@ describe('a new feed’s first articles', () => {
     fetched = true;
     await act(() => vi.advanceTimersByTimeAsync(2100));
     expect(await screen.findByRole('heading', { level: 2, name: /First article/ })).toBeTruthy();
-    expect(calls.filter((c) => c.key === 'GET /api/feeds').length).toBeGreaterThanOrEqual(2);
+    expect(calls.filter((c) => c.key === 'GET /api/feeds/summaries').length).toBeGreaterThanOrEqual(2);
+    // The dashboard never loads the full list for this.
+    expect(calls.some((c) => c.key === 'GET /api/feeds')).toBe(false);
   });
 });

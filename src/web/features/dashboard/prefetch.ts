@@ -1,26 +1,21 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { prefetchArticlePage, type ArticleView } from '../articles/index.js';
-import { feedsKey, fetchUnreadCounts, listFeeds, UNREAD_COUNTS_STALE_MS, unreadCountsKey } from '../feeds/index.js';
+import { feedSummariesKey, fetchUnreadCounts, listFeedSummaries, UNREAD_COUNTS_STALE_MS, unreadCountsKey } from '../feeds/index.js';
 import { foldersKey, listFolders } from '../folders/index.js';
-import { getReadingListUnreadCounts, listReadingLists, readingListsKey, readingListUnreadKey } from '../reading-lists/index.js';
+import { fetchReadingListUnread, listReadingLists, readingListsKey, readingListUnreadKey } from '../reading-lists/index.js';
 
 /**
  * The dashboard's first requests, started as soon as its code has loaded for a stored session, in parallel with
- * the confirmation by /auth/me (public-area-and-api.md §4 "Session start"): the sidebar's feeds, folders, reading
- * lists and counts under the query keys its hooks read, and the first article page of the address being opened.
+ * the confirmation by /auth/me (public-area-and-api.md §4 "Session start"): the sidebar's feed summaries, folders,
+ * reading lists and counts under the query keys its hooks read, and the first article page of the address being opened.
  * The hooks then find their data in the cache (or on its way) instead of asking once they have mounted.
  */
 export function prefetchDashboard(client: QueryClient, location: { pathname: string; search: string }): void {
-  void client.prefetchQuery({ queryKey: feedsKey, queryFn: listFeeds });
+  void client.prefetchQuery({ queryKey: feedSummariesKey, queryFn: listFeedSummaries });
   void client.prefetchQuery({ queryKey: foldersKey, queryFn: listFolders });
   void client.prefetchQuery({ queryKey: readingListsKey, queryFn: listReadingLists });
   void client.prefetchQuery({ queryKey: unreadCountsKey, queryFn: () => fetchUnreadCounts(client), staleTime: UNREAD_COUNTS_STALE_MS });
-  // The same value as useReadingListUnreadCounts' query function makes: list id → unread count.
-  void client.prefetchQuery({
-    queryKey: readingListUnreadKey,
-    queryFn: async () => new Map((await getReadingListUnreadCounts()).map((c) => [c.id, c.unread_article_count])),
-    staleTime: UNREAD_COUNTS_STALE_MS,
-  });
+  void client.prefetchQuery({ queryKey: readingListUnreadKey, queryFn: fetchReadingListUnread, staleTime: UNREAD_COUNTS_STALE_MS });
   const first = firstView(location.pathname, new URLSearchParams(location.search));
   if (first) prefetchArticlePage(first.view, first.showRead);
 }

@@ -6,8 +6,8 @@ import type { Feed } from '../../../common/api.js';
 import { emit, on, type AppEvent } from '../../lib/events.js';
 import { storage } from '../../lib/storage.js';
 import { fakeServer } from '../../test/fakeServer.js';
-import { useFeeds } from '../feeds/index.js';
-import { makeFeed } from '../../test/testFeeds.js';
+import { useFeedSummaries } from '../feeds/index.js';
+import { makeFeed, summariesOf } from '../../test/testFeeds.js';
 import { useNewFeedArrivals } from './useNewFeedArrivals.js';
 
 /** A just-added feed's first fetch refreshes the article list and the counts, however the timing falls. */
@@ -19,14 +19,14 @@ function recordForced(): AppEvent[] {
 }
 
 function setup(feeds: { current: Feed[] }) {
-  fakeServer({ 'GET /api/feeds': () => [200, feeds.current] });
+  fakeServer({ 'GET /api/feeds/summaries': () => [200, summariesOf(feeds.current)] });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
   // The feed list is returned too, so a test can wait until the hook has seen a given state of it.
   return renderHook(
     () => {
       useNewFeedArrivals();
-      return useFeeds().data;
+      return useFeedSummaries().data;
     },
     { wrapper },
   );

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { announce } from '../../lib/mutations.js';
-import { feedsKey, useFeeds } from '../feeds/index.js';
+import { feedSummariesKey, useFeedSummaries } from '../feeds/index.js';
 
 /** How often the feed list is asked again while a new feed waits for its first fetch. */
 export const FIRST_FETCH_POLL_MS = 2000;
@@ -16,10 +16,10 @@ const FIRST_FETCH_WAIT_MS = 60_000;
  */
 export function useNewFeedArrivals(): void {
   const client = useQueryClient();
-  const feeds = useFeeds();
+  const feeds = useFeedSummaries();
   const list = feeds.data;
-  const waiting = (list ?? []).filter((f) => !f.last_fetched_at && !f.last_error_code).map((f) => f.id);
-  const fetched = (list ?? []).filter((f) => f.last_fetched_at).map((f) => f.id);
+  const waiting = (list ?? []).filter((f) => !f.fetched && !f.last_error_code).map((f) => f.id);
+  const fetched = (list ?? []).filter((f) => f.fetched).map((f) => f.id);
   // Both lists as text decide when the effect runs; the arrays themselves are new on every render.
   const waitingKey = waiting.join(',');
   const fetchedKey = fetched.join(',');
@@ -40,7 +40,7 @@ export function useNewFeedArrivals(): void {
     const started = Date.now();
     const timer = setInterval(() => {
       if (Date.now() - started > FIRST_FETCH_WAIT_MS) return clearInterval(timer);
-      void client.invalidateQueries({ queryKey: feedsKey });
+      void client.invalidateQueries({ queryKey: feedSummariesKey });
     }, FIRST_FETCH_POLL_MS);
     return () => clearInterval(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -3,13 +3,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Feed } from '../../../common/api.js';
 import { fakeServer, renderAt, setUpDashboardTestEnv, withBody } from '../../test/dashboardHarness.js';
 import FeedsPage from './FeedsPage.js';
-import { makeFeed } from '../../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../../test/testFeeds.js';
 
 let feeds: Feed[];
 
 function server(extra: Parameters<typeof fakeServer>[0] = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, feeds],
+    'GET /api/feeds/summaries': () => [200, summariesOf(feeds)],
     'POST /api/feeds/sort': withBody<{ feed_order: number[] }>((body) => {
       feeds = body.feed_order.map((id, i) => ({ ...feeds.find((f) => f.id === id)!, sort_order: i }));
       return [200, feeds];
@@ -116,7 +117,8 @@ describe('feed management screen (dashboard.md §2, §4, §5, §8)', () => {
     await waitFor(() => expect(calls.some((c) => c.key === 'POST /api/feeds/2/unmute')).toBe(true));
 
     fireEvent.click(within(row('Tagesschau')).getByRole('button', { name: 'Filters for “Tagesschau”' }));
-    expect(screen.getByRole('dialog', { name: 'Filters for “Tagesschau”' })).toBeTruthy();
+    // The dialog names the feed from the summaries the dashboard holds (loaded here with the page).
+    expect(await screen.findByRole('dialog', { name: 'Filters for “Tagesschau”' })).toBeTruthy();
   });
 
   it('has an actions menu with mute, filters, edit, refresh and delete', async () => {

@@ -10,7 +10,7 @@ import { Card } from '../../components/ui/Card.js';
 import { Skeleton } from '../../components/ui/Skeleton.js';
 import { usePageTitle } from '../../lib/pageTitle.js';
 import { useTimedMessage } from '../../lib/useTimedMessage.js';
-import { feedsKey, feedTitle, useFeeds, useSortFeeds } from './api.js';
+import { feedSummariesKey, feedsKey, feedTitle, reorderFeedSummaries, useFeeds, useSortFeeds } from './api.js';
 import { AddFeedDialog } from './components/AddFeedDialog.js';
 import { DeleteFeedDialog } from './components/DeleteFeedDialog.js';
 import { FeedFiltersDialog } from './components/FeedFiltersDialog.js';
@@ -99,17 +99,20 @@ export default function FeedsPage() {
       feedsKey,
       next.map((f, i) => ({ ...f, sort_order: i })),
     );
+    const ids = next.map((f) => f.id);
+    // The sidebar shows the new order at once too.
+    const summaries = reorderFeedSummaries(client, ids);
     // A row moved past the last rendered one stays in view, so its arrow keeps the focus.
     setLimit((n) => Math.max(n, to + 1));
     keepFocus(feedId, delta, to === 0 || to === next.length - 1);
 
-    const ids = next.map((f) => f.id);
     sortQueue.current = sortQueue.current.then(async () => {
       try {
         await sortFeeds.mutateAsync(ids);
       } catch (err) {
         console.error('Saving the feed order failed', err);
         client.setQueryData<Feed[]>(feedsKey, list);
+        if (summaries) client.setQueryData(feedSummariesKey, summaries);
         setSortError(t('feeds.page.sortError'));
         void client.invalidateQueries({ queryKey: feedsKey });
       }

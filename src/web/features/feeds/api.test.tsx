@@ -7,8 +7,15 @@ import { on, type AppEvent } from '../../lib/events.js';
 import { storage } from '../../lib/storage.js';
 import { fakeServer } from '../../test/fakeServer.js';
 import {
+  feedSummariesKey,
+  feedsKey,
   feedTitle,
   REFRESH_SETTLE_MS,
+  reorderFeedSummaries,
+  unpackFeedSummaries,
+  useFeedSummaries,
+  useSetAlwaysLoadOriginal,
+  type FeedSummary,
   useAddFeed,
   useDeleteFeed,
   useFeeds,
@@ -19,7 +26,8 @@ import {
   useUnmuteFeed,
   useUnreadCounts,
 } from './api.js';
-import { makeFeed } from '../../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../../test/testFeeds.js';
+import type { Feed } from '../../../common/api.js';
 
 function wrapper() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -78,6 +86,123 @@ describe('useFeeds', () => {
     await waitFor(() => expect(count()).toBe(2));
     await new Promise((r) => setTimeout(r, 50));
     expect(count()).toBe(2);
+  });
+});
+
+describe('feed summaries (docs/decisions.md "Feed summaries")', () => {
+  const wire = {
+    feeds: [
+      [3, 'Muted for now', null, null, null],
+      [1, 'With icon', 7, '0123456789abcdef0123456789abcdef', 'FETCH_TIMEOUT'],
+      [2, '', null, null, null],
+    ] as [number, string, number | null, string | null, string | null][],
+    muted: { '3': '2026-11-23T15:30:00.000Z', '2': null },
+    unfetched: [2],
+    always_load_original: [1],
+  };
+
+  it('unpacks the tuples and sets into one object per feed, in the order sent', () => {
+    expect(unpackFeedSummaries(wire)).toEqual([
+      {
+        id: 3,
+        title: 'Muted for now',
+        folder_id: null,
+        sort_order: 0,
+        favicon_url: null,
+        last_error_code: null,
+        is_muted: true,
+        muted_permanently: false,
+        muted_until: '2026-11-23T15:30:00.000Z',
+        fetched: true,
+        always_load_original: false,
+      },
+      {
+        id: 1,
+        title: 'With icon',
+        folder_id: 7,
+        sort_order: 1,
+        favicon_url: '/api/icons/0123456789abcdef0123456789abcdef',
+        last_error_code: 'FETCH_TIMEOUT',
+        is_muted: false,
+        muted_permanently: false,
+        muted_until: null,
+        fetched: true,
+        always_load_original: true,
+      },
+      {
+        id: 2,
+        title: '',
+        folder_id: null,
+        sort_order: 2,
+        favicon_url: null,
+        last_error_code: null,
+        is_muted: true,
+        muted_permanently: true,
+        muted_until: null,
+        fetched: false,
+        always_load_original: false,
+      },
+    ]);
+  });
+
+  it('is loaded from /api/feeds/summaries, never from the full list, and refreshed by feeds-updated with the full list', async () => {
+    const feeds = [makeFeed({ id: 1 }), makeFeed({ id: 2 })];
+    const calls = fakeServer({ 'GET /api/feeds/summaries': () => [200, summariesOf(feeds)], 'GET /api/feeds': () => [200, feeds] });
+    const { result } = renderHook(() => [useFeedSummaries(), useFeedSummaries(), useFeeds()] as const, { wrapper: wrapper() });
+    await waitFor(() => expect(result.current[0].data?.map((f) => f.id)).toEqual([1, 2]));
+    await waitFor(() => expect(result.current[2].data).toHaveLength(2));
+    const count = (key: string) => calls.filter((c) => c.key === key).length;
+    expect([count('GET /api/feeds/summaries'), count('GET /api/feeds')]).toEqual([1, 1]);
+    act(() => void window.dispatchEvent(new CustomEvent('feeds-updated')));
+    await waitFor(() => expect([count('GET /api/feeds/summaries'), count('GET /api/feeds')]).toEqual([2, 2]));
+    await new Promise((r) => setTimeout(r, 50));
+    expect([count('GET /api/feeds/summaries'), count('GET /api/feeds')]).toEqual([2, 2]);
+  });
+
+  it('reorders the cached summaries as a sort will (named first, the rest after them) and hands back the old list', () => {
+    const client = new QueryClient();
+    const list = unpackFeedSummaries(summariesOf([1, 2, 3, 4].map((id) => makeFeed({ id }))));
+    client.setQueryData(feedSummariesKey, list);
+    expect(reorderFeedSummaries(client, [3, 1])).toBe(list);
+    expect(client.getQueryData<FeedSummary[]>(feedSummariesKey)!.map((f) => [f.id, f.sort_order])).toEqual([
+      [3, 0],
+      [1, 1],
+      [2, 2],
+      [4, 3],
+    ]);
+    expect(reorderFeedSummaries(new QueryClient(), [1])).toBeUndefined();
+  });
+
+  it('"always load the original" shows at once in the summaries and the full list, and goes back when refused', async () => {
+    let refuse = false;
+    fakeServer({ 'PUT /api/feeds/1': () => (refuse ? [500, { message: 'x', code: 'X' }] : [200, makeFeed({ id: 1, always_load_original: true })]) });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const feeds = [makeFeed({ id: 1 }), makeFeed({ id: 2 })];
+    client.setQueryData(feedsKey, feeds);
+    client.setQueryData(feedSummariesKey, unpackFeedSummaries(summariesOf(feeds)));
+    const { result } = renderHook(() => useSetAlwaysLoadOriginal(), {
+      wrapper: ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
+    });
+    const flags = () => [
+      client.getQueryData<FeedSummary[]>(feedSummariesKey)!.map((f) => f.always_load_original),
+      client.getQueryData<Feed[]>(feedsKey)!.map((f) => f.always_load_original),
+    ];
+    const pending = result.current.mutateAsync({ id: 1, value: true });
+    await waitFor(() =>
+      expect(flags()).toEqual([
+        [true, false],
+        [true, false],
+      ]),
+    );
+    await act(() => pending);
+    refuse = true;
+    client.setQueryData(feedSummariesKey, unpackFeedSummaries(summariesOf(feeds)));
+    client.setQueryData(feedsKey, feeds);
+    await act(() => result.current.mutateAsync({ id: 2, value: true }).catch(() => undefined));
+    expect(flags()).toEqual([
+      [false, false],
+      [false, false],
+    ]);
   });
 });
 

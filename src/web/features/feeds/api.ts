@@ -7,6 +7,7 @@ import type {
   CatalogResponse,
   Feed,
   FeedFilter,
+  FeedSummariesResponse,
   FilterScopeName,
   FiltersResponse,
   FilterTypeName,
@@ -36,7 +37,10 @@ export const UNREAD_COUNTS_DEBOUNCE_MS = 300;
 /** §4 "Feed mute": the durations on offer, in hours (null = permanently). */
 export const MUTE_DURATIONS_HOURS = MUTE_HOURS;
 
+/** The full feed list (feed management, the catalog's subscribed marks, settings). Its prefix covers feedSummariesKey. */
 export const feedsKey = ['feeds'] as const;
+/** The feed summaries of the dashboard's start; under feedsKey, so every feeds-updated refreshes them too. */
+export const feedSummariesKey = ['feeds', 'summaries'] as const;
 export const unreadCountsKey = ['unread-counts'] as const;
 export const filtersKey = (feedId: number) => ['feed-filters', feedId] as const;
 
@@ -44,6 +48,77 @@ export const filtersKey = (feedId: number) => ['feed-filters', feedId] as const;
 
 export function listFeeds(): Promise<Feed[]> {
   return api<Feed[]>('/api/feeds');
+}
+
+/**
+ * What the dashboard shows of a feed: GET /api/feeds/summaries unpacked into one object per feed, with the names of
+ * the same fields of Feed (docs/decisions.md "Feed summaries"). The sidebar, the article views, n/p and the rule
+ * editor read these; screens that need a feed's URL, description or health load the full list (useFeeds).
+ */
+export interface FeedSummary {
+  id: number;
+  /** The custom title, else the feed's own title, else '' (shown as "Unbenannter Feed"). */
+  title: string;
+  folder_id: number | null;
+  /** Position in the user's order (0-based). */
+  sort_order: number;
+  /** The stored icon's content address (/api/icons/{hash}, cached for good), or null: the letter tile. */
+  favicon_url: string | null;
+  last_error_code: string | null;
+  is_muted: boolean;
+  muted_permanently: boolean;
+  /** When a timed mute ends (UTC ISO 8601); null when not muted or muted permanently. */
+  muted_until: string | null;
+  /** false while a new feed waits for its first fetch. */
+  fetched: boolean;
+  always_load_original: boolean;
+}
+
+export function unpackFeedSummaries(res: FeedSummariesResponse): FeedSummary[] {
+  const unfetched = new Set(res.unfetched);
+  const original = new Set(res.always_load_original);
+  return res.feeds.map(([id, title, folderId, icon, error], i) => {
+    const muted = res.muted[id];
+    return {
+      id,
+      title,
+      folder_id: folderId,
+      sort_order: i,
+      favicon_url: icon === null ? null : `/api/icons/${icon}`,
+      last_error_code: error,
+      is_muted: muted !== undefined,
+      muted_permanently: muted === null,
+      muted_until: muted ?? null,
+      fetched: !unfetched.has(id),
+      always_load_original: original.has(id),
+    };
+  });
+}
+
+/**
+ * GET /api/feeds/summaries. The browser keeps the answer and revalidates it with its entity tag (the server sends
+ * it private, no-cache), so an unchanged list comes back as a 304 and costs no download.
+ */
+export function listFeedSummaries(): Promise<FeedSummary[]> {
+  return api<FeedSummariesResponse>('/api/feeds/summaries').then(unpackFeedSummaries);
+}
+
+/**
+ * Puts the cached summaries into the order of `ids` (the feeds not named keep theirs after them), as the server will
+ * after POST /api/feeds/sort; returns what was cached before, for a roll-back.
+ */
+export function reorderFeedSummaries(client: QueryClient, ids: readonly number[]): FeedSummary[] | undefined {
+  const before = client.getQueryData<FeedSummary[]>(feedSummariesKey);
+  if (!before) return undefined;
+  void client.cancelQueries({ queryKey: feedSummariesKey });
+  const byId = new Map(before.map((f) => [f.id, f]));
+  const named = new Set(ids);
+  const next = [...ids.flatMap((id) => byId.get(id) ?? []), ...before.filter((f) => !named.has(f.id))];
+  client.setQueryData<FeedSummary[]>(
+    feedSummariesKey,
+    next.map((f, i) => (f.sort_order === i ? f : { ...f, sort_order: i })),
+  );
+  return before;
 }
 
 export function getUnreadCounts(): Promise<UnreadCounts> {
@@ -216,10 +291,23 @@ export async function deleteFilter(filterId: number): Promise<void> {
 
 /* ───────────── Hooks ───────────── */
 
-/** The user's feeds in their order (GET /api/feeds), refetched on feeds-updated. Muted feeds are included. */
+/**
+ * The user's feeds in their order with every detail (GET /api/feeds), refetched on feeds-updated. Muted feeds are
+ * included. The dashboard's start uses useFeedSummaries instead; this is for the screens that show URLs,
+ * descriptions and health.
+ */
 export function useFeeds(): UseQueryResult<Feed[]> {
   useRefetchOn('feeds-updated', feedsKey);
   return useQuery({ queryKey: feedsKey, queryFn: listFeeds });
+}
+
+/**
+ * The feed summaries in the user's order (GET /api/feeds/summaries), refetched on feeds-updated (the same
+ * listener as useFeeds: one invalidation of the feeds prefix refreshes both). Muted feeds are included.
+ */
+export function useFeedSummaries(): UseQueryResult<FeedSummary[]> {
+  useRefetchOn('feeds-updated', feedsKey);
+  return useQuery({ queryKey: feedSummariesKey, queryFn: listFeedSummaries });
 }
 
 /** §4 "Background poll": every 30 s; the counts follow with it, so the badges keep up with the lists. */
@@ -287,14 +375,19 @@ export function useSetAlwaysLoadOriginal() {
     onMutate: async ({ id, value }) => {
       await client.cancelQueries({ queryKey: feedsKey });
       const before = client.getQueryData<Feed[]>(feedsKey);
-      client.setQueryData<Feed[]>(feedsKey, (list) => list?.map((f) => (f.id === id ? { ...f, always_load_original: value } : f)));
-      return { before };
+      const summaries = client.getQueryData<FeedSummary[]>(feedSummariesKey);
+      const set = <T extends { id: number; always_load_original: boolean }>(list: T[] | undefined) =>
+        list?.map((f) => (f.id === id ? { ...f, always_load_original: value } : f));
+      client.setQueryData<Feed[]>(feedsKey, set);
+      client.setQueryData<FeedSummary[]>(feedSummariesKey, set);
+      return { before, summaries };
     },
     onError: (_err, _vars, context) => {
-      const before = (context as { before?: Feed[] } | undefined)?.before;
+      const { before, summaries } = (context ?? {}) as { before?: Feed[]; summaries?: FeedSummary[] };
       if (before) client.setQueryData(feedsKey, before);
+      if (summaries) client.setQueryData(feedSummariesKey, summaries);
     },
-    // The article view reads the setting from the feed list.
+    // The article view reads the setting from the feed summaries.
     changes: ['feeds'],
   });
 }

@@ -3,17 +3,23 @@ export {
   UNREAD_COUNTS_STALE_MS,
   downloadOpmlExport,
   feedTitle,
+  feedSummariesKey,
   feedsKey,
   getUnreadCounts,
   fetchUnreadCounts,
+  listFeedSummaries,
   listFeeds,
+  reorderFeedSummaries,
+  unpackFeedSummaries,
   unreadCountsKey,
   useDeleteAllFeeds,
+  useFeedSummaries,
   useFeeds,
   useImportOpml,
   useUnmuteFeed,
   useUnreadCounts,
 } from './api.js';
+export type { FeedSummary } from './api.js';
 export { BADGE_DEBOUNCE_MS, useFeedUnread, useTotalUnread, useUnreadSum } from './unreadBadges.js';
 export { AddFeedDialog } from './components/AddFeedDialog.js';
 export { ChoiceGroup, filterScopeChoices } from './components/ChoiceGroup.js';

@@ -3,12 +3,15 @@ import type { Feed, Folder } from '../../../common/api.js';
 /**
  * The sidebar's feed tree as plain data (dashboard.md §2 "Sidebar", §4 "Folders"): the folders in their order, each
  * with its feeds, then the feeds outside any folder ("the root"). A feed's place comes from Feed.folder_id; the order
- * inside every group is the user's one feed order (GET /api/feeds answers in it), as the server keeps it
- * (docs/decisions.md "Folders"). Kept free of React so the moves of drag and drop can be tested on their own.
+ * inside every group is the user's one feed order (GET /api/feeds and /api/feeds/summaries answer in it), as the
+ * server keeps it (docs/decisions.md "Folders"). Kept free of React so the moves of drag and drop can be tested on their own.
  */
 
 /** Where a feed sits: a folder id, or the root. */
 export type Group = number | 'root';
+
+/** What the tree needs of a feed: a Feed or a feed summary (features/feeds FeedSummary). */
+type PlacedFeed = Pick<Feed, 'id' | 'folder_id' | 'sort_order'>;
 
 export interface Layout {
   folders: { id: number; feeds: number[] }[];
@@ -20,7 +23,7 @@ export function sortedFolders(folders: readonly Folder[]): Folder[] {
 }
 
 /** Builds the tree from the feed list (in its order) and the folders; a feed naming an unknown folder shows at the root. */
-export function buildLayout(feeds: readonly Feed[], folders: readonly Folder[]): Layout {
+export function buildLayout(feeds: readonly Pick<Feed, 'id' | 'folder_id'>[], folders: readonly Folder[]): Layout {
   const ordered = sortedFolders(folders);
   const byFolder = new Map<number, number[]>(ordered.map((f) => [f.id, []]));
   const root: number[] = [];
@@ -96,15 +99,15 @@ export function diffLayouts(before: Layout, after: Layout, feedId?: number): Cha
  * The feed list after POST /api/feeds/sort with `named` (the server's rule, docs/decisions.md "Folders"): the named
  * feeds take the first places in the given order, all others keep their relative order after them.
  */
-export function applyFeedOrder(feeds: readonly Feed[], named: readonly number[]): Feed[] {
+export function applyFeedOrder<T extends PlacedFeed>(feeds: readonly T[], named: readonly number[]): T[] {
   const byId = new Map(feeds.map((f) => [f.id, f]));
-  const first = named.map((id) => byId.get(id)).filter((f): f is Feed => f !== undefined);
+  const first = named.map((id) => byId.get(id)).filter((f): f is T => f !== undefined);
   const set = new Set(named);
   return [...first, ...feeds.filter((f) => !set.has(f.id))].map((f, i) => (f.sort_order === i ? f : { ...f, sort_order: i }));
 }
 
 /** The feed list as the layout has it: each feed's folder_id from its group, and the order of the changed group. */
-export function feedsForLayout(feeds: readonly Feed[], layout: Layout, change: Change): Feed[] {
+export function feedsForLayout<T extends PlacedFeed>(feeds: readonly T[], layout: Layout, change: Change): T[] {
   const folderOf = new Map<number, number | null>();
   for (const f of layout.folders) for (const id of f.feeds) folderOf.set(id, f.id);
   for (const id of layout.root) folderOf.set(id, null);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Feed, Folder } from '../../../common/api.js';
 import { toast } from '../../components/ui/Toast.js';
 import { announce } from '../../lib/mutations.js';
-import { feedsKey, feedTitle } from '../feeds/index.js';
+import { feedSummariesKey, feedsKey, feedTitle, type FeedSummary } from '../feeds/index.js';
 import { FEED_FOLDER_CHANGED, foldersKey, moveErrorMessage, moveFeedToFolder, removeFeedFromFolder, sortFeedGroup, sortFolders } from './api.js';
 import { diffLayouts, feedsForLayout, foldersForLayout, type Layout } from './tree.js';
 
@@ -31,10 +31,12 @@ export function useLayoutCommit(): (before: Layout, after: Layout, options?: Com
   return useCallback(
     (before: Layout, after: Layout, { feedId, droppedOnFolder }: CommitOptions = {}) => {
       const change = diffLayouts(before, after, feedId);
+      // The sidebar draws the summaries; the full list is changed too when a screen holds it.
+      const summaries = client.getQueryData<FeedSummary[]>(feedSummariesKey);
       const feeds = client.getQueryData<Feed[]>(feedsKey);
       const folders = client.getQueryData<Folder[]>(foldersKey);
       const folderName = (id: number | 'root') => (id === 'root' ? '' : (folders?.find((f) => f.id === id)?.name ?? ''));
-      const feed = feedId === undefined ? undefined : feeds?.find((f) => f.id === feedId);
+      const feed = feedId === undefined ? undefined : (summaries ?? feeds)?.find((f) => f.id === feedId);
       const title = feed ? feedTitle(feed, t) : '';
 
       if (change.kind === 'none') {
@@ -45,10 +47,12 @@ export function useLayoutCommit(): (before: Layout, after: Layout, options?: Com
       // Optimistic: an answer to an earlier refetch must not land on top of the new lists.
       void client.cancelQueries({ queryKey: feedsKey });
       void client.cancelQueries({ queryKey: foldersKey });
+      if (summaries && change.kind !== 'folders') client.setQueryData<FeedSummary[]>(feedSummariesKey, feedsForLayout(summaries, after, change));
       if (feeds && change.kind !== 'folders') client.setQueryData<Feed[]>(feedsKey, feedsForLayout(feeds, after, change));
       if (folders) client.setQueryData<Folder[]>(foldersKey, foldersForLayout(folders, after));
 
       const rollBack = () => {
+        if (summaries) client.setQueryData(feedSummariesKey, summaries);
         if (feeds) client.setQueryData(feedsKey, feeds);
         if (folders) client.setQueryData(foldersKey, folders);
         void client.invalidateQueries({ queryKey: feedsKey });

@@ -185,11 +185,23 @@ export function useReadingListUnreadCounts(): UseQueryResult<Map<number, number>
   useRefetchOn('force-unread-update', readingListUnreadKey);
   useRefetchOn('reading-list-updated', readingListUnreadKey);
   useRefetchOn('reading-lists-updated', readingListUnreadKey);
-  return useQuery({
-    queryKey: readingListUnreadKey,
-    queryFn: async () => new Map((await getReadingListUnreadCounts()).map((c) => [c.id, c.unread_article_count])),
-    staleTime: UNREAD_COUNTS_STALE_MS,
-  });
+  return useQuery({ queryKey: readingListUnreadKey, queryFn: fetchReadingListUnread, staleTime: UNREAD_COUNTS_STALE_MS });
+}
+
+/** The value of the lists' unread query (readingListUnreadKey): list id → unread count. */
+export async function fetchReadingListUnread(): Promise<Map<number, number>> {
+  return new Map((await getReadingListUnreadCounts()).map((c) => [c.id, c.unread_article_count]));
+}
+
+/**
+ * One list's unread count, as its sidebar badge shows it (undefined while unknown). It selects its own number from
+ * the shared query, so a count change re-renders the badges whose number changed and nothing else, as the feeds'
+ * badges do (docs/decisions.md "Sidebar at scale"). Whoever shows the section keeps the query fresh with
+ * useReadingListUnreadCounts (without reading its data).
+ */
+export function useReadingListUnread(listId: number): number | undefined {
+  const select = useCallback((counts: Map<number, number>) => counts.get(listId), [listId]);
+  return useQuery({ queryKey: readingListUnreadKey, queryFn: fetchReadingListUnread, staleTime: UNREAD_COUNTS_STALE_MS, select }).data;
 }
 
 /** The lists an article is in (the add-to-list modal). */

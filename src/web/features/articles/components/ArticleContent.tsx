@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Article } from '../../../../common/api.js';
 import { Skeleton } from '../../../components/ui/Skeleton.js';
-import { useFeeds } from '../../feeds/index.js';
+import { useFeedSummaries } from '../../feeds/index.js';
 import { alwaysLoadsOriginal, extractContent } from '../api.js';
 import { isTinyLoadedImage, looksLikeTeaser, prepareContent } from '../text.js';
 import '../article-content.css';
@@ -19,7 +19,7 @@ import '../article-content.css';
  */
 export function ArticleContent({ article }: { article: Article }) {
   const { t } = useTranslation();
-  const feeds = useFeeds();
+  const feeds = useFeedSummaries();
   const feed = feeds.data?.find((f) => f.id === article.feed_id);
   const teaser = useMemo(() => looksLikeTeaser(article.content || article.summary), [article.content, article.summary]);
   const [asked, setAsked] = useState(false);

@@ -9,7 +9,7 @@ import { toast } from '../../../components/ui/Toast.js';
 import { ApiError } from '../../../lib/api.js';
 import { useAuth } from '../../../lib/auth.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { useFeeds, useUnreadCounts } from '../../feeds/index.js';
+import { useFeedSummaries, useUnreadCounts } from '../../feeds/index.js';
 import { buildLayout, useFolders } from '../../folders/index.js';
 import { fetchErrorKey, markReadOn, type ArticleView } from '../api.js';
 import { adjacentUnreadFeed, sidebarFeedOrder, type Position } from '../feedOrder.js';
@@ -68,7 +68,7 @@ export function ArticleList({ view, onManageFilters, onMute, intro, emptyState, 
   const readOn = markReadOn(user);
   const { showRead, toggleShowRead, focusSearch } = useReadingState();
   const navigate = useNavigate();
-  const feeds = useFeeds();
+  const feeds = useFeedSummaries();
   const folders = useFolders();
   const counts = useUnreadCounts();
   const [actionError, setActionError] = useTimedMessage(ACTION_ERROR_MS);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useAuth } from '../../../lib/auth.js';
 import { Logo } from '../../../components/ui/Logo.js';
-import { AddFeedDialog, useFeeds, useTotalUnread, useUnreadCounts } from '../../feeds/index.js';
+import { AddFeedDialog, useFeedSummaries, useTotalUnread, useUnreadCounts } from '../../feeds/index.js';
 import { Skeleton } from '../../../components/ui/Skeleton.js';
 import { AddMenu, FolderDialog, SidebarFeedTree, useFolders } from '../../folders/index.js';
 import { ReadingListsSection } from '../../reading-lists/index.js';
@@ -27,7 +27,8 @@ export const Sidebar = forwardRef<HTMLButtonElement, SidebarProps>(function Side
   const { t } = useTranslation();
   const { signOut } = useAuth();
   const location = useLocation();
-  const feeds = useFeeds();
+  // The slim list (docs/decisions.md "Feed summaries"): the sidebar never needs a feed's URL or description.
+  const feeds = useFeedSummaries();
   const folders = useFolders();
   // Keeps the counts fetched and fresh; the badges read them one by one (feeds/unreadBadges), so the sidebar itself
   // does not re-render when a count changes (its data is not read here).

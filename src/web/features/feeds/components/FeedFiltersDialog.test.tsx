@@ -4,7 +4,7 @@ import type { FeedFilter } from '../../../../common/api.js';
 import type { NewFilter } from '../api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
 import { fakeServer, OpenDialog, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
-import { makeFeed, makeFilter } from '../../../test/testFeeds.js';
+import { makeFeed, makeFilter, summariesOf } from '../../../test/testFeeds.js';
 import { FeedFiltersDialog } from './FeedFiltersDialog.js';
 
 function Harness() {
@@ -15,6 +15,7 @@ let filters: FeedFilter[];
 function server(addAnswer?: () => [number, unknown]) {
   return fakeServer({
     'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'Sport Daily' })]],
+    'GET /api/feeds/summaries': () => [200, summariesOf([makeFeed({ id: 1, title: 'Sport Daily' })])],
     'GET /api/feeds/1/filters': () => [200, { filters }],
     'POST /api/feeds/1/filters': withBody<NewFilter>((body) => {
       if (addAnswer) return addAnswer();

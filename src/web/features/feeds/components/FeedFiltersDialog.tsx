@@ -11,7 +11,7 @@ import { Skeleton } from '../../../components/ui/Skeleton.js';
 import { TextField } from '../../../components/ui/TextField.js';
 import { ApiError } from '../../../lib/api.js';
 import { announce } from '../../../lib/mutations.js';
-import { feedTitle, filtersKey, useAddFilter, useDeleteFilter, useFeedFilters, useFeeds } from '../api.js';
+import { feedTitle, filtersKey, useAddFilter, useDeleteFilter, useFeedFilters, useFeedSummaries } from '../api.js';
 import { ChoiceGroup, filterScopeChoices } from './ChoiceGroup.js';
 
 export interface FeedFiltersDialogProps {
@@ -29,7 +29,8 @@ export interface FeedFiltersDialogProps {
  */
 export function FeedFiltersDialog({ feedId, open, onClose }: FeedFiltersDialogProps) {
   const { t } = useTranslation();
-  const feeds = useFeeds();
+  // The title only: the summaries the dashboard holds anyway (the dialog opens from an article view too).
+  const feeds = useFeedSummaries();
   const feed = feeds.data?.find((f) => f.id === feedId);
   const title = feed ? t('feeds.filters.titleFor', { title: feedTitle(feed, t) }) : t('feeds.filters.title');
 

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { Feed } from '../../../../common/api.js';
 
 export interface FeedIconProps {
-  feed: Pick<Feed, 'title' | 'favicon_base64' | 'favicon_type'> & { favicon_url?: string | null };
+  /** A Feed, a feed summary (icon by URL only) or an article's feed fields. */
+  feed: Pick<Feed, 'title'> & Partial<Pick<Feed, 'favicon_base64' | 'favicon_type' | 'favicon_url'>>;
   /** sm: 16 px (lists, cards), md: 32 px (feed management). */
   size?: 'sm' | 'md';
   className?: string;
@@ -34,7 +35,7 @@ export function FeedIcon({ feed, size = 'sm', className = '' }: FeedIconProps) {
   const [failed, setFailed] = useState(false);
   const data = feed.favicon_base64;
   // Small icons come inline; larger ones by their cached, content-addressed URL (server feeds/icons.ts).
-  const src = data ? `data:${mediaType(data, feed.favicon_type)};base64,${data}` : (feed.favicon_url ?? null);
+  const src = data ? `data:${mediaType(data, feed.favicon_type ?? null)};base64,${data}` : (feed.favicon_url ?? null);
   useEffect(() => setFailed(false), [src]);
   const { box, px } = sizes[size];
 

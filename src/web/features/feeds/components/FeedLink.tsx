@@ -1,13 +1,20 @@
 import { BellOff, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Feed } from '../../../../common/api.js';
 import { Badge, itemClass, mutedItemClass } from '../../../components/sidebar/SidebarItems.js';
-import { feedTitle } from '../api.js';
+import { feedTitle, type FeedSummary } from '../api.js';
 import { FeedIcon } from './FeedIcon.js';
 
 /** A feed in the sidebar: icon or letter tile, title, unread badge; muted: greyed, a mute icon, no badge. */
-export function FeedLink({ feed, active, count }: { feed: Feed; active: boolean; count?: number }) {
+export function FeedLink({
+  feed,
+  active,
+  count,
+}: {
+  feed: Pick<FeedSummary, 'id' | 'title' | 'favicon_url' | 'last_error_code' | 'is_muted'>;
+  active: boolean;
+  count?: number;
+}) {
   const { t } = useTranslation();
   const title = feedTitle(feed, t);
   // A feed whose last fetch failed is marked (its error in words as the tooltip), so a broken source is noticed.

@@ -10,7 +10,7 @@ import { formatDateTime } from '../format.js';
 import { ChoiceGroup, type Choice } from './ChoiceGroup.js';
 
 export interface MuteDialogProps {
-  feed: Pick<Feed, 'id' | 'title' | 'custom_title' | 'original_title' | 'is_muted' | 'muted_permanently' | 'muted_until'>;
+  feed: Pick<Feed, 'id' | 'title' | 'is_muted' | 'muted_permanently' | 'muted_until'> & Partial<Pick<Feed, 'custom_title' | 'original_title'>>;
   open: boolean;
   onClose(): void;
 }

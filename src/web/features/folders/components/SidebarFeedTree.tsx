@@ -4,8 +4,8 @@ import { Folder as FolderIcon } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import type { Feed, Folder } from '../../../../common/api.js';
-import { FeedIcon, feedTitle } from '../../feeds/index.js';
+import type { Folder } from '../../../../common/api.js';
+import { FeedIcon, feedTitle, type FeedSummary } from '../../feeds/index.js';
 import { flattenLayout, visibleRows, type Group, type Row } from '../tree.js';
 import { useCollapsedFolders } from '../useCollapsedFolders.js';
 import { useRowWindow } from '../useRowWindow.js';
@@ -16,7 +16,8 @@ import { EmptyFolderRow, FeedItem, FolderItem, ROW_HEIGHT, RootArea } from './Tr
 import { useTreeDrag } from './useTreeDrag.js';
 
 export interface SidebarFeedTreeProps {
-  feeds: Feed[];
+  /** The feed summaries (GET /api/feeds/summaries) in the user's order. */
+  feeds: FeedSummary[];
   folders: Folder[];
   /** The feed whose view is open (from the query), for aria-current. */
   activeFeed: string | null;

@@ -6,8 +6,8 @@ import type { Feed, Folder } from '../../../../common/api.js';
 import { on, type AppEvent } from '../../../lib/events.js';
 import { fakeServer, type Handler, renderAt, signedIn, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
 import { Sidebar } from '../../dashboard/index.js';
-import { feedsKey } from '../../feeds/index.js';
-import { makeFeed } from '../../../test/testFeeds.js';
+import { feedSummariesKey, feedsKey, unpackFeedSummaries, type FeedSummary } from '../../feeds/index.js';
+import { makeFeed, summariesOf } from '../../../test/testFeeds.js';
 import { foldersKey } from '../api.js';
 import { buildLayout, moveFeed, moveFolder } from '../tree.js';
 import { COLLAPSED_FOLDERS_KEY } from '../useCollapsedFolders.js';
@@ -27,6 +27,7 @@ const counts = { counts: { '1': 5, '2': 4, '4': 2 }, total: 11 };
 function serve(extra: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, feeds],
+    'GET /api/feeds/summaries': () => [200, summariesOf(feeds)],
     'GET /api/folders': () => [200, { folders }],
     'GET /api/feeds/unread_counts': () => [200, counts],
     'GET /api/reading-lists': () => [200, { reading_lists: [] }],
@@ -88,6 +89,10 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
   it('marks a feed whose last fetch failed, with the error as its tooltip', async () => {
     fakeServer({
       'GET /api/feeds': () => [200, [makeFeed({ id: 7, title: 'Broken Blog', last_error_code: 'FETCH_DNS' }), makeFeed({ id: 8, title: 'Fine Blog' })]],
+      'GET /api/feeds/summaries': () => [
+        200,
+        summariesOf([makeFeed({ id: 7, title: 'Broken Blog', last_error_code: 'FETCH_DNS' }), makeFeed({ id: 8, title: 'Fine Blog' })]),
+      ],
       'GET /api/folders': () => [200, { folders: [] }],
       'GET /api/feeds/unread_counts': () => [200, counts],
       'GET /api/reading-lists': () => [200, { reading_lists: [] }],
@@ -103,6 +108,7 @@ describe('sidebar folders (dashboard.md §2 "Sidebar", §4 "Folders")', () => {
     const many = Array.from({ length: 500 }, (_, i) => makeFeed({ id: 100 + i, title: `Feed ${i}` }));
     fakeServer({
       'GET /api/feeds': () => [200, many],
+      'GET /api/feeds/summaries': () => [200, summariesOf(many)],
       'GET /api/folders': () => [200, { folders: [] }],
       'GET /api/feeds/unread_counts': () => [200, { counts: { '100': 3 }, total: 3 }],
       'GET /api/reading-lists': () => [200, { reading_lists: [] }],
@@ -219,6 +225,8 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
   function setup(extra: Record<string, Handler>) {
     const calls = serve(extra);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    // The sidebar draws the summaries; a screen may hold the full list as well, and both follow a drop.
+    client.setQueryData(feedSummariesKey, unpackFeedSummaries(summariesOf(feeds)));
     client.setQueryData(feedsKey, feeds);
     client.setQueryData(foldersKey, folders);
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
@@ -230,7 +238,8 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
   const offs: Array<() => void> = [];
   afterEach(() => offs.splice(0).forEach((off) => off()));
   const layout = buildLayout(feeds, folders);
-  const folderOf = (client: QueryClient, id: number) => client.getQueryData<Feed[]>(feedsKey)!.find((f) => f.id === id)!.folder_id;
+  const folderOf = (client: QueryClient, id: number) => client.getQueryData<FeedSummary[]>(feedSummariesKey)!.find((f) => f.id === id)!.folder_id;
+  const fullFolderOf = (client: QueryClient, id: number) => client.getQueryData<Feed[]>(feedsKey)!.find((f) => f.id === id)!.folder_id;
 
   it("moves a feed into a folder at once, then sends the move and the folder's new order", async () => {
     const { calls, client, commit, toasts } = setup({
@@ -239,6 +248,7 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
     const pending = commit(layout, moveFeed(layout, 4, 11), { feedId: 4 });
     // Optimistic: the caches already show it.
     expect(folderOf(client, 4)).toBe(11);
+    expect(fullFolderOf(client, 4)).toBe(11);
     expect(client.getQueryData<Folder[]>(foldersKey)!.find((f) => f.id === 11)!.feeds).toEqual([4]);
     await act(() => pending);
     expect(calls.filter((c) => c.key.startsWith('POST')).map((c) => [c.key, c.body])).toEqual([['POST /api/folders/11/feeds', { feed_id: 4 }]]);
@@ -254,6 +264,7 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
     expect(folderOf(client, 1)).toBeNull();
     await act(() => pending);
     expect(folderOf(client, 1)).toBe(10);
+    expect(fullFolderOf(client, 1)).toBe(10);
     expect(client.getQueryData<Folder[]>(foldersKey)!.find((f) => f.id === 10)!.feeds).toEqual([1, 2, 3]);
     expect(toasts).toEqual([{ message: 'Feed or folder not found.', tone: 'error' }]);
 
@@ -272,16 +283,23 @@ describe('drops (dashboard.md §4: optimistic, rolled back on failure; §8 toast
     const { calls, client, commit, toasts } = setup({ 'POST /api/feeds/sort': () => (fail ? [500, { message: 'x', code: 'X' }] : [200, []]) });
     await act(() => commit(layout, moveFeed(layout, 5, 'root', 0), { feedId: 5 }));
     expect(calls.find((c) => c.key === 'POST /api/feeds/sort')!.body).toEqual({ feed_order: [5, 4] });
+    expect(client.getQueryData<FeedSummary[]>(feedSummariesKey)!.map((f) => [f.id, f.sort_order])).toEqual([
+      [5, 0],
+      [4, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+    ]);
     expect(client.getQueryData<Feed[]>(feedsKey)!.map((f) => f.id)).toEqual([5, 4, 1, 2, 3]);
     expect(toasts.at(-1)).toEqual({ message: 'Feed order updated', tone: 'success' });
 
     fail = true;
-    const before = client.getQueryData<Feed[]>(feedsKey);
+    const before = client.getQueryData<FeedSummary[]>(feedSummariesKey);
     const current = buildLayout(before!, folders);
     const pending = commit(current, moveFeed(current, 2, 10, 0), { feedId: 2 });
-    expect(client.getQueryData<Feed[]>(feedsKey)![0].id).toBe(2);
+    expect(client.getQueryData<FeedSummary[]>(feedSummariesKey)![0].id).toBe(2);
     await act(() => pending);
-    expect(client.getQueryData<Feed[]>(feedsKey)).toEqual(before);
+    expect(client.getQueryData<FeedSummary[]>(feedSummariesKey)).toEqual(before);
     expect(toasts.at(-1)).toEqual({ message: 'The feed order could not be saved. Please try again.', tone: 'error' });
   });
 

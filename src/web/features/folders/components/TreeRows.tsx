@@ -5,9 +5,9 @@ import { ChevronRight, Folder as FolderIcon, FolderOpen, GripVertical, Pencil, T
 import { memo, type CSSProperties, type KeyboardEventHandler, type PointerEventHandler, type TouchEventHandler } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Feed, Folder } from '../../../../common/api.js';
+import type { Folder } from '../../../../common/api.js';
 import { Badge } from '../../../components/sidebar/SidebarItems.js';
-import { FeedActionsMenu, FeedLink, feedTitle, useFeedUnread, useUnreadSum } from '../../feeds/index.js';
+import { FeedActionsMenu, FeedLink, feedTitle, useFeedUnread, useUnreadSum, type FeedSummary } from '../../feeds/index.js';
 import type { Group } from '../tree.js';
 import { feedDndId, folderDndId, parse, ROOT } from './treeDrag.js';
 
@@ -75,7 +75,7 @@ function FolderLine() {
   return <span aria-hidden className="pointer-events-none absolute -bottom-0.5 left-[1.1rem] top-0 w-px bg-border" />;
 }
 
-export const FeedItem = memo(function FeedItem({ feed, group, active, index }: { feed: Feed; group: Group; active: boolean; index: number }) {
+export const FeedItem = memo(function FeedItem({ feed, group, active, index }: { feed: FeedSummary; group: Group; active: boolean; index: number }) {
   const { t } = useTranslation();
   const count = useFeedUnread(feed.id);
   const { setNodeRef, setActivatorNodeRef, listeners, attributes, transform, transition, isDragging } = useSortable({

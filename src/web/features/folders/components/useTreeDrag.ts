@@ -10,9 +10,9 @@ import {
 } from '@dnd-kit/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Feed, Folder } from '../../../../common/api.js';
+import type { Folder } from '../../../../common/api.js';
 import { useDragEndClickGuard, useSidebarDragSensors } from '../../../components/sidebar/sidebarDrag.js';
-import { feedTitle } from '../../feeds/index.js';
+import { feedTitle, type FeedSummary } from '../../feeds/index.js';
 import { buildLayout, feedsOf, groupOf, moveFeed, moveFolder, sortedFolders, type Group, type Layout } from '../tree.js';
 import { useLayoutCommit } from '../useLayoutCommit.js';
 import { keyboardCoordinates, parse, treeCollisionDetection } from './treeDrag.js';
@@ -22,7 +22,7 @@ import { keyboardCoordinates, parse, treeCollisionDetection } from './treeDrag.j
  * the spoken announcements, the handlers of the DndContext and the commit on drop (useLayoutCommit).
  * `isExpanded` says whether a folder shows its feeds (a collapsed one takes a feed only on drop).
  */
-export function useTreeDrag(feeds: Feed[], folders: Folder[], isExpanded: (folderId: number) => boolean) {
+export function useTreeDrag(feeds: FeedSummary[], folders: Folder[], isExpanded: (folderId: number) => boolean) {
   const { t } = useTranslation();
   const commit = useLayoutCommit();
   const serverLayout = useMemo(() => buildLayout(feeds, folders), [feeds, folders]);

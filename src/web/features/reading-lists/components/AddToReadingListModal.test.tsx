@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArticleReadingListRef, ReadingList } from '../../../../common/api.js';
 import { on } from '../../../lib/events.js';
 import { fakeServer, type Handler, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
+import { summariesOf } from '../../../test/testFeeds.js';
 import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { AddToReadingListModal, MESSAGE_MS } from './AddToReadingListModal.js';
 
@@ -12,6 +13,7 @@ let refs: ArticleReadingListRef[];
 function server(routes: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, []],
+    'GET /api/feeds/summaries': () => [200, summariesOf([])],
     'GET /api/reading-lists': () => [200, { reading_lists: lists }],
     'GET /api/articles/42/reading-lists': () => [200, { reading_lists: refs }],
     ...routes,

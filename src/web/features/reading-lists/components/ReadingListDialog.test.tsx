@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
 import { fakeServer, type Reply, OpenDialog, renderAt, signedIn, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
-import { makeFeed } from '../../../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../../../test/testFeeds.js';
 import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { ReadingListDialog, SMART_TAB_HINT_MS } from './ReadingListDialog.js';
 
@@ -13,6 +13,7 @@ function Harness({ list, onSaved }: { list?: ReadingList; onSaved?(l: ReadingLis
 function server(save?: () => Reply) {
   return fakeServer({
     'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'Tech Feed' }), makeFeed({ id: 2, title: 'Science Feed' })]],
+    'GET /api/feeds/summaries': () => [200, summariesOf([makeFeed({ id: 1, title: 'Tech Feed' }), makeFeed({ id: 2, title: 'Science Feed' })])],
     'POST /api/reading-lists': withBody<SentReadingList>((body) => (save ? save() : [201, { reading_list: makeList({ id: 5, ...body }) }])),
     'PUT /api/reading-lists/3': withBody<SentReadingList>((body) => (save ? save() : [200, { reading_list: makeList({ id: 3, ...body }) }])),
   });

@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReadingList } from '../../../../common/api.js';
 import { emit } from '../../../lib/events.js';
 import { fakeServer, type Handler, renderAt, setUpDashboardTestEnv, withBody } from '../../../test/dashboardHarness.js';
-import { readingListsKey, useSortReadingLists } from '../api.js';
+import { summariesOf } from '../../../test/testFeeds.js';
+import { readingListsKey, readingListUnreadKey, useReadingListUnread, useSortReadingLists } from '../api.js';
 import { makeList, type SentReadingList } from '../../../test/testLists.js';
 import { activeListId, ReadingListsSection } from './ReadingListsSection.js';
 
@@ -15,6 +16,7 @@ let unread: Array<{ id: number; unread_article_count: number }>;
 function server(extra: Record<string, Handler> = {}) {
   return fakeServer({
     'GET /api/feeds': () => [200, []],
+    'GET /api/feeds/summaries': () => [200, summariesOf([])],
     'GET /api/reading-lists': () => [200, { reading_lists: lists }],
     'GET /api/reading-lists/unread_counts': () => [200, { unread_counts: unread }],
     ...extra,
@@ -64,6 +66,37 @@ describe('reading-lists section (dashboard.md §2 "Sidebar")', () => {
     expect(again.getAttribute('aria-expanded')).toBe('true');
     const active = await within(section()).findByRole('link', { name: /AI <3/ });
     expect(active.getAttribute('aria-current')).toBe('page');
+  });
+
+  it('each badge reads its own number: a count change re-renders the badges whose number changed, nothing else', async () => {
+    server();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    client.setQueryData(
+      readingListUnreadKey,
+      new Map([
+        [1, 4],
+        [2, 0],
+      ]),
+    );
+    const renders = { 1: 0, 2: 0 };
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+    const one = renderHook(() => (renders[1]++, useReadingListUnread(1)), { wrapper });
+    const two = renderHook(() => (renders[2]++, useReadingListUnread(2)), { wrapper });
+    expect([one.result.current, two.result.current]).toEqual([4, 0]);
+    const before = { ...renders };
+    act(() => {
+      client.setQueryData(
+        readingListUnreadKey,
+        new Map([
+          [1, 3],
+          [2, 0],
+        ]),
+      );
+    });
+    await waitFor(() => expect(one.result.current).toBe(3));
+    expect(renders[1]).toBeGreaterThan(before[1]);
+    expect(renders[2]).toBe(before[2]);
+    expect(two.result.current).toBe(0);
   });
 
   it('refreshes the badges when unread counts change (app events)', async () => {

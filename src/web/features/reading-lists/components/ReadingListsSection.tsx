@@ -2,7 +2,7 @@ import { closestCenter, DndContext, type Announcements, type DragEndEvent, type 
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { BookmarkCheck, ChevronRight, GripVertical, Pencil, Plus, Sparkles, Trash2 } from 'lucide-react';
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ReadingList } from '../../../../common/api.js';
@@ -11,7 +11,7 @@ import { useTimedMessage } from '../../../lib/useTimedMessage.js';
 import { Badge, itemClass } from '../../../components/sidebar/SidebarItems.js';
 import { useDragEndClickGuard, useSidebarDragSensors } from '../../../components/sidebar/sidebarDrag.js';
 import { FeedActionsMenu } from '../../feeds/index.js';
-import { unescapeAngles, useReadingListUnreadCounts, useReadingLists, useSortReadingLists } from '../api.js';
+import { unescapeAngles, useReadingListUnread, useReadingListUnreadCounts, useReadingLists, useSortReadingLists } from '../api.js';
 import { DeleteReadingListDialog } from './DeleteReadingListDialog.js';
 import { ReadingListDialog } from './ReadingListDialog.js';
 
@@ -37,13 +37,16 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
   const location = useLocation();
   const navigate = useNavigate();
   const lists = useReadingLists();
-  const unread = useReadingListUnreadCounts();
+  // Keeps the lists' counts fetched and fresh; each row reads its own number (useReadingListUnread), so a count
+  // change re-renders that row's badge and not the section.
+  useReadingListUnreadCounts();
   const sort = useSortReadingLists();
   const [sortError, setSortError] = useTimedMessage(5000);
   const active = activeListId(location.pathname);
   const [expanded, setExpanded] = useState(() => storage.get(EXPANDED_KEY) !== '0');
   const [dialog, setDialog] = useState<{ mode: 'create' } | { mode: 'edit'; list: ReadingList } | null>(null);
   const [deleting, setDeleting] = useState<ReadingList | null>(null);
+  const onEdit = useCallback((list: ReadingList) => setDialog({ mode: 'edit', list }), []);
   const headingId = useId();
   const listId = useId();
 
@@ -134,14 +137,7 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
             <SortableContext items={items.map((l) => l.id)} strategy={verticalListSortingStrategy}>
               <ul className="flex flex-col gap-0.5">
                 {items.map((list) => (
-                  <SortableListItem
-                    key={list.id}
-                    list={list}
-                    active={active === list.id}
-                    count={unread.data?.get(list.id) ?? list.unread_article_count}
-                    onEdit={() => setDialog({ mode: 'edit', list })}
-                    onDelete={() => setDeleting(list)}
-                  />
+                  <SortableListItem key={list.id} list={list} active={active === list.id} onEdit={onEdit} onDelete={setDeleting} />
                 ))}
               </ul>
             </SortableContext>
@@ -173,8 +169,21 @@ export function ReadingListsSection({ className = '' }: { className?: string }) 
   );
 }
 
-function SortableListItem({ list, active, count, onEdit, onDelete }: { list: ReadingList; active: boolean; count: number; onEdit(): void; onDelete(): void }) {
+/** A list's row; memoised, with its own badge subscription, so a count change re-renders only its badge's row. */
+const SortableListItem = memo(function SortableListItem({
+  list,
+  active,
+  onEdit,
+  onDelete,
+}: {
+  list: ReadingList;
+  active: boolean;
+  onEdit(list: ReadingList): void;
+  onDelete(list: ReadingList): void;
+}) {
   const { t } = useTranslation();
+  // Until the counts call answers, the count the list itself came with.
+  const count = useReadingListUnread(list.id) ?? list.unread_article_count;
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: list.id });
   const name = unescapeAngles(list.name);
   // Mouse and touch drag from anywhere on the row; the keyboard uses the grip (Enter on the link still opens it).
@@ -216,11 +225,11 @@ function SortableListItem({ list, active, count, onEdit, onDelete }: { list: Rea
         <FeedActionsMenu
           label={t('readingLists.section.actions', { name })}
           actions={[
-            { label: t('readingLists.section.edit'), icon: Pencil, onSelect: onEdit },
-            { label: t('readingLists.section.delete'), icon: Trash2, onSelect: onDelete, danger: true },
+            { label: t('readingLists.section.edit'), icon: Pencil, onSelect: () => onEdit(list) },
+            { label: t('readingLists.section.delete'), icon: Trash2, onSelect: () => onDelete(list), danger: true },
           ]}
         />
       </div>
     </li>
   );
-}
+});

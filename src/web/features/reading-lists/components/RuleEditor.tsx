@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { FilterScopeName, ReadingListRule, RuleTypeName } from '../../../../common/api.js';
 import { Switch } from '../../../components/ui/Switch.js';
 import { TextField } from '../../../components/ui/TextField.js';
-import { ChoiceGroup, FeedIcon, feedTitle, filterScopeChoices, useFeeds } from '../../feeds/index.js';
+import { ChoiceGroup, FeedIcon, feedTitle, filterScopeChoices, useFeedSummaries } from '../../feeds/index.js';
 import type { RuleDraft } from './readingListForm.js';
 
 /** One rule of a smart list (dashboard.md §3 "Rule", §4 "Reading-list dialog"): type, scope, value and feeds. */
@@ -84,7 +84,7 @@ export function RuleEditor({
 /** The rule's feeds (§3: a loaded feed list for rule selection): a checkbox per feed, in the user's order. */
 function FeedPicker({ selected, onChange, error }: { selected: number[]; onChange(ids: number[]): void; error: string | null }) {
   const { t } = useTranslation();
-  const feeds = useFeeds();
+  const feeds = useFeedSummaries();
   const errorId = useId();
   const chosen = new Set(selected);
   return (

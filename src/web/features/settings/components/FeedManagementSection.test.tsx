@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { on, type AppEvent } from '../../../lib/events.js';
 import { fakeServer, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../../test/dashboardHarness.js';
-import { makeFeed } from '../../../test/testFeeds.js';
+import { makeFeed, summariesOf } from '../../../test/testFeeds.js';
 import { FeedManagementSection } from './FeedManagementSection.js';
 
 /** Settings section 3, feed management (dashboard.md §2, §5, §8 "Account", §9). */
@@ -29,7 +29,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('settings: feed management', () => {
   it('sums up the feeds and how many failed at their last refresh, with the way to feed management', async () => {
     const feed = (id: number, last_error_code: string | null) => makeFeed({ id, last_error_code });
-    fakeServer({ 'GET /api/feeds': () => [200, [feed(1, null), feed(2, 'FETCH_TIMEOUT'), feed(3, null)]] });
+    fakeServer({ 'GET /api/feeds/summaries': () => [200, summariesOf([feed(1, null), feed(2, 'FETCH_TIMEOUT'), feed(3, null)])] });
     await renderAt('/dashboard/settings', <FeedManagementSection />);
     expect(await within(section()).findByText('3 feeds · 1 failed at its last refresh')).toBeTruthy();
     expect(within(section()).getByRole('link', { name: 'Manage feeds' }).getAttribute('href')).toBe('/dashboard/feeds');
@@ -37,13 +37,13 @@ describe('settings: feed management', () => {
 
   it('says when every feed is fine, and shows no summary without feeds', async () => {
     let list = [makeFeed({ id: 1 })];
-    const calls = fakeServer({ 'GET /api/feeds': () => [200, list] });
+    const calls = fakeServer({ 'GET /api/feeds/summaries': () => [200, summariesOf(list)] });
     const { unmount } = await renderAt('/dashboard/settings', <FeedManagementSection />);
     expect(await within(section()).findByText('1 feed · all fetched without problems')).toBeTruthy();
     unmount();
     list = [];
     await renderAt('/dashboard/settings', <FeedManagementSection />);
-    await waitFor(() => expect(calls.filter((c) => c.key === 'GET /api/feeds')).toHaveLength(2));
+    await waitFor(() => expect(calls.filter((c) => c.key === 'GET /api/feeds/summaries')).toHaveLength(2));
     // The empty answer has arrived and rendered.
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(within(section()).queryByRole('link', { name: 'Manage feeds' })).toBeNull();

@@ -7,7 +7,7 @@ import { Alert } from '../../../components/ui/Alert.js';
 import { Button, ButtonLink } from '../../../components/ui/Button.js';
 import { ApiError } from '../../../lib/api.js';
 import { useTimedMessage } from '../../../lib/useTimedMessage.js';
-import { downloadOpmlExport, useDeleteAllFeeds, useFeeds, useImportOpml } from '../../feeds/index.js';
+import { downloadOpmlExport, useDeleteAllFeeds, useFeedSummaries, useImportOpml } from '../../feeds/index.js';
 import { SettingsSection } from './SettingsSection.js';
 
 /** dashboard.md §5: an OPML file is a .opml or .xml file. */
@@ -57,7 +57,8 @@ function Block({ title, description, children }: { title: string; description: s
 
 function HealthSummary() {
   const { t } = useTranslation();
-  const feeds = useFeeds();
+  // The count and the broken ones only: the summaries the dashboard holds anyway.
+  const feeds = useFeedSummaries();
   if (!feeds.data || feeds.data.length === 0) return null;
   const broken = feeds.data.filter((f) => f.last_error_code).length;
   return (
