@@ -279,7 +279,7 @@ function httpUrl(href: string): URL | null {
 const bareHost = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
 /** The list entry the host is or is a subdomain of, or undefined. */
 function listedHost(host: string, list: readonly string[]): string | undefined {
-  return list.find((h) => host === h || host.endsWith(`.${h}`));
+  return list.find((h) => host === h || (host.length > h.length && host.endsWith(h) && host.charCodeAt(host.length - h.length - 1) === 0x2e) /* . */);
 }
 
 /** The affiliate parameters that count on this host: the general ones and the shop's own. */
@@ -324,7 +324,12 @@ export function isAffiliateLink(href: string): boolean {
  */
 export function stripTrackingParams(href: string): string {
   const url = httpUrl(href);
-  if (!url || url.search === '') return href;
+  return url ? withoutTrackingParams(url, href) : href;
+}
+
+/** stripTrackingParams of `href`, parsed already as `url` (which it may change). */
+function withoutTrackingParams(url: URL, href: string): string {
+  if (url.search === '') return href;
   const shopParams = affiliateParamsOf(bareHost(url));
   const drop = [...url.searchParams].filter(([key, value]) => isTrackingParam(key) || isAffiliateParam(key, value, shopParams)).map(([key]) => key);
   if (drop.length === 0) return href;
@@ -350,7 +355,7 @@ export function cleanLink(href: string): string | null {
   const url = httpUrl(href);
   if (!url) return href;
   const listed = listedHost(bareHost(url), AFFILIATE_HOSTS);
-  if (!listed) return stripTrackingParams(href);
+  if (!listed) return withoutTrackingParams(url, href);
   const target = redirectTarget(url, listed);
   if (target === null) return null;
   const targetUrl = httpUrl(target)!;
