@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
-import { stripNulDeep } from '../nul.js';
+import { containsNul, stripNulDeep } from '../nul.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
@@ -100,5 +100,24 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
   });
   // Feed text is stored without U+0000, which PostgreSQL cannot hold, whatever field it came in (decisions.md "No
   // NUL characters"); done here, on the parse thread, like the rest of the per-item work.
-  return stripNulDeep(result);
+  return withoutNul(result);
+}
+
+/**
+ * The fields of a stored item that the sanitiser wrote: it drops U+0000 from its input and its parser reads &#0; as
+ * U+FFFD, so they never hold one (sanitize.test.ts). They are most of an item's characters, and are not searched.
+ */
+const SANITISED_FIELDS: ReadonlySet<string> = new Set(['content', 'summary', 'text', 'teaser'] satisfies (keyof StoredItem)[]);
+
+function itemHasNul(item: StoredItem): boolean {
+  for (const key in item) {
+    if (!SANITISED_FIELDS.has(key) && containsNul(item[key as keyof StoredItem])) return true;
+  }
+  return false;
+}
+
+/** The result with U+0000 dropped from every string (nul.ts stripNulDeep), the sanitiser's output not searched. */
+function withoutNul(result: ProcessedDocument): ProcessedDocument {
+  const items = (list: StoredItem[]) => (list.some(itemHasNul) ? list.map((item) => (itemHasNul(item) ? stripNulDeep(item) : item)) : list);
+  return { ...stripNulDeep({ feed: result.feed, seen: result.seen, publishedTimes: result.publishedTimes }), fresh: items(result.fresh), changed: items(result.changed) };
 }
