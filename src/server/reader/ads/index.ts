@@ -106,10 +106,21 @@ const DISCLOSURE_BIT = 1;
 const SHOP_CALL_BIT = 2;
 const SHOP_WORD_BIT = 4;
 
-/** Whether the code point is a letter or a digit (\p{L}, \p{N}); ASCII without the expression. */
+/**
+ * Letters and digits below U+3000 (Latin, Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, …), as a table built once from
+ * WORD_CHAR: the scan looks them up instead of running the expression on each character (about a millisecond at
+ * load).
+ */
+const WORD_TABLE_END = 0x3000;
+const WORD_TABLE = (() => {
+  const table = new Uint8Array(WORD_TABLE_END);
+  for (let c = 0; c < WORD_TABLE_END; c++) table[c] = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0;
+  return table;
+})();
+
+/** Whether the code point is a letter or a digit (\p{L}, \p{N}). */
 function isWordChar(cp: number): boolean {
-  if (cp < 0x80) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a);
-  return WORD_CHAR.test(String.fromCodePoint(cp));
+  return cp < WORD_TABLE_END ? WORD_TABLE[cp] === 1 : WORD_CHAR.test(String.fromCodePoint(cp));
 }
 
 /** A hash of text[start, end) over its UTF-16 code units; candidateLists computes the same one as it scans. */
