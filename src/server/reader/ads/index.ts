@@ -235,6 +235,36 @@ export function isAdLabel(text: string): boolean {
   return isNormalisedLabel(normalise(text));
 }
 
+/** The first word of a text (its first run of letters and digits), or ''. */
+function firstWord(text: string): string {
+  let start = -1;
+  for (let i = 0; i < text.length;) {
+    const cp = text.codePointAt(i)!;
+    const word = isWordChar(cp);
+    if (word && start === -1) start = i;
+    else if (!word && start !== -1) return text.slice(start, i);
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return start === -1 ? '' : text.slice(start);
+}
+
+/**
+ * The first words of the labels and label prefixes; the prefixes that are one run of letters alone (none today),
+ * which a longer first word may start with; and whether a label or prefix starts with something else than a letter
+ * or digit (none today), which would let any text be one. The label rule reads a label after decoration, which
+ * holds no letters: a text is a label only if its first word is among these.
+ */
+const LABEL_FIRST_WORDS: ReadonlySet<string> = new Set([...LABELS, ...AD_LABEL_PREFIXES].map(firstWord));
+const LABEL_WORD_PREFIXES: readonly string[] = AD_LABEL_PREFIXES.filter((p) => firstWord(p) === p);
+const LABEL_WITHOUT_LEADING_WORD = [...LABELS, ...AD_LABEL_PREFIXES].some((l) => l === '' || !isWordChar(l.codePointAt(0)!));
+
+/** False when the (lower-case) text cannot be a label (isNormalisedLabel): its first word starts none. */
+function mayBeLabel(lower: string): boolean {
+  if (LABEL_WITHOUT_LEADING_WORD) return true;
+  const first = firstWord(lower);
+  return LABEL_FIRST_WORDS.has(first) || LABEL_WORD_PREFIXES.some((p) => first.startsWith(p));
+}
+
 function isNormalisedLabel(t: string): boolean {
   if (t === '' || t.length > MAX_LABEL_LINE_CHARS) return false;
   if (LABELS.has(undecorated(t))) return true;
@@ -263,11 +293,15 @@ export function isAdBlock(el: AdCandidate): boolean {
   if (el.text == null || !TEXT_TAGS.has(tag)) return false;
   // Bounded before any work: a long text is article text, never a box (and normalising it would cost).
   if (el.text.length > MAX_AD_TEXT_CHARS * 4) return false;
-  const t = normalise(el.text);
+  // The words decide first whether any text rule can apply: most blocks stop here, before any expression runs.
+  // Collapsing whitespace changes no word, so the scan may read the text before it.
+  const lower = el.text.toLowerCase();
+  const lists = candidateLists(lower);
+  if (lists === 0 && !mayBeLabel(lower)) return false;
+  const t = normalise(lower);
   if (t === '' || t.length > MAX_AD_TEXT_CHARS) return false;
   if (isNormalisedLabel(t)) return true;
   if (HEADINGS.has(tag)) return false;
-  const lists = candidateLists(t);
   if (lists & DISCLOSURE_BIT && covered(DISCLOSURE, t) > 0) return true;
   if (t.length > MAX_SHOP_BOX_CHARS) return false;
   if (lists & SHOP_CALL_BIT && covered(SHOP_CALL, t) > 0) return true;
