@@ -76,3 +76,18 @@ describe('processDocument: no U+0000 in what is stored (decisions.md "No NUL cha
     expect(again.seen).toEqual(result.seen);
   });
 });
+
+describe('processDocument: item HTML handed to the sanitiser as compact strings', () => {
+  it('keeps every character, Latin-1 or beyond, whatever else the document holds', () => {
+    // The channel title's dash makes the whole decoded document a two-byte string; Latin-1-only item HTML is copied
+    // to a one-byte string before sanitising (process-document.ts latin1Compact), which must change no character.
+    const doc = `<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Blog — news</title><link>https://example.com/</link>
+      <item><guid>1</guid><title>Café</title><description><![CDATA[<p>Café crème à 2,50 € – “quoted” ’s</p>]]></description></item>
+      <item><guid>2</guid><title>Plain</title><description><![CDATA[<p>Straße, naïve, ½ × 3 ÷ 4 ¿ © ÿ</p>]]></description></item>
+      <item><guid>3</guid><title>Ascii</title><description>plain &amp; simple</description></item>
+    </channel></rss>`;
+    const { fresh } = processDocument({ body: Buffer.from(doc), url: 'https://example.com/feed.xml', contentType: null, known: new Map(), now: Date.UTC(2025, 0, 1) });
+    expect(fresh.map((item) => item.content)).toEqual(['<p>Café crème à 2,50 € – “quoted” ’s</p>', '<p>Straße, naïve, ½ × 3 ÷ 4 ¿ © ÿ</p>', 'plain &amp; simple']);
+    expect(fresh.map((item) => item.text)).toEqual(['Café crème à 2,50 € – “quoted” ’s', 'Straße, naïve, ½ × 3 ÷ 4 ¿ © ÿ', 'plain & simple']);
+  });
+});

@@ -53,14 +53,30 @@ export function fingerprint(item: ParsedItem): string {
   return sha256(s);
 }
 
+/** A character past U+00FF (the range is all of Latin-1, from U+0000: no control character is meant). */
+// eslint-disable-next-line no-control-regex -- the range starts at U+0000 to cover all of Latin-1
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
+/**
+ * The same characters, as a string V8 keeps at one byte per character when they are all Latin-1. A document with a
+ * single character beyond Latin-1 (a dash in its title) decodes to a string of two bytes per character, and every
+ * slice of it, every item's HTML, and everything built from them stays so: the sanitiser's output, the stored
+ * text and teaser. Copied to the main thread, such strings cost about twice as much to serialise as one-byte ones
+ * of the same length (docs/decisions.md "Parse threads: the ad rules' prefilter and one-byte item HTML"). Only the
+ * representation changes, never a character: the result is identical either way.
+ */
+function latin1Compact(html: string): string {
+  return BEYOND_LATIN1.test(html) ? html : Buffer.from(html, 'latin1').toString('latin1');
+}
+
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
   // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
   const baseUrl = item.contentBase ?? item.url;
   // One parse of each HTML field gives the stored HTML and its plain text (docs/decisions.md "Sanitising in one
   // pass"): the text is what htmlToText of the stored HTML reads, as articleBody and teaser would compute it.
-  const content: SanitizedContent | null = item.content ? sanitizeContentWithText(item.content, { baseUrl }) : null;
+  const content: SanitizedContent | null = item.content ? sanitizeContentWithText(latin1Compact(item.content), { baseUrl }) : null;
   // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
-  const summary: SanitizedContent | null = item.summary && item.summary !== item.content ? sanitizeContentWithText(item.summary, { baseUrl }) : null;
+  const summary: SanitizedContent | null = item.summary && item.summary !== item.content ? sanitizeContentWithText(latin1Compact(item.summary), { baseUrl }) : null;
   const body = (content ?? summary)?.text ?? '';
   return {
     guidHash,
