@@ -53,7 +53,7 @@ export function fingerprint(item: ParsedItem): string {
   return sha256(s);
 }
 
-/** A character past U+00FF (the range is all of Latin-1, from U+0000: no control character is meant). */
+/** A character beyond Latin-1 (past U+00FF). */
 // eslint-disable-next-line no-control-regex -- the range starts at U+0000 to cover all of Latin-1
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
