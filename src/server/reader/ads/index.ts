@@ -108,7 +108,7 @@ const SHOP_WORD_BIT = 4;
 
 /**
  * Letters and digits below U+3000 (Latin, Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, …), as a table built once from
- * WORD_CHAR: the scan looks them up instead of running the expression on each character (about a millisecond at
+ * WORD_CHAR: the scan looks them up instead of running the expression on each character (a few milliseconds at
  * load).
  */
 const WORD_TABLE_END = 0x3000;
@@ -166,7 +166,7 @@ const { KEY_WORDS, ALWAYS_SEARCHED } = (() => {
 })();
 
 /**
- * The phrase lists (bits) that may match the (normalised) text: those with a key word among its words. One scan over
+ * The phrase lists (bits) that may match the lower-cased text: those with a key word among its words. One scan over
  * the characters, without a string per word: a word's hash is looked up, and only a hit is compared.
  */
 function candidateLists(text: string): number {
