@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
-import { stripNulDeep } from '../nul.js';
+import { containsNul, stripNulDeep } from '../nul.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
@@ -53,14 +53,30 @@ export function fingerprint(item: ParsedItem): string {
   return sha256(s);
 }
 
+/** A character beyond Latin-1 (past U+00FF). */
+// eslint-disable-next-line no-control-regex -- the range starts at U+0000 to cover all of Latin-1
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
+/**
+ * The same characters, as a string V8 keeps at one byte per character when they are all Latin-1. A document with a
+ * single character beyond Latin-1 (a dash in its title) decodes to a string of two bytes per character, and every
+ * slice of it, every item's HTML, and everything built from them stays so: the sanitiser's output, the stored
+ * text and teaser. Copied to the main thread, such strings cost about twice as much to serialise as one-byte ones
+ * of the same length (docs/decisions.md "Parse threads: the ad rules' prefilter and one-byte item HTML"). Only the
+ * representation changes, never a character: the result is identical either way.
+ */
+function latin1Compact(html: string): string {
+  return BEYOND_LATIN1.test(html) ? html : Buffer.from(html, 'latin1').toString('latin1');
+}
+
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
   // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
   const baseUrl = item.contentBase ?? item.url;
   // One parse of each HTML field gives the stored HTML and its plain text (docs/decisions.md "Sanitising in one
   // pass"): the text is what htmlToText of the stored HTML reads, as articleBody and teaser would compute it.
-  const content: SanitizedContent | null = item.content ? sanitizeContentWithText(item.content, { baseUrl }) : null;
+  const content: SanitizedContent | null = item.content ? sanitizeContentWithText(latin1Compact(item.content), { baseUrl }) : null;
   // An item with only a description has it as content too (reader/parse): stored, and sanitised, once.
-  const summary: SanitizedContent | null = item.summary && item.summary !== item.content ? sanitizeContentWithText(item.summary, { baseUrl }) : null;
+  const summary: SanitizedContent | null = item.summary && item.summary !== item.content ? sanitizeContentWithText(latin1Compact(item.summary), { baseUrl }) : null;
   const body = (content ?? summary)?.text ?? '';
   return {
     guidHash,
@@ -100,5 +116,24 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
   });
   // Feed text is stored without U+0000, which PostgreSQL cannot hold, whatever field it came in (decisions.md "No
   // NUL characters"); done here, on the parse thread, like the rest of the per-item work.
-  return stripNulDeep(result);
+  return withoutNul(result);
+}
+
+/**
+ * The fields of a stored item that the sanitiser wrote: it drops U+0000 from its input and its parser reads &#0; as
+ * U+FFFD, so they never hold one (sanitize.test.ts). They are most of an item's characters, and are not searched.
+ */
+const SANITISED_FIELDS: ReadonlySet<string> = new Set(['content', 'summary', 'text', 'teaser'] satisfies (keyof StoredItem)[]);
+
+function itemHasNul(item: StoredItem): boolean {
+  for (const key in item) {
+    if (!SANITISED_FIELDS.has(key) && containsNul(item[key as keyof StoredItem])) return true;
+  }
+  return false;
+}
+
+/** The result with U+0000 dropped from every string (nul.ts stripNulDeep), the sanitiser's output not searched. */
+function withoutNul(result: ProcessedDocument): ProcessedDocument {
+  const items = (list: StoredItem[]) => (list.some(itemHasNul) ? list.map((item) => (itemHasNul(item) ? stripNulDeep(item) : item)) : list);
+  return { ...stripNulDeep({ feed: result.feed, seen: result.seen, publishedTimes: result.publishedTimes }), fresh: items(result.fresh), changed: items(result.changed) };
 }

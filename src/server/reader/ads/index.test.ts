@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanLink, hasAdClass, isAdBlock, isAdLabel, isAffiliateLink, stripTrackingParams } from './index.js';
-import { AD_LABELS, AFFILIATE_HOSTS, DISCLOSURE_SENTENCES, SHOP_CALLS } from './lists.js';
+import { AD_LABELS, AFFILIATE_HOSTS, DISCLOSURE_SENTENCES, SHOP_CALLS, SHOP_WORDS } from './lists.js';
 
 /**
  * The ad, affiliate and tracking rules (dashboard.md §5; docs/decisions.md "Ads, affiliate links and tracking: the
@@ -124,6 +124,17 @@ describe('isAdBlock: shop boxes', () => {
       expect(block(text, tag), text).toBe(true);
     }
     for (const call of SHOP_CALLS) expect(block(`Produkt X: ${call}`, 'div'), call).toBe(true);
+  });
+
+  it('every shop word decides a box with a price, between any punctuation', () => {
+    // The phrase expressions run only on texts holding one of a phrase's words (index.ts candidateLists): a word
+    // next to punctuation, a dash or a non-ASCII letter is still found.
+    for (const word of SHOP_WORDS) {
+      expect(block(`Kopfhörer – ${word}: 19,99 €`, 'div'), word).toBe(true);
+      expect(block(`«${word}»—€5`, 'div'), word).toBe(true);
+    }
+    for (const sentence of DISCLOSURE_SENTENCES) expect(block(`(${sentence.toUpperCase()})`, 'p'), sentence).toBe(true);
+    expect(block('Dinge bei Amazonien: 19,99 €', 'div')).toBe(false);
   });
 
   it('leaves prices and shop words in ordinary text', () => {

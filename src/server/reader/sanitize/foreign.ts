@@ -15,7 +15,20 @@ const BREAKOUT =
 
 const OPEN: Record<(typeof FOREIGN)[number], RegExp> = { svg: /<svg(?=[\s/>])/gi, math: /<math(?=[\s/>])/gi };
 const CLOSE: Record<(typeof FOREIGN)[number], RegExp> = { svg: /<\/svg\s*>/gi, math: /<\/math\s*>/gi };
-const MAYBE_FOREIGN = /<(?:svg|math)[\s/>]/i;
+const FOREIGN_START = /^<(?:svg|math)[\s/>]/i;
+
+/**
+ * Whether the HTML has an svg or math start tag (`<svg` or `<math`, any case, then whitespace, / or >). Only the "<"
+ * followed by an s or an m are looked at closely: a case-insensitive expression over the whole article cost more
+ * than the rest of this pre-pass.
+ */
+function maybeForeign(html: string): boolean {
+  for (let i = html.indexOf('<'); i !== -1; i = html.indexOf('<', i + 1)) {
+    const c = html.charCodeAt(i + 1) | 0x20;
+    if ((c === 0x73 /* s */ || c === 0x6d) /* m */ && FOREIGN_START.test(html.slice(i, i + 6))) return true;
+  }
+  return false;
+}
 
 /** One global regex's matches after `from`, without touching its lastIndex outside this call. */
 function indexesFrom(re: RegExp, s: string, from: number): number[] {
@@ -28,7 +41,7 @@ function indexesFrom(re: RegExp, s: string, from: number): number[] {
 
 /** `html` with unclosed svg/math elements closed before the next breakout tag (see the file comment). */
 export function closeForeignContent(html: string): string {
-  if (!MAYBE_FOREIGN.test(html)) return html;
+  if (!maybeForeign(html)) return html;
   let out = html;
   for (const name of FOREIGN) {
     const closes = indexesFrom(CLOSE[name], out, 0);

@@ -477,6 +477,19 @@ describe('sanitizeContentWithText', () => {
     );
   });
 
+  it('never gives U+0000, in the HTML or the text, however the input spells it (property)', () => {
+    // process-document.ts relies on it: it does not search these fields for NUL before they are stored.
+    const nul = fc.constantFrom('\0', '&#0;', '&#x0;', '&#00000;', '&#X00', '<p title="a\0b">', '<img alt="&#0;" src="https://e.example/\0.png">', '<a href="/\0x">');
+    const any = fc.oneof({ weight: 3, arbitrary: piece }, { weight: 2, arbitrary: nul });
+    fc.assert(
+      fc.property(fc.array(any, { maxLength: 40 }), (pieces) => {
+        const out = sanitizeContentWithText(pieces.join(''), { baseUrl: BASE });
+        expect(out.html.includes('\0') || out.text.includes('\0')).toBe(false);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('keeps nothing of one call in the next: hostile and clean inputs interleaved answer as each does alone', () => {
     // docs/ARCHITECTURE.md "Rules" 15: an unclosed <textarea>, <svg>, <script> or a dropped element left open must not
     // swallow the next document.
