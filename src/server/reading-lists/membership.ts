@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { articleBody } from '../articles/article-text.js';
 import { chunks } from '../db/chunks.js';
+import { listMembersChanged } from '../articles/reading-state.js';
 import type { Db } from '../db/database.js';
 import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, rulesForFeed, type CompiledRule } from './smart-rules.js';
 
@@ -10,7 +11,8 @@ import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, ru
  * store calls matchArrivedArticles inside the feed's transaction), and when a user subscribes to a feed that
  * already has articles. Membership holds every matching article of the user's feeds; whether it is shown (not
  * filtered out, feed not muted) is decided when reading, like every other list, so filter and mute changes need no
- * recompute.
+ * recompute. Every change of members recounts the list's counters of the feeds it touched (articles/reading-state.ts
+ * listMembersChanged) in the same transaction.
  */
 
 /** Articles read per step of a recompute: bounded memory, and short write transactions between the steps. */
@@ -66,6 +68,8 @@ export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { f
     for (const batch of chunks(remove, WRITE_BATCH)) {
       await trx.deleteFrom('reading_list_articles').where('list_id', '=', list.id).where('article_id', 'in', batch).execute();
     }
+    // The list's counters of this feed (the refresh's only reading-list counter work: docs/decisions.md "Reading-list counters").
+    if (add.length > 0 || remove.length > 0) await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] });
   }
 }
 
@@ -91,7 +95,7 @@ async function scanUserArticles(
   userId: number,
   rules: CompiledRule[],
   scope: { feedIds: readonly number[] | null },
-  onStep: (matched: { id: number; feedId: number; publishedAt: string }[], missed: number[]) => Promise<boolean>,
+  onStep: (matched: { id: number; feedId: number; publishedAt: string }[], missed: number[], feedIds: number[]) => Promise<boolean>,
   between: () => Promise<void>,
 ): Promise<void> {
   if (scope.feedIds !== null && scope.feedIds.length === 0) return;
@@ -122,13 +126,15 @@ async function scanUserArticles(
     const rows = withText ? await q.select(['articles.content', 'articles.summary']).execute() : await q.execute();
     const matched: { id: number; feedId: number; publishedAt: string }[] = [];
     const missed: number[] = [];
+    const feeds = new Set<number>();
     for (const row of rows) {
+      feeds.add(row.feed_id);
       const r = row as typeof row & { content?: string | null; summary?: string | null };
       const text = withText ? articleBody(r.content ?? null, r.summary ?? null) : '';
       if (matchesAny(rules, { feedId: r.feed_id, title: r.title, text })) matched.push({ id: r.article_id, feedId: r.feed_id, publishedAt: r.published_at });
       else missed.push(r.article_id);
     }
-    if ((matched.length > 0 || missed.length > 0) && !(await onStep(matched, missed))) return;
+    if ((matched.length > 0 || missed.length > 0) && !(await onStep(matched, missed, [...feeds]))) return;
     first = await next(to);
     if (first !== null) await between();
   }
@@ -158,6 +164,8 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
     const members = trx.deleteFrom('reading_list_articles').where('list_id', '=', listId);
     if (rules.length === 0 || (feedIds !== null && feedIds.length === 0)) await members.execute();
     else if (feedIds !== null) await members.where('feed_id', 'not in', feedIds).execute();
+    else return true;
+    await listMembersChanged(trx, { userId: list.user_id, listId });
     return true;
   });
   if (!stillCurrent || rules.length === 0) return;
@@ -166,7 +174,7 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
     list.user_id,
     rules,
     { feedIds },
-    (matched, missed) =>
+    (matched, missed, stepFeeds) =>
       db.transaction().execute(async (trx) => {
         if (!(await current(trx))) return false;
         const now = options.now().toISOString();
@@ -181,6 +189,8 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
         for (const batch of chunks(missed, WRITE_BATCH)) {
           await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).execute();
         }
+        // The list's counters of the feeds this step judged.
+        await listMembersChanged(trx, { userId: list.user_id, listId, feedIds: stepFeeds });
         return true;
       }),
     options.between ?? yieldToEventLoop,
@@ -220,4 +230,5 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
       );
     }
   }
+  if (lists.length > 0) await listMembersChanged(trx, { userId, feedIds });
 }
