@@ -81,7 +81,8 @@ function memberScope(eb: ExpressionBuilder<Tables & { rla: Tables['reading_list_
   if (scope.feedIds) parts.push(eb('rla.feed_id', 'in', [...scope.feedIds]));
   if (scope.userId !== undefined) parts.push(eb('rla.user_id', '=', scope.userId));
   if (scope.listId !== undefined) parts.push(eb('rla.list_id', '=', scope.listId));
-  else if (scope.userId !== undefined && !scope.feedIds) parts.push(eb('rla.list_id', 'in', eb.selectFrom('reading_lists').select('reading_lists.id').where('reading_lists.user_id', '=', scope.userId)));
+  else if (scope.userId !== undefined && !scope.feedIds)
+    parts.push(eb('rla.list_id', 'in', eb.selectFrom('reading_lists').select('reading_lists.id').where('reading_lists.user_id', '=', scope.userId)));
   // Always a WHERE: SQLite reads `INSERT … SELECT … ON CONFLICT` unambiguously only then.
   return parts.length === 0 ? sql<SqlBool>`1 = 1` : eb.and(parts);
 }
@@ -140,7 +141,8 @@ export async function listMembersChanged(db: Db, scope: { userId: number; listId
   await recountReadingLists(db, scope);
   let q = db.deleteFrom('reading_list_counts').where('reading_list_counts.user_id', '=', scope.userId);
   if (scope.listId !== undefined) q = q.where('reading_list_counts.list_id', '=', scope.listId);
-  else q = q.where('reading_list_counts.list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('reading_lists.id').where('reading_lists.user_id', '=', scope.userId));
+  else
+    q = q.where('reading_list_counts.list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('reading_lists.id').where('reading_lists.user_id', '=', scope.userId));
   if (scope.feedIds) q = q.where('reading_list_counts.feed_id', 'in', [...scope.feedIds]);
   await q
     .where((eb) =>

@@ -187,10 +187,7 @@ export class ReadingListsService {
 
   /** Unread visible articles of every list of the user (0 included), in sidebar order. */
   async unreadCounts(userId: number): Promise<{ unread_counts: ReadingListUnreadCount[] }> {
-    const [rows, counts] = await Promise.all([
-      repo.listReadingLists(this.deps.db, userId),
-      reading.readingListCounts(this.deps.db, userId, this.nowIso()),
-    ]);
+    const [rows, counts] = await Promise.all([repo.listReadingLists(this.deps.db, userId), reading.readingListCounts(this.deps.db, userId, this.nowIso())]);
     const unread = new Map(counts.map((c) => [c.list_id, c.unread]));
     return { unread_counts: rows.map((r) => ({ id: r.id, unread_article_count: unread.get(r.id) ?? 0 })) };
   }
