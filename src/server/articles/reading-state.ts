@@ -134,11 +134,16 @@ async function recountAll(db: Db, scope: { userId?: number; feedIds?: readonly n
 /**
  * Members of the user's reading lists were added or removed (reading-lists/: by hand, a smart list's recompute or
  * matching, unsubscribing, a list deleted; call in the transaction that changed them): recounts the scope's pairs
- * and removes those left without members.
+ * and, unless the caller only added members (`removed: false`), removes the pairs left without members.
  */
-export async function listMembersChanged(db: Db, scope: { userId: number; listId?: number; feedIds?: readonly number[] }): Promise<void> {
+export async function listMembersChanged(
+  db: Db,
+  scope: { userId: number; listId?: number; feedIds?: readonly number[] },
+  o: { removed: boolean } = { removed: true },
+): Promise<void> {
   if (scope.feedIds && scope.feedIds.length === 0) return;
   await recountReadingLists(db, scope);
+  if (!o.removed) return;
   let q = db.deleteFrom('reading_list_counts').where('reading_list_counts.user_id', '=', scope.userId);
   if (scope.listId !== undefined) q = q.where('reading_list_counts.list_id', '=', scope.listId);
   else

@@ -69,7 +69,7 @@ export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { f
       await trx.deleteFrom('reading_list_articles').where('list_id', '=', list.id).where('article_id', 'in', batch).execute();
     }
     // The list's counters of this feed (the refresh's only reading-list counter work: docs/decisions.md "Reading-list counters").
-    if (add.length > 0 || remove.length > 0) await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] });
+    if (add.length > 0 || remove.length > 0) await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] }, { removed: remove.length > 0 });
   }
 }
 
@@ -190,7 +190,7 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
           await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).execute();
         }
         // The list's counters of the feeds this step judged.
-        await listMembersChanged(trx, { userId: list.user_id, listId, feedIds: stepFeeds });
+        await listMembersChanged(trx, { userId: list.user_id, listId, feedIds: stepFeeds }, { removed: missed.length > 0 });
         return true;
       }),
     options.between ?? yieldToEventLoop,
@@ -230,5 +230,5 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
       );
     }
   }
-  if (lists.length > 0) await listMembersChanged(trx, { userId, feedIds });
+  if (lists.length > 0) await listMembersChanged(trx, { userId, feedIds }, { removed: false });
 }

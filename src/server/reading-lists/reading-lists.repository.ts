@@ -122,7 +122,7 @@ export async function addMember(
     .returning('article_id')
     .executeTakeFirst();
   if (inserted === undefined) return false;
-  await listMembersChanged(db, { userId: member.userId, listId: member.listId, feedIds: [member.feedId] });
+  await listMembersChanged(db, { userId: member.userId, listId: member.listId, feedIds: [member.feedId] }, { removed: false });
   return true;
 }
 
