@@ -64,23 +64,44 @@ export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { f
       if (rules.length > 0 && matchesAny(rules, { feedId, title: a.title, text: a.body })) add.push(a);
       else if (changedIds.has(a.id)) remove.push(a.id);
     }
-    await addMembers(trx, list.id, list.user_id, feedId, add, now);
-    for (const batch of chunks(remove, WRITE_BATCH)) {
-      await trx.deleteFrom('reading_list_articles').where('list_id', '=', list.id).where('article_id', 'in', batch).execute();
-    }
-    // The list's counters of this feed (the refresh's only reading-list counter work: docs/decisions.md "Reading-list counters").
-    if (add.length > 0 || remove.length > 0) await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] }, { removed: remove.length > 0 });
+    const added = await addMembers(trx, list.id, list.user_id, feedId, add, now);
+    const removed = await removeMembers(trx, list.id, remove);
+    // The list's counters of this feed when its members changed (the refresh's only reading-list counter work:
+    // docs/decisions.md "Reading-list counters").
+    if (added.size > 0 || removed.size > 0) await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] }, { removed: removed.size > 0 });
   }
 }
 
-async function addMembers(trx: Db, listId: number, userId: number, feedId: number | null, rows: { id: number; publishedAt: string; feedId?: number }[], now: string) {
+/** Adds members (those there already stay as they are); returns the feeds of the members that are new. */
+async function addMembers(
+  trx: Db,
+  listId: number,
+  userId: number,
+  feedId: number | null,
+  rows: { id: number; publishedAt: string; feedId?: number }[],
+  now: string,
+): Promise<Set<number>> {
+  const feeds = new Set<number>();
   for (const batch of chunks(rows, WRITE_BATCH)) {
-    await trx
+    const inserted = await trx
       .insertInto('reading_list_articles')
       .values(batch.map((r) => ({ list_id: listId, article_id: r.id, user_id: userId, feed_id: feedId ?? r.feedId!, published_at: r.publishedAt, added_at: now })))
       .onConflict((oc) => oc.columns(['list_id', 'article_id']).doNothing())
+      .returning('feed_id')
       .execute();
+    for (const r of inserted) feeds.add(r.feed_id);
   }
+  return feeds;
+}
+
+/** Removes these articles from the list; returns the feeds of the members that went. */
+async function removeMembers(trx: Db, listId: number, articleIds: readonly number[]): Promise<Set<number>> {
+  const feeds = new Set<number>();
+  for (const batch of chunks(articleIds, WRITE_BATCH)) {
+    const removed = await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).returning('feed_id').execute();
+    for (const r of removed) feeds.add(r.feed_id);
+  }
+  return feeds;
 }
 
 /**
@@ -95,7 +116,7 @@ async function scanUserArticles(
   userId: number,
   rules: CompiledRule[],
   scope: { feedIds: readonly number[] | null },
-  onStep: (matched: { id: number; feedId: number; publishedAt: string }[], missed: number[], feedIds: number[]) => Promise<boolean>,
+  onStep: (matched: { id: number; feedId: number; publishedAt: string }[], missed: number[]) => Promise<boolean>,
   between: () => Promise<void>,
 ): Promise<void> {
   if (scope.feedIds !== null && scope.feedIds.length === 0) return;
@@ -126,15 +147,13 @@ async function scanUserArticles(
     const rows = withText ? await q.select(['articles.content', 'articles.summary']).execute() : await q.execute();
     const matched: { id: number; feedId: number; publishedAt: string }[] = [];
     const missed: number[] = [];
-    const feeds = new Set<number>();
     for (const row of rows) {
-      feeds.add(row.feed_id);
       const r = row as typeof row & { content?: string | null; summary?: string | null };
       const text = withText ? articleBody(r.content ?? null, r.summary ?? null) : '';
       if (matchesAny(rules, { feedId: r.feed_id, title: r.title, text })) matched.push({ id: r.article_id, feedId: r.feed_id, publishedAt: r.published_at });
       else missed.push(r.article_id);
     }
-    if ((matched.length > 0 || missed.length > 0) && !(await onStep(matched, missed, [...feeds]))) return;
+    if ((matched.length > 0 || missed.length > 0) && !(await onStep(matched, missed))) return;
     first = await next(to);
     if (first !== null) await between();
   }
@@ -174,11 +193,11 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
     list.user_id,
     rules,
     { feedIds },
-    (matched, missed, stepFeeds) =>
+    (matched, missed) =>
       db.transaction().execute(async (trx) => {
         if (!(await current(trx))) return false;
         const now = options.now().toISOString();
-        await addMembers(
+        const added = await addMembers(
           trx,
           listId,
           list.user_id,
@@ -186,11 +205,10 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
           matched.map((m) => ({ id: m.id, feedId: m.feedId, publishedAt: m.publishedAt })),
           now,
         );
-        for (const batch of chunks(missed, WRITE_BATCH)) {
-          await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).execute();
-        }
-        // The list's counters of the feeds this step judged.
-        await listMembersChanged(trx, { userId: list.user_id, listId, feedIds: stepFeeds }, { removed: missed.length > 0 });
+        const removed = await removeMembers(trx, listId, missed);
+        // The list's counters of the feeds whose members this step changed (none when the rules still agree).
+        const changed = new Set([...added, ...removed]);
+        if (changed.size > 0) await listMembersChanged(trx, { userId: list.user_id, listId, feedIds: [...changed] }, { removed: removed.size > 0 });
         return true;
       }),
     options.between ?? yieldToEventLoop,
@@ -216,7 +234,7 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
         rules,
         { feedIds: [feedId] },
         async (matched) => {
-          await addMembers(
+          const added = await addMembers(
             trx,
             list.id,
             userId,
@@ -224,11 +242,11 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
             matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })),
             now,
           );
+          if (added.size > 0) await listMembersChanged(trx, { userId, listId: list.id, feedIds: [feedId] }, { removed: false });
           return true;
         },
         async () => {},
       );
     }
   }
-  if (lists.length > 0) await listMembersChanged(trx, { userId, feedIds }, { removed: false });
 }
