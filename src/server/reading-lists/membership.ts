@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { articleBody } from '../articles/article-text.js';
 import { chunks } from '../db/chunks.js';
-import { listMembersChanged } from '../articles/reading-state.js';
+import { listMembersChanged, listMembersMoved, type MemberRow } from '../articles/reading-state.js';
 import type { Db } from '../db/database.js';
 import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, rulesForFeed, type CompiledRule } from './smart-rules.js';
 
@@ -68,11 +68,12 @@ export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { f
     const removed = await removeMembers(trx, list.id, remove);
     // The list's counters of this feed when its members changed (the refresh's only reading-list counter work:
     // docs/decisions.md "Reading-list counters").
-    if (added.size > 0 || removed.size > 0) await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] }, { removed: removed.size > 0 });
+    if (added.length > 0 || removed.length > 0)
+      await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] }, { removed: removed.length > 0 });
   }
 }
 
-/** Adds members (those there already stay as they are); returns the feeds of the members that are new. */
+/** Adds members (those there already stay as they are); returns the members that are new. */
 async function addMembers(
   trx: Db,
   listId: number,
@@ -80,28 +81,29 @@ async function addMembers(
   feedId: number | null,
   rows: { id: number; publishedAt: string; feedId?: number }[],
   now: string,
-): Promise<Set<number>> {
-  const feeds = new Set<number>();
+): Promise<MemberRow[]> {
+  const added: MemberRow[] = [];
   for (const batch of chunks(rows, WRITE_BATCH)) {
     const inserted = await trx
       .insertInto('reading_list_articles')
       .values(batch.map((r) => ({ list_id: listId, article_id: r.id, user_id: userId, feed_id: feedId ?? r.feedId!, published_at: r.publishedAt, added_at: now })))
       .onConflict((oc) => oc.columns(['list_id', 'article_id']).doNothing())
-      .returning('feed_id')
+      .returning(['article_id', 'feed_id'])
       .execute();
-    for (const r of inserted) feeds.add(r.feed_id);
+    added.push(...inserted);
   }
-  return feeds;
+  return added;
 }
 
-/** Removes these articles from the list; returns the feeds of the members that went. */
-async function removeMembers(trx: Db, listId: number, articleIds: readonly number[]): Promise<Set<number>> {
-  const feeds = new Set<number>();
+/** Removes these articles from the list; returns the members that went. */
+async function removeMembers(trx: Db, listId: number, articleIds: readonly number[]): Promise<MemberRow[]> {
+  const removed: MemberRow[] = [];
   for (const batch of chunks(articleIds, WRITE_BATCH)) {
-    const removed = await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).returning('feed_id').execute();
-    for (const r of removed) feeds.add(r.feed_id);
+    removed.push(
+      ...(await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).returning(['article_id', 'feed_id']).execute()),
+    );
   }
-  return feeds;
+  return removed;
 }
 
 /**
@@ -206,9 +208,8 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
           now,
         );
         const removed = await removeMembers(trx, listId, missed);
-        // The list's counters of the feeds whose members this step changed (none when the rules still agree).
-        const changed = new Set([...added, ...removed]);
-        if (changed.size > 0) await listMembersChanged(trx, { userId: list.user_id, listId, feedIds: [...changed] }, { removed: removed.size > 0 });
+        // The list's counters move by exactly the members this step added and removed.
+        await listMembersMoved(trx, list.user_id, listId, { added, removed });
         return true;
       }),
     options.between ?? yieldToEventLoop,
@@ -242,7 +243,7 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
             matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })),
             now,
           );
-          if (added.size > 0) await listMembersChanged(trx, { userId, listId: list.id, feedIds: [feedId] }, { removed: false });
+          if (added.length > 0) await listMembersMoved(trx, userId, list.id, { added, removed: [] });
           return true;
         },
         async () => {},
