@@ -11,8 +11,9 @@ import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, ru
  * store calls matchArrivedArticles inside the feed's transaction), and when a user subscribes to a feed that
  * already has articles. Membership holds every matching article of the user's feeds; whether it is shown (not
  * filtered out, feed not muted) is decided when reading, like every other list, so filter and mute changes need no
- * recompute. Every change of members recounts the list's counters of the feeds it touched (articles/reading-state.ts
- * listMembersChanged) in the same transaction.
+ * recompute. Every change of members keeps the list's counters in the same transaction (articles/reading-state.ts:
+ * matching on arrival recounts the changed (list, feed) pair with listMembersChanged; a recompute's steps and
+ * subscribing move the counters by exactly the members they added or removed, listMembersMoved).
  */
 
 /** Articles read per step of a recompute: bounded memory, and short write transactions between the steps. */
