@@ -7,7 +7,7 @@
 // reading lists are made through the API (a plain one and a smart one). Nothing is written to the database directly.
 //
 // Measured per size:
-// - api-<dialect>: the calls the dashboard makes at start (auth/me, feeds, folders, reading lists, unread counts,
+// - api-<dialect>: the calls the dashboard makes at start (auth/me, feeds, folders, reading lists and their unread counts, unread counts,
 //   the first article page, one feed's first page), one at a time from Node: p50/p95 ms and bytes.
 // - web: reload → first article card in the DOM (cold: the browser cache disabled; warm: cached), first paint,
 //   DOM node count, JS heap (after a forced GC, via CDP); after a click on mark read / a sidebar feed / a folder:
@@ -252,6 +252,7 @@ async function timeApi(n, dialect, base, headers, build) {
     'feeds-full': '/api/feeds',
     folders: '/api/folders',
     'reading-lists': '/api/reading-lists',
+    'reading-list-unread-counts': '/api/reading-lists/unread_counts',
     'unread-counts': '/api/feeds/unread_counts',
     'articles-page1': '/api/articles?page=1&per_page=20&show_read=false',
     'feed-page1': `/api/feeds/${feedId}/articles?page=1&per_page=20&show_read=false`,

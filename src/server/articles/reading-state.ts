@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type ExpressionBuilder, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { notMutedArticle } from '../feeds/mute.js';
@@ -7,14 +7,16 @@ import { isVisible } from './visible-articles.js';
 
 /**
  * The owner of the reading state (docs/decisions.md "Reading state and visibility: one owner"): the only module
- * that writes user_articles.is_read / is_favorite / is_hidden and the subscriptions' counters (unread_count,
- * article_count; migration 0004). Every verb is scoped to its user, runs in one transaction (the caller's, when
+ * that writes user_articles.is_read / is_favorite / is_hidden, the subscriptions' counters (unread_count,
+ * article_count; migration 0004) and the reading lists' counters (reading_list_counts; migration 0011). Every verb is scoped to its user, runs in one transaction (the caller's, when
  * given one) and recounts exactly the subscriptions it touched, so no caller can forget a recount. The web API,
  * Fever, Google Reader and the public API call these verbs; none of them writes state SQL of its own.
  *
  * Counters: the visible (not filtered-out) articles of each subscription, unread and in all. A recount per (user,
  * feed) pair reads one range of user_articles_feed_idx, so it costs about the number of articles of one feed;
  * unread counts and list totals are then a read of at most one row per subscription (bench/README.md "Budgets").
+ * The reading lists' counters (migration 0011: per list and feed) are recounted beside them for the same (user, feed)
+ * scope, and also when a list's members change (listMembersChanged).
  */
 
 /** Ids per statement: bounded statements (SQLite's bound-parameter limit, PostgreSQL's plan size). */
@@ -59,6 +61,177 @@ export async function recountSubscriptions(db: Db, scope: { userId?: number; fee
   await query.execute();
 }
 
+/**
+ * Which reading-list counters to recount (docs/decisions.md "Reading-list counters"; migration 0011): the (list, feed)
+ * pairs of the user's lists, or of one list, narrowed to these feeds. `feedIds` alone: every list with members of
+ * those feeds (articles of those feeds changed for all their subscribers); nothing: every pair (repairs).
+ */
+export interface ListCounterScope {
+  userId?: number;
+  listId?: number;
+  feedIds?: readonly number[];
+}
+
+/**
+ * The members of the scope's pairs, as a condition on reading_list_articles (alias `rla`): the feeds' range of
+ * reading_list_articles_feed_idx, or the lists' ranges of the primary key when no feed is named.
+ */
+function memberScope(eb: ExpressionBuilder<Tables & { rla: Tables['reading_list_articles'] }, 'rla'>, scope: ListCounterScope): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [];
+  if (scope.feedIds) parts.push(eb('rla.feed_id', 'in', [...scope.feedIds]));
+  if (scope.userId !== undefined) parts.push(eb('rla.user_id', '=', scope.userId));
+  if (scope.listId !== undefined) parts.push(eb('rla.list_id', '=', scope.listId));
+  else if (scope.userId !== undefined && !scope.feedIds)
+    parts.push(eb('rla.list_id', 'in', eb.selectFrom('reading_lists').select('reading_lists.id').where('reading_lists.user_id', '=', scope.userId)));
+  // Always a WHERE: SQLite reads `INSERT … SELECT … ON CONFLICT` unambiguously only then.
+  return parts.length === 0 ? sql<SqlBool>`1 = 1` : eb.and(parts);
+}
+
+/**
+ * Recounts the reading-list counters of the scope's (list, feed) pairs that have members: the members not filtered
+ * out, and of those the unread ones, one grouped read of the members joined with the user's state, written as an
+ * upsert that leaves unchanged rows alone. A scope without members reads one empty index range and writes nothing,
+ * so users without reading lists pay one probe. Pairs whose last member went are removed by `listMembersChanged`.
+ */
+async function recountReadingLists(db: Db, scope: ListCounterScope): Promise<void> {
+  if (scope.feedIds && scope.feedIds.length === 0) return;
+  const counts = db
+    .selectFrom('reading_list_articles as rla')
+    .leftJoin('user_articles as ua', (j) => j.onRef('ua.user_id', '=', 'rla.user_id').onRef('ua.article_id', '=', 'rla.article_id'))
+    .select((eb) => [
+      'rla.user_id',
+      'rla.list_id',
+      'rla.feed_id',
+      eb.fn.sum<number>(sql`case when ua.is_hidden = 0 and ua.is_read = 0 then 1 else 0 end`).as('unread_count'),
+      eb.fn.sum<number>(sql`case when ua.is_hidden = 0 then 1 else 0 end`).as('article_count'),
+    ])
+    .where((eb) => memberScope(eb, scope))
+    .groupBy(['rla.user_id', 'rla.list_id', 'rla.feed_id']);
+  await db
+    .insertInto('reading_list_counts')
+    .columns(['user_id', 'list_id', 'feed_id', 'unread_count', 'article_count'])
+    .expression(counts)
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'list_id', 'feed_id'])
+        .doUpdateSet((eb) => ({ unread_count: eb.ref('excluded.unread_count'), article_count: eb.ref('excluded.article_count') }))
+        .where((eb) =>
+          eb.or([
+            eb('reading_list_counts.unread_count', '!=', eb.ref('excluded.unread_count')),
+            eb('reading_list_counts.article_count', '!=', eb.ref('excluded.article_count')),
+          ]),
+        ),
+    )
+    .execute();
+}
+
+/** Both kinds of counters of the scope: the subscriptions' and the reading lists' pairs among them. */
+async function recountAll(db: Db, scope: { userId?: number; feedIds?: readonly number[] }): Promise<void> {
+  await recountSubscriptions(db, scope);
+  await recountReadingLists(db, scope);
+}
+
+/**
+ * Members of the user's reading lists were added or removed (reading-lists/: by hand, a smart list's recompute or
+ * matching, unsubscribing, a list deleted; call in the transaction that changed them): recounts the scope's pairs
+ * and, unless the caller only added members (`removed: false`), removes the pairs left without members.
+ */
+export async function listMembersChanged(
+  db: Db,
+  scope: { userId: number; listId?: number; feedIds?: readonly number[] },
+  o: { removed: boolean } = { removed: true },
+): Promise<void> {
+  if (scope.feedIds && scope.feedIds.length === 0) return;
+  await recountReadingLists(db, scope);
+  if (o.removed) await dropEmptyPairs(db, scope);
+}
+
+/** Removes the scope's counter rows of (list, feed) pairs without members. */
+async function dropEmptyPairs(db: Db, scope: { userId: number; listId?: number; feedIds?: readonly number[] }): Promise<void> {
+  let q = db.deleteFrom('reading_list_counts').where('reading_list_counts.user_id', '=', scope.userId);
+  if (scope.listId !== undefined) q = q.where('reading_list_counts.list_id', '=', scope.listId);
+  else
+    q = q.where('reading_list_counts.list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('reading_lists.id').where('reading_lists.user_id', '=', scope.userId));
+  if (scope.feedIds) q = q.where('reading_list_counts.feed_id', 'in', [...scope.feedIds]);
+  await q
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('reading_list_articles as rla')
+            .select('rla.list_id')
+            .whereRef('rla.feed_id', '=', 'reading_list_counts.feed_id')
+            .whereRef('rla.user_id', '=', 'reading_list_counts.user_id')
+            .whereRef('rla.list_id', '=', 'reading_list_counts.list_id'),
+        ),
+      ),
+    )
+    .execute();
+}
+
+/** A member of a list, as an insert or delete returned it. */
+export interface MemberRow {
+  article_id: number;
+  feed_id: number;
+}
+
+/**
+ * A smart list's recompute step added and removed these members (reading-lists/membership.ts, in the step's
+ * transaction, with the rows its insert and delete returned): moves the list's counters by what exactly those
+ * members count now (not filtered out; unread), instead of recounting every member of their pairs. A recount here
+ * grew with the pairs' members at every step (a 10,000-member list over 500 feeds doubled the time of creating
+ * it); the rows that changed membership are known exactly, read in the same transaction, so the result equals a
+ * recount. Pairs left without members are removed.
+ */
+export async function listMembersMoved(db: Db, userId: number, listId: number, change: { added: readonly MemberRow[]; removed: readonly MemberRow[] }): Promise<void> {
+  if (change.added.length === 0 && change.removed.length === 0) return;
+  const delta = new Map<number, { unread: number; total: number }>();
+  // A pair with a new member has a row, whatever the member counts (as a recount writes one).
+  for (const m of change.added) delta.set(m.feed_id, { unread: 0, total: 0 });
+  for (const [members, sign] of [
+    [change.added, 1],
+    [change.removed, -1],
+  ] as const) {
+    for (let i = 0; i < members.length; i += ID_BATCH) {
+      const states = await db
+        .selectFrom('user_articles')
+        .select((eb) => [
+          'feed_id',
+          eb.fn.sum<number>(sql`case when is_hidden = 0 and is_read = 0 then 1 else 0 end`).as('unread'),
+          eb.fn.sum<number>(sql`case when is_hidden = 0 then 1 else 0 end`).as('total'),
+        ])
+        .where('user_id', '=', userId)
+        .where(
+          'article_id',
+          'in',
+          members.slice(i, i + ID_BATCH).map((m) => m.article_id),
+        )
+        .groupBy('feed_id')
+        .execute();
+      for (const r of states) {
+        const d = delta.get(r.feed_id) ?? { unread: 0, total: 0 };
+        d.unread += sign * Number(r.unread);
+        d.total += sign * Number(r.total);
+        delta.set(r.feed_id, d);
+      }
+    }
+  }
+  const rows = [...delta].map(([feedId, d]) => ({ user_id: userId, list_id: listId, feed_id: feedId, unread_count: d.unread, article_count: d.total }));
+  for (let i = 0; i < rows.length; i += ID_BATCH) {
+    await db
+      .insertInto('reading_list_counts')
+      .values(rows.slice(i, i + ID_BATCH))
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'list_id', 'feed_id']).doUpdateSet((eb) => ({
+          unread_count: eb('reading_list_counts.unread_count', '+', eb.ref('excluded.unread_count')),
+          article_count: eb('reading_list_counts.article_count', '+', eb.ref('excluded.article_count')),
+        })),
+      )
+      .execute();
+  }
+  if (change.removed.length > 0) await dropEmptyPairs(db, { userId, listId, feedIds: [...new Set(change.removed.map((m) => m.feed_id))] });
+}
+
 type StateUpdate = UpdateQueryBuilder<Tables, 'user_articles', 'user_articles', UpdateResult>;
 
 function reachOf(q: StateUpdate, userId: number, now: string, reach: Reach): StateUpdate {
@@ -96,7 +269,7 @@ async function setFlag(
     }
     const feedIds = [...feeds];
     // Only read state is counted; favourites have no counter.
-    if (flag === 'is_read' && feedIds.length > 0) await recountSubscriptions(trx, { userId, feedIds });
+    if (flag === 'is_read' && feedIds.length > 0) await recountAll(trx, { userId, feedIds });
     return { changed, feedIds };
   });
 }
@@ -167,11 +340,11 @@ async function markScope(db: Db, userId: number, now: string, scope: ReadScope):
         .returning('feed_id')
         .execute();
       const feedIds = [...new Set(rows.map((r) => r.feed_id))];
-      await recountSubscriptions(trx, { userId, feedIds });
+      await recountAll(trx, { userId, feedIds });
       return { marked: rows.length, feedIds };
     }
     const marked = Number((await q.executeTakeFirst()).numUpdatedRows);
-    if (marked > 0) await recountSubscriptions(trx, scope.feedIds ? { userId, feedIds: scope.feedIds } : { userId });
+    if (marked > 0) await recountAll(trx, scope.feedIds ? { userId, feedIds: scope.feedIds } : { userId });
     return { marked, feedIds: scope.feedIds ? [...scope.feedIds] : null };
   });
 }
@@ -262,7 +435,7 @@ export async function undoRead(db: Db, userId: number, now: string, token: strin
     // The feeds narrow the rows to user_articles_feed_idx ranges when the call had a feed scope.
     if (feedIds !== null && feedIds.length <= ID_BATCH) q = q.where('feed_id', 'in', feedIds);
     const restored = Number((await q.executeTakeFirst()).numUpdatedRows);
-    if (restored > 0) await recountSubscriptions(trx, feedIds === null ? { userId } : { userId, feedIds });
+    if (restored > 0) await recountAll(trx, feedIds === null ? { userId } : { userId, feedIds });
     return { restored };
   });
 }
@@ -279,7 +452,7 @@ export async function unreadReadSince(db: Db, userId: number, now: string, since
       .where((eb) => isVisible(eb, userId, now))
       .executeTakeFirst();
     const marked = Number(result.numUpdatedRows);
-    if (marked > 0) await recountSubscriptions(trx, { userId });
+    if (marked > 0) await recountAll(trx, { userId });
     return marked;
   });
 }
@@ -296,7 +469,7 @@ export async function setHidden(db: Db, userId: number, feedId: number, change: 
       await writeHidden(trx, userId, change.hide, true);
       await writeHidden(trx, userId, change.show, false);
     }
-    await recountSubscriptions(trx, { userId, feedIds: [feedId] });
+    await recountAll(trx, { userId, feedIds: [feedId] });
   });
 }
 
@@ -315,6 +488,9 @@ async function writeHidden(trx: Db, userId: number, articleIds: readonly number[
  * The refresh stored a document's items of one feed (articles/articles.repository.ts storeItems, in its
  * transaction): the subscribers' filters' verdicts on the new and edited articles (per user: ids to hide, and for
  * edits ids to show again), then, when anything a subscriber counts changed, the recount of the feed's subscribers.
+ * New articles are in no reading list yet (smart lists take them afterwards: reading-lists/membership.ts
+ * matchArrivedArticles recounts what it adds); an edited one may be, so the lists' pairs of the feed are recounted
+ * when a filter judged anything (one index probe when the feed has no list member).
  */
 export async function articlesStored(trx: Db, feedId: number, o: { hidden: Map<number, { hide: number[]; show: number[] }>; changed: boolean }): Promise<void> {
   for (const [userId, { hide, show }] of o.hidden) {
@@ -322,16 +498,22 @@ export async function articlesStored(trx: Db, feedId: number, o: { hidden: Map<n
     await writeHidden(trx, userId, show, false);
   }
   if (o.changed) await recountSubscriptions(trx, { feedIds: [feedId] });
+  if (o.hidden.size > 0) await recountReadingLists(trx, { feedIds: [feedId] });
 }
 
-/** The clean-up removed articles of these feeds (refresh/cleanup.ts, in its transaction): their subscribers' totals. */
+/**
+ * The clean-up removed articles of these feeds (refresh/cleanup.ts, in its transaction): their subscribers' totals,
+ * and the lists' pairs of those feeds (the clean-up keeps every list member, so these stay as they were unless a
+ * member's state went with its article).
+ */
 export async function articlesRemoved(trx: Db, feedIds: readonly number[]): Promise<void> {
-  await recountSubscriptions(trx, { feedIds });
+  await recountAll(trx, { feedIds });
 }
 
 /**
  * A user subscribed to these feeds and was given their stored articles (feeds' backfillSubscriptions, in its
- * transaction): the new subscriptions' counters (the sidebar's badge right after subscribing).
+ * transaction): the new subscriptions' counters (the sidebar's badge right after subscribing). The new rows are in no
+ * reading list yet; smart lists that take them recount their pairs (reading-lists/membership.ts matchSubscribedFeeds).
  */
 export async function subscriptionsAdded(trx: Db, userId: number, feedIds: readonly number[]): Promise<void> {
   await recountSubscriptions(trx, { userId, feedIds });

@@ -2,6 +2,7 @@ import { sql, type JoinBuilder, type SelectQueryBuilder } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { inlineIconData } from '../feeds/icons.js';
+import { mutedSql } from '../feeds/mute.js';
 import { isVisible, isVisibleSubscription, visibleArticles } from './visible-articles.js';
 
 /**
@@ -176,11 +177,10 @@ export async function listReadingListArticles(db: Db, userId: number, now: strin
   return await newestFirst(articleSelect(db, userId, now, 'inner').where('user_articles.article_id', 'in', ids)).execute();
 }
 
+/** A list's total (showRead) or unread count, from its counters (readingListCounts). */
 export async function countReadingListArticles(db: Db, userId: number, now: string, o: { listId: number; showRead: boolean }): Promise<number> {
-  const row = await readingListMembers(db, userId, now, o)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [counts] = await readingListCounts(db, userId, now, { listId: o.listId });
+  return counts === undefined ? 0 : o.showRead ? counts.total : counts.unread;
 }
 
 /**
@@ -201,36 +201,27 @@ function readingListMembers(db: Db, userId: number, now: string, o: { listId: nu
 }
 
 /**
- * Visible members of the user's reading lists (or one), all and unread, per list: what the lists' counts show. One
- * grouped query over the user's lists' members (each list a range of its primary key); lists without visible
- * members are absent.
+ * Visible members of the user's reading lists (or one), all and unread, per list: what the lists' counts show. Read
+ * from the counters (migration 0011, kept by reading-state.ts: per list and feed, the members not filtered out), one
+ * range of their primary key, summed over the feeds not muted now (the mute half of the visibility rule depends on
+ * the time, so it is applied here, as for the subscriptions' counters). Lists without counter rows are absent.
  */
-export async function readingListCounts(
-  db: Db,
-  userId: number,
-  now: string,
-  o: { listId?: number; unreadOnly?: boolean } = {},
-): Promise<{ list_id: number; total: number; unread: number }[]> {
+export async function readingListCounts(db: Db, userId: number, now: string, o: { listId?: number } = {}): Promise<{ list_id: number; total: number; unread: number }[]> {
   let q = db
-    .selectFrom('reading_lists')
-    .innerJoin('reading_list_articles', 'reading_list_articles.list_id', 'reading_lists.id')
-    // Joined through the member row (not reading_lists.user_id, which is a constant here): the planner must walk the
-    // lists' members, never the user's articles looking for members.
-    .innerJoin('user_articles', (j) =>
-      j.onRef('user_articles.article_id', '=', 'reading_list_articles.article_id').onRef('user_articles.user_id', '=', 'reading_list_articles.user_id'),
+    .selectFrom('reading_list_counts')
+    .select((eb) => ['reading_list_counts.list_id', eb.fn.sum<number>('article_count').as('total'), eb.fn.sum<number>('unread_count').as('unread')])
+    .where('reading_list_counts.user_id', '=', userId)
+    .where('reading_list_counts.feed_id', 'not in', (eb) =>
+      eb
+        .selectFrom('subscriptions')
+        .select('subscriptions.feed_id')
+        .where('subscriptions.user_id', '=', userId)
+        .where((w) => mutedSql(w, now)),
     )
-    .select((eb) => [
-      'reading_lists.id as list_id',
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.sum<number>(eb.case().when('user_articles.is_read', '=', 0).then(1).else(0).end()).as('unread'),
-    ])
-    .where('reading_lists.user_id', '=', userId)
-    .where((eb) => isVisible(eb, userId, now))
-    .groupBy('reading_lists.id');
-  if (o.listId !== undefined) q = q.where('reading_lists.id', '=', o.listId);
-  if (o.unreadOnly) q = q.where('user_articles.is_read', '=', 0);
+    .groupBy('reading_list_counts.list_id');
+  if (o.listId !== undefined) q = q.where('reading_list_counts.list_id', '=', o.listId);
   const rows = await q.execute();
-  return rows.map((r) => ({ list_id: r.list_id, total: Number(r.total), unread: Number(r.unread ?? 0) }));
+  return rows.map((r) => ({ list_id: r.list_id, total: Number(r.total), unread: Number(r.unread) }));
 }
 
 /** The user's subscription to a feed, or undefined: a feed the user does not subscribe to is a 404. */

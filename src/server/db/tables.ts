@@ -174,6 +174,18 @@ export interface ReadingListArticlesTable {
   added_at: string;
 }
 
+/**
+ * Reading-list counters (migration 0011), one row per (user, list, feed) with members in the list: the members the
+ * user's filters do not hide, all and unread. Kept by articles/reading-state.ts; muted feeds are left out when read.
+ */
+export interface ReadingListCountsTable {
+  user_id: number;
+  list_id: number;
+  feed_id: number;
+  unread_count: number;
+  article_count: number;
+}
+
 /** Public API v1 bearer tokens (365 days), stored as SHA-256 hashes. */
 export interface ApiTokensTable {
   id: Generated<number>;
@@ -248,6 +260,7 @@ export interface Tables {
   folders: FoldersTable;
   reading_lists: ReadingListsTable;
   reading_list_articles: ReadingListArticlesTable;
+  reading_list_counts: ReadingListCountsTable;
   api_tokens: ApiTokensTable;
   read_undo: ReadUndoTable;
 }

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import { subscriptionsAdded } from '../articles/reading-state.js';
+import { listMembersChanged, subscriptionsAdded } from '../articles/reading-state.js';
 import { isVisibleSubscription } from '../articles/visible-articles.js';
 import { dialectOf, type Db } from '../db/database.js';
 import { nextSortOrder } from '../db/sort-order.js';
@@ -229,7 +229,7 @@ export async function unreadCountRows(db: Db, userId: number, now: string): Prom
 
 /**
  * Ends the user's subscription to a feed (call inside a transaction): its filters, the user's article rows of that
- * feed (read and favourite state included; docs/decisions.md "Reading"), their reading-list memberships and the subscription go; the feeds after it
+ * feed (read and favourite state included; docs/decisions.md "Reading"), their reading-list memberships (and the lists' counters of the feed) and the subscription go; the feeds after it
  * move up one place, so positions stay 0…n-1. The feed row stays for other subscribers (or the orphan clean-up).
  * Returns false when the user did not subscribe to the feed.
  */
@@ -243,6 +243,7 @@ export async function unsubscribe(trx: Db, userId: number, feedId: number): Prom
     .where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId))
     .where('feed_id', '=', feedId)
     .execute();
+  await listMembersChanged(trx, { userId, feedIds: [feedId] });
   await trx.deleteFrom('user_articles').where('user_id', '=', userId).where('feed_id', '=', feedId).execute();
   await trx.deleteFrom('subscriptions').where('id', '=', sub.id).execute();
   await trx
@@ -254,7 +255,7 @@ export async function unsubscribe(trx: Db, userId: number, feedId: number): Prom
   return true;
 }
 
-/** Ends every subscription of the user (call inside a transaction), with their filters, article rows and list memberships. */
+/** Ends every subscription of the user (call inside a transaction), with their filters, article rows and list memberships (and the lists' counters). */
 export async function unsubscribeAll(trx: Db, userId: number): Promise<void> {
   await trx.deleteFrom('feed_filters').where('user_id', '=', userId).execute();
   // The lists stay (a smart one fills again as new feeds bring matching articles); their articles go.
@@ -262,6 +263,7 @@ export async function unsubscribeAll(trx: Db, userId: number): Promise<void> {
     .deleteFrom('reading_list_articles')
     .where('list_id', 'in', (eb) => eb.selectFrom('reading_lists').select('id').where('user_id', '=', userId))
     .execute();
+  await listMembersChanged(trx, { userId });
   await trx
     .deleteFrom('user_articles')
     .where('user_id', '=', userId)

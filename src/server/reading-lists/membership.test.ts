@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readingListCounts } from '../articles/reading.repository.js';
 import type { Database } from '../db/database.js';
 import { ensureFeed } from '../feeds/feeds.repository.js';
 import { subscribe } from '../feeds/subscriptions.repository.js';
@@ -54,12 +55,19 @@ for (const dialect of DIALECTS) {
         ).n,
       );
 
+    const counts = async (listId: number) => {
+      const [row] = await readingListCounts(database.db, userId, new Date().toISOString(), { listId });
+      return { total: row?.total, unread: row?.unread };
+    };
+
     it('judges every article, a step at a time, yielding between steps', async () => {
       const list = await createReadingList(database.db, userId, { name: 'Even', description: '', is_smart: 1, rules: rules('even') }, new Date().toISOString());
       let steps = 0;
       await recomputeSmartList(database.db, list.id, { now: () => new Date(), between: async () => void steps++ });
       expect(await members(list.id)).toBe(Math.ceil(total / 2));
       expect(steps).toBeGreaterThanOrEqual(2);
+      // The counters follow every step (all members unread, none filtered out).
+      expect(await counts(list.id)).toEqual({ total: Math.ceil(total / 2), unread: Math.ceil(total / 2) });
     });
 
     it('stops when the rules change under it', async () => {
@@ -78,6 +86,7 @@ for (const dialect of DIALECTS) {
       const after = await members(list.id);
       expect(after).toBeGreaterThan(0);
       expect(after).toBeLessThan(Math.floor(total / 2));
+      expect(await counts(list.id)).toEqual({ total: after, unread: after });
     });
   });
 }

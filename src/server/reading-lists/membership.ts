@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { articleBody } from '../articles/article-text.js';
 import { chunks } from '../db/chunks.js';
+import { listMembersChanged, listMembersMoved, type MemberRow } from '../articles/reading-state.js';
 import type { Db } from '../db/database.js';
 import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, rulesForFeed, type CompiledRule } from './smart-rules.js';
 
@@ -10,7 +11,9 @@ import { compileRules, feedsInScope, matchesAny, needsText, parseStoredRules, ru
  * store calls matchArrivedArticles inside the feed's transaction), and when a user subscribes to a feed that
  * already has articles. Membership holds every matching article of the user's feeds; whether it is shown (not
  * filtered out, feed not muted) is decided when reading, like every other list, so filter and mute changes need no
- * recompute.
+ * recompute. Every change of members keeps the list's counters in the same transaction (articles/reading-state.ts:
+ * matching on arrival recounts the changed (list, feed) pair with listMembersChanged; a recompute's steps and
+ * subscribing move the counters by exactly the members they added or removed, listMembersMoved).
  */
 
 /** Articles read per step of a recompute: bounded memory, and short write transactions between the steps. */
@@ -62,21 +65,46 @@ export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { f
       if (rules.length > 0 && matchesAny(rules, { feedId, title: a.title, text: a.body })) add.push(a);
       else if (changedIds.has(a.id)) remove.push(a.id);
     }
-    await addMembers(trx, list.id, list.user_id, feedId, add, now);
-    for (const batch of chunks(remove, WRITE_BATCH)) {
-      await trx.deleteFrom('reading_list_articles').where('list_id', '=', list.id).where('article_id', 'in', batch).execute();
-    }
+    const added = await addMembers(trx, list.id, list.user_id, feedId, add, now);
+    const removed = await removeMembers(trx, list.id, remove);
+    // The list's counters of this feed when its members changed (the refresh's only reading-list counter work:
+    // docs/decisions.md "Reading-list counters").
+    if (added.length > 0 || removed.length > 0)
+      await listMembersChanged(trx, { userId: list.user_id, listId: list.id, feedIds: [feedId] }, { removed: removed.length > 0 });
   }
 }
 
-async function addMembers(trx: Db, listId: number, userId: number, feedId: number | null, rows: { id: number; publishedAt: string; feedId?: number }[], now: string) {
+/** Adds members (those there already stay as they are); returns the members that are new. */
+async function addMembers(
+  trx: Db,
+  listId: number,
+  userId: number,
+  feedId: number | null,
+  rows: { id: number; publishedAt: string; feedId?: number }[],
+  now: string,
+): Promise<MemberRow[]> {
+  const added: MemberRow[] = [];
   for (const batch of chunks(rows, WRITE_BATCH)) {
-    await trx
+    const inserted = await trx
       .insertInto('reading_list_articles')
       .values(batch.map((r) => ({ list_id: listId, article_id: r.id, user_id: userId, feed_id: feedId ?? r.feedId!, published_at: r.publishedAt, added_at: now })))
       .onConflict((oc) => oc.columns(['list_id', 'article_id']).doNothing())
+      .returning(['article_id', 'feed_id'])
       .execute();
+    added.push(...inserted);
   }
+  return added;
+}
+
+/** Removes these articles from the list; returns the members that went. */
+async function removeMembers(trx: Db, listId: number, articleIds: readonly number[]): Promise<MemberRow[]> {
+  const removed: MemberRow[] = [];
+  for (const batch of chunks(articleIds, WRITE_BATCH)) {
+    removed.push(
+      ...(await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).returning(['article_id', 'feed_id']).execute()),
+    );
+  }
+  return removed;
 }
 
 /**
@@ -158,6 +186,8 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
     const members = trx.deleteFrom('reading_list_articles').where('list_id', '=', listId);
     if (rules.length === 0 || (feedIds !== null && feedIds.length === 0)) await members.execute();
     else if (feedIds !== null) await members.where('feed_id', 'not in', feedIds).execute();
+    else return true;
+    await listMembersChanged(trx, { userId: list.user_id, listId });
     return true;
   });
   if (!stillCurrent || rules.length === 0) return;
@@ -170,7 +200,7 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
       db.transaction().execute(async (trx) => {
         if (!(await current(trx))) return false;
         const now = options.now().toISOString();
-        await addMembers(
+        const added = await addMembers(
           trx,
           listId,
           list.user_id,
@@ -178,9 +208,9 @@ export async function recomputeSmartList(db: Db, listId: number, options: { now:
           matched.map((m) => ({ id: m.id, feedId: m.feedId, publishedAt: m.publishedAt })),
           now,
         );
-        for (const batch of chunks(missed, WRITE_BATCH)) {
-          await trx.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', 'in', batch).execute();
-        }
+        const removed = await removeMembers(trx, listId, missed);
+        // The list's counters move by exactly the members this step added and removed.
+        await listMembersMoved(trx, list.user_id, listId, { added, removed });
         return true;
       }),
     options.between ?? yieldToEventLoop,
@@ -206,7 +236,7 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
         rules,
         { feedIds: [feedId] },
         async (matched) => {
-          await addMembers(
+          const added = await addMembers(
             trx,
             list.id,
             userId,
@@ -214,6 +244,7 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
             matched.map((m) => ({ id: m.id, publishedAt: m.publishedAt })),
             now,
           );
+          if (added.length > 0) await listMembersMoved(trx, userId, list.id, { added, removed: [] });
           return true;
         },
         async () => {},

@@ -3,6 +3,7 @@ import type { ArticleReadingListRef } from '../../common/api.js';
 import type { Db } from '../db/database.js';
 import { changedPositions, nextSortOrder, writePositions } from '../db/sort-order.js';
 import type { ReadingListsTable } from '../db/tables.js';
+import { listMembersChanged } from '../articles/reading-state.js';
 import { isNotFilteredOut } from '../articles/visible-articles.js';
 
 /**
@@ -57,11 +58,15 @@ export async function updateReadingList(db: Db, userId: number, listId: number, 
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Deletes the list with its members (set explicitly: SQLite enforces foreign keys per connection). */
+/**
+ * Deletes the list with its members (set explicitly: SQLite enforces foreign keys per connection) and its counters
+ * (call inside a transaction).
+ */
 export async function deleteReadingList(db: Db, userId: number, listId: number): Promise<boolean> {
   const list = await findReadingList(db, userId, listId);
   if (!list) return false;
   await db.deleteFrom('reading_list_articles').where('list_id', '=', listId).execute();
+  await listMembersChanged(db, { userId, listId });
   await db.deleteFrom('reading_lists').where('id', '=', listId).execute();
   return true;
 }
@@ -104,7 +109,7 @@ export async function findVisibleArticle(db: Db, userId: number, articleId: numb
   );
 }
 
-/** Adds an article to a list; false when it was there already. */
+/** Adds an article to a list, with the list's counters (call inside a transaction); false when it was there already. */
 export async function addMember(
   db: Db,
   member: { listId: number; articleId: number; userId: number; feedId: number; publishedAt: string },
@@ -116,13 +121,17 @@ export async function addMember(
     .onConflict((oc) => oc.columns(['list_id', 'article_id']).doNothing())
     .returning('article_id')
     .executeTakeFirst();
-  return inserted !== undefined;
+  if (inserted === undefined) return false;
+  await listMembersChanged(db, { userId: member.userId, listId: member.listId, feedIds: [member.feedId] }, { removed: false });
+  return true;
 }
 
-/** Removes an article from a list; false when it was not in it. */
-export async function removeMember(db: Db, listId: number, articleId: number): Promise<boolean> {
-  const result = await db.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', '=', articleId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Removes an article from the user's list, with the list's counters (call inside a transaction); false when it was not in it. */
+export async function removeMember(db: Db, userId: number, listId: number, articleId: number): Promise<boolean> {
+  const removed = await db.deleteFrom('reading_list_articles').where('list_id', '=', listId).where('article_id', '=', articleId).returning('feed_id').executeTakeFirst();
+  if (removed === undefined) return false;
+  await listMembersChanged(db, { userId, listId, feedIds: [removed.feed_id] });
+  return true;
 }
 
 /** The user's lists an article is in, in sidebar order (reading_list_articles_article_idx). */

@@ -179,7 +179,7 @@ export class ReadingListsService {
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const list = await this.own(trx, userId, listId);
       if (list.is_smart === 1) throw smartManual();
-      if (!(await repo.removeMember(trx, listId, articleId))) throw notFound('ARTICLE_NOT_IN_LIST', 'The article is not in this list.');
+      if (!(await repo.removeMember(trx, userId, listId, articleId))) throw notFound('ARTICLE_NOT_IN_LIST', 'The article is not in this list.');
       return list;
     });
     return { reading_list: await this.present(userId, row) };
@@ -187,10 +187,7 @@ export class ReadingListsService {
 
   /** Unread visible articles of every list of the user (0 included), in sidebar order. */
   async unreadCounts(userId: number): Promise<{ unread_counts: ReadingListUnreadCount[] }> {
-    const [rows, counts] = await Promise.all([
-      repo.listReadingLists(this.deps.db, userId),
-      reading.readingListCounts(this.deps.db, userId, this.nowIso(), { unreadOnly: true }),
-    ]);
+    const [rows, counts] = await Promise.all([repo.listReadingLists(this.deps.db, userId), reading.readingListCounts(this.deps.db, userId, this.nowIso())]);
     const unread = new Map(counts.map((c) => [c.list_id, c.unread]));
     return { unread_counts: rows.map((r) => ({ id: r.id, unread_article_count: unread.get(r.id) ?? 0 })) };
   }
