@@ -80,9 +80,12 @@ export const QUEUED_GRACE_MS = 15 * 60_000;
 /**
  * How the refresh's writes are grouped into transactions (write-groups.ts): at most half the refresh slots wait
  * for a group to fill, for at most WRITE_GROUP_WINDOW_MS. SQLite has one writer; on PostgreSQL two groups at once let
- * its backends use both cores while Node works.
+ * its backends use both cores while Node works. SQLite's window is long enough for a group to fill at the rate a
+ * first round stores new feeds (40–100 a second): what a commit costs there grows with the pages it writes, not the
+ * feeds, and its full-text index gets one new segment per transaction (docs/decisions.md "Refresh engine: the main
+ * thread's cost"); PostgreSQL's groups form while earlier ones run.
  */
-const WRITE_GROUP_WINDOW_MS = 20;
+const WRITE_GROUP_WINDOW_MS = { sqlite: 100, postgres: 20 } as const;
 const WRITE_GROUPS_AT_ONCE = { sqlite: 1, postgres: 2 } as const;
 
 /** Icon look-ups at once per process, and how many may wait (more are skipped: the next refresh tries again). */
@@ -156,6 +159,14 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
   const processor = deps.processor ?? (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable() ? pool : inlineProcessor);
   const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
+  // Refreshes under way in this process: a write group does not wait for company that cannot come.
+  let refreshing = 0;
+  const writes = new WriteGroups(database.db, {
+    maxJobs: Math.max(1, Math.floor(config.feeds.concurrency / 2)),
+    concurrency: WRITE_GROUPS_AT_ONCE[database.dialect],
+    windowMs: WRITE_GROUP_WINDOW_MS[database.dialect],
+    writers: () => refreshing,
+  });
   const ctx: RefreshContext = {
     database,
     fetcher,
@@ -167,11 +178,16 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     log,
     background: (task) => background.run(task),
     parsers: poolParsers(pool),
-    writes: new WriteGroups(database.db, {
-      maxJobs: Math.max(1, Math.floor(config.feeds.concurrency / 2)),
-      concurrency: WRITE_GROUPS_AT_ONCE[database.dialect],
-      windowMs: WRITE_GROUP_WINDOW_MS,
-    }),
+    writes,
+  };
+  const refresh = async (feedId: number, signal?: AbortSignal): Promise<RefreshOutcome> => {
+    refreshing++;
+    try {
+      return await refreshFeed(ctx, feedId, signal);
+    } finally {
+      refreshing--;
+      writes.writerDone();
+    }
   };
 
   let timer: NodeJS.Timeout | null = null;
@@ -232,7 +248,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     start() {
       if (role === 'web') return;
       queue.consume(async (feedId, signal) => {
-        const outcome = await refreshFeed(ctx, feedId, signal);
+        const outcome = await refresh(feedId, signal);
         if (outcome.status === 'error') log.info({ feedId, code: outcome.code, message: outcome.message }, 'feed refresh failed');
       }, config.feeds.concurrency);
       if (queue.kind === 'embedded') {
@@ -257,7 +273,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       if (role === 'web' && queue.kind === 'embedded') await markFeedsDue(database.db, feedIds, now().toISOString());
       else await enqueueOrMarkDue(feedIds, { urgent: true }, now());
     },
-    refreshFeed: (feedId) => refreshFeed(ctx, feedId),
+    refreshFeed: (feedId) => refresh(feedId),
     schedule,
     async stop(graceMs = 10_000) {
       if (stopped) return;

@@ -22,7 +22,7 @@ import type { Logger } from '../log.js';
 import type { LeaseKeeper } from './lease.js';
 import type { ProcessedDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, intervalFromFrequency, nextCheckAt, postingFrequency, type PostingFrequency } from './schedule.js';
-import type { WriteGroups, WriteJob } from './write-groups.js';
+import { runWriteJob, type WriteGroups, type WriteJob } from './write-groups.js';
 
 /** What one refresh needs; built once per process by the engine. */
 export interface RefreshContext {
@@ -53,7 +53,7 @@ export interface RefreshContext {
 
 /** Runs one feed's writes in a transaction: its group's, when the engine groups them. */
 function write<T>(ctx: RefreshContext, job: WriteJob<T>): Promise<T> {
-  return ctx.writes ? ctx.writes.run(job) : ctx.database.db.transaction().execute(job);
+  return ctx.writes ? ctx.writes.run(job) : ctx.database.db.transaction().execute((trx) => runWriteJob(trx, job));
 }
 
 export type RefreshOutcome =
@@ -170,8 +170,8 @@ async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedD
   };
   // The new articles, every subscriber's copy of them and the feed's state become visible together, or not at
   // all: one transaction (shared with other feeds' writes when they arrive together, write-groups.ts).
-  return write(ctx, async (trx) => {
-    const newIds = await writeFeedItems(trx, feed.id, doc, nowIso);
+  return write(ctx, async (trx, end) => {
+    const newIds = await writeFeedItems(trx, feed.id, doc, nowIso, end);
     await updateFeedAfterRefresh(trx, feed.id, update);
     return { status: 'ok' as const, newArticles: newIds.length, updatedArticles: doc.changed.length };
   });
