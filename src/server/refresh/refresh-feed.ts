@@ -11,7 +11,7 @@ import {
   releaseLease,
   updateFeedAfterRefresh,
   type FeedRefreshUpdate,
-  type FeedRow,
+  type LeasedFeed,
 } from '../feeds/feeds.repository.js';
 import type { Fetcher } from '../reader/fetch/index.js';
 import { fetchIcon, type IconParsers } from '../reader/icon/index.js';
@@ -89,7 +89,7 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
   }
 }
 
-async function refreshLeased(ctx: RefreshContext, feed: FeedRow, signal?: AbortSignal): Promise<RefreshOutcome> {
+async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: AbortSignal): Promise<RefreshOutcome> {
   try {
     const result = await ctx.hostLimiter.run(feed.url, () => ctx.fetcher.fetch(feed.url, { validators: { etag: feed.etag, lastModified: feed.last_modified }, signal }));
     const now = ctx.now();
@@ -140,7 +140,7 @@ async function refreshLeased(ctx: RefreshContext, feed: FeedRow, signal?: AbortS
 }
 
 /** The feed's new URL after a permanent redirect, unless another feed row has it already. */
-async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string | null): Promise<Pick<FeedRefreshUpdate, 'url'>> {
+async function movedUrl(ctx: RefreshContext, feed: LeasedFeed, permanentUrl: string | null): Promise<Pick<FeedRefreshUpdate, 'url'>> {
   const url = permanentUrl ? normalizeFeedUrl(permanentUrl) : null;
   if (!url || url === feed.url) return {};
   if (await feedUrlTaken(ctx.database.db, url, feed.id)) {
@@ -150,7 +150,7 @@ async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string
   return { url };
 }
 
-async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
+async function storeDocument(ctx: RefreshContext, feed: LeasedFeed, doc: ProcessedDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
   const nowIso = now.toISOString();
   const meta = doc.feed;
   const frequency = postingFrequency(doc.publishedTimes, now);
@@ -177,7 +177,7 @@ async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedD
   });
 }
 
-function iconDue(feed: FeedRow, now: Date): boolean {
+function iconDue(feed: LeasedFeed, now: Date): boolean {
   const checked = feed.icon_checked_at ? Date.parse(feed.icon_checked_at) : 0;
   return now.getTime() - checked >= ICON_REFRESH_DAYS * 86_400_000;
 }
@@ -200,7 +200,7 @@ async function refreshIcon(ctx: RefreshContext, feedId: number, input: Parameter
   }
 }
 
-async function recordError(ctx: RefreshContext, feed: FeedRow, err: unknown): Promise<RefreshOutcome> {
+async function recordError(ctx: RefreshContext, feed: LeasedFeed, err: unknown): Promise<RefreshOutcome> {
   const now = ctx.now();
   const errorCount = feed.error_count + 1;
   let code: string = REFRESH_FAILED;
