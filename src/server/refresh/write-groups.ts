@@ -47,8 +47,9 @@ interface Pending {
  * Group commit for the refresh's writes (docs/decisions.md "Refresh engine: storing in groups"): the feeds whose
  * writes arrive while a transaction runs are written together in the next one. A commit is most of what storing a
  * feed costs on SQLite (its WAL frames: every page the feed's rows touched, index pages included) and a WAL flush on
- * PostgreSQL; feeds committed together share those pages and that flush. A group waits a few milliseconds for
- * company at most (WriteGroupOptions.windowMs), never longer than it takes half the refresh's slots to fill it.
+ * PostgreSQL; feeds committed together share those pages and that flush (and on SQLite one full-text segment:
+ * TransactionEnd). A group waits for company at most WriteGroupOptions.windowMs, never longer than it takes half
+ * the refresh's slots to fill it, and not at all once every refresh under way has brought its job (`writers`).
  *
  * Every feed still becomes visible all at once or not at all (docs/ARCHITECTURE.md "A refresh, step by step" 5): a
  * job's writes commit with its group, and its promise settles only after that commit, so the refresh releases its
