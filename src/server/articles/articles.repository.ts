@@ -6,6 +6,7 @@ import { articleBody, teaser } from './article-text.js';
 import { articlesStored } from './reading-state.js';
 import { chunks } from '../db/chunks.js';
 import { matchArrivedArticles } from '../reading-lists/membership.js';
+import type { TransactionEnd } from '../refresh/write-groups.js';
 
 /** An item ready to store: sanitised HTML, plain-text title and author, hashes computed by the caller. */
 export interface StoredItem {
@@ -81,8 +82,8 @@ const itemText = (id: number, i: StoredItem): ItemText => ({
 /** PostgreSQL's search vector of an article ('simple' configuration: feeds come in every language). */
 const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple', ${`${t.title} ${t.body}`})`;
 
-// FTS rows per insert statement (3 parameters each).
-const FTS_BATCH = 300;
+// FTS rows per insert statement (3 parameters each): a whole write group's new articles in one statement.
+const FTS_BATCH = 1000;
 
 /**
  * The refresh's multi-row inserts as SQL text, built once per dialect and row count and then only given their
@@ -150,6 +151,9 @@ async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body
   }
 }
 
+/** New articles' FTS5 entries, written at the end of the transaction (write-groups.ts TransactionEnd). */
+const writeNewFtsRows = (trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body'>[]) => writeFtsRows(trx, rows, false);
+
 /** Per subscriber: the articles the filters hide, and (for edits) those they show again. */
 type Verdicts = Map<number, { hide: number[]; show: number[] }>;
 
@@ -185,9 +189,16 @@ async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited
  * every item of the document was seen now (the clean-up keeps articles still in the feed).
  * `seen` lists the guid hashes of every item in the document, stored or not.
  * New and edited articles are (re)indexed for search and run through the subscribers' filters, and the
- * subscriptions' counters are recounted when anything a subscriber sees changed.
+ * subscriptions' counters are recounted when anything a subscriber sees changed. With `end`, the new articles'
+ * SQLite search entries are written at the end of the transaction, with the other feeds' of a write group.
  */
-export async function writeFeedItems(trx: Db, feedId: number, items: { fresh: StoredItem[]; changed: StoredItem[]; seen: string[] }, now: string): Promise<number[]> {
+export async function writeFeedItems(
+  trx: Db,
+  feedId: number,
+  items: { fresh: StoredItem[]; changed: StoredItem[]; seen: string[] },
+  now: string,
+  end?: TransactionEnd,
+): Promise<number[]> {
   const postgres = dialectOf(trx) === 'postgres';
   const newIds: number[] = [];
   const freshTexts: ItemText[] = [];
@@ -220,7 +231,12 @@ export async function writeFeedItems(trx: Db, feedId: number, items: { fresh: St
       freshTexts.push(known ? { ...known, id: r.id } : itemText(r.id, byGuid.get(r.guid_hash)!));
     }
   }
-  if (!postgres) await writeFtsRows(trx, freshTexts, false);
+  // SQLite: the new articles' search entries go in last, with the other feeds' of the transaction when it has an
+  // end to leave them for (one FTS5 segment per transaction; write-groups.ts TransactionEnd).
+  if (!postgres) {
+    if (end) end.add(writeNewFtsRows, freshTexts);
+    else await writeNewFtsRows(trx, freshTexts);
+  }
   if (freshTexts.length > 0) {
     // Every subscriber's copy, as plain rows: the subscribers are read once (subscriptions_feed_idx), and no join
     // walks the feed's older articles to find the new ones.

@@ -110,13 +110,43 @@ export async function markFeedsDue(db: Db, feedIds: number[], now: string): Prom
  * renewLeases) and the scheduler's next step claims the feed again, instead of waiting out the claim's 15 minutes
  * (docs/decisions.md "Leases and crashed workers").
  */
-export async function acquireLease(db: Db, feedId: number, owner: string, now: string, leaseUntil: string): Promise<FeedRow | undefined> {
+/** A leased feed's row as the refresh reads it: every column but the icon (base64, up to a few hundred KB). */
+export type LeasedFeed = Omit<FeedRow, 'icon_data'>;
+const LEASED_COLUMNS = [
+  'id',
+  'url',
+  'title',
+  'site_url',
+  'description',
+  'language',
+  'format',
+  'icon_type',
+  'icon_hash',
+  'icon_checked_at',
+  'etag',
+  'last_modified',
+  'ttl_minutes',
+  'last_fetched_at',
+  'last_success_at',
+  'next_check_at',
+  'error_count',
+  'last_error',
+  'last_error_code',
+  'lease_until',
+  'lease_owner',
+  'post_gap_minutes',
+  'newest_post_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof LeasedFeed)[];
+
+export async function acquireLease(db: Db, feedId: number, owner: string, now: string, leaseUntil: string): Promise<LeasedFeed | undefined> {
   return db
     .updateTable('feeds')
     .set({ lease_until: leaseUntil, lease_owner: owner, next_check_at: now })
     .where('id', '=', feedId)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .returningAll()
+    .returning(LEASED_COLUMNS)
     .executeTakeFirst();
 }
 

@@ -65,6 +65,8 @@ export interface RefreshEngineDeps {
   pool?: WorkerPoolProcessor;
   /** Scheduler period in ms (default 30 s). */
   tickMs?: number;
+  /** Feeds claimed per scheduler step (default SCHEDULE_BATCH); tests. */
+  scheduleBatch?: number;
   /** Refresh lease length in ms (default LEASE_MS) and this instance's owner id (default host:pid:random); tests. */
   leaseMs?: number;
   leaseOwner?: string;
@@ -76,13 +78,18 @@ export const userAgent = (publicUrl: string) => `Feeder/0.1 (feed reader; +${pub
 export const SCHEDULE_BATCH = 500;
 /** How long a claimed feed may wait in the queue before the scheduler considers its job lost. */
 export const QUEUED_GRACE_MS = 15 * 60_000;
+/** How often at most a consumer asks whether the queue ran low while more feeds are due (engine refill). */
+const REFILL_CHECK_MS = 250;
 
 /**
  * How the refresh's writes are grouped into transactions (write-groups.ts): at most half the refresh slots wait
  * for a group to fill, for at most WRITE_GROUP_WINDOW_MS. SQLite has one writer; on PostgreSQL two groups at once let
- * its backends use both cores while Node works.
+ * its backends use both cores while Node works. SQLite's window is long enough for a group to fill at the rate a
+ * first round stores new feeds (40–100 a second): what a commit costs there grows with the pages it writes, not the
+ * feeds, and its full-text index gets one new segment per transaction (docs/decisions.md "Refresh engine: the main
+ * thread's cost"); PostgreSQL's groups form while earlier ones run.
  */
-const WRITE_GROUP_WINDOW_MS = 20;
+const WRITE_GROUP_WINDOW_MS = { sqlite: 100, postgres: 20 } as const;
 const WRITE_GROUPS_AT_ONCE = { sqlite: 1, postgres: 2 } as const;
 
 /** Icon look-ups at once per process, and how many may wait (more are skipped: the next refresh tries again). */
@@ -156,6 +163,14 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
   const processor = deps.processor ?? (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable() ? pool : inlineProcessor);
   const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
+  // Refreshes under way in this process: a write group does not wait for company that cannot come.
+  let refreshing = 0;
+  const writes = new WriteGroups(database.db, {
+    maxJobs: Math.max(1, Math.floor(config.feeds.concurrency / 2)),
+    concurrency: WRITE_GROUPS_AT_ONCE[database.dialect],
+    windowMs: WRITE_GROUP_WINDOW_MS[database.dialect],
+    writers: () => refreshing,
+  });
   const ctx: RefreshContext = {
     database,
     fetcher,
@@ -167,11 +182,16 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     log,
     background: (task) => background.run(task),
     parsers: poolParsers(pool),
-    writes: new WriteGroups(database.db, {
-      maxJobs: Math.max(1, Math.floor(config.feeds.concurrency / 2)),
-      concurrency: WRITE_GROUPS_AT_ONCE[database.dialect],
-      windowMs: WRITE_GROUP_WINDOW_MS,
-    }),
+    writes,
+  };
+  const refresh = async (feedId: number, signal?: AbortSignal): Promise<RefreshOutcome> => {
+    refreshing++;
+    try {
+      return await refreshFeed(ctx, feedId, signal);
+    } finally {
+      refreshing--;
+      writes.writerDone();
+    }
   };
 
   let timer: NodeJS.Timeout | null = null;
@@ -194,25 +214,54 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     }
   };
 
+  const batch = deps.scheduleBatch ?? SCHEDULE_BATCH;
   const schedule = async (): Promise<number> => {
     const at = now();
     let total = 0;
     // Keep claiming while whole batches come back, but never queue more than the consumers can start on soon:
     // the rest stays due in the database, where it costs nothing.
     for (;;) {
-      const ids = await claimDueFeeds(
-        database.db,
-        database.dialect,
-        at.toISOString(),
-        new Date(at.getTime() + QUEUED_GRACE_MS).toISOString(),
-        SCHEDULE_BATCH,
-        ctx.leases.owner,
-      );
+      const ids = await claimDueFeeds(database.db, database.dialect, at.toISOString(), new Date(at.getTime() + QUEUED_GRACE_MS).toISOString(), batch, ctx.leases.owner);
       if (!(await enqueueOrMarkDue(ids, {}, at))) break;
       total += ids.length;
-      if (ids.length < SCHEDULE_BATCH || (await queue.pending()) >= SCHEDULE_BATCH * 4) break;
+      if (ids.length < batch) break;
+      if ((await queue.pending()) >= batch * 4) {
+        // More are due: the consumers ask for the next step once the queue runs low (refill below).
+        backlog = true;
+        break;
+      }
     }
     return total;
+  };
+
+  /**
+   * Due feeds left in the database by a full step are claimed as soon as the queue runs low, not at the next
+   * period: a round of 304s drains four batches in a few seconds and would otherwise idle until the next tick.
+   * Asked at most every REFILL_CHECK_MS (BullMQ's pending() is a Redis call).
+   */
+  let backlog = false;
+  let refillCheckedAt = 0;
+  let refillTimer: NodeJS.Timeout | null = null;
+  const refill = () => {
+    if (!backlog || stopped || refillTimer) return;
+    refillTimer = setTimeout(
+      () => {
+        refillTimer = null;
+        // A step under way asks again when it ends (tick).
+        if (!backlog || stopped || stepping) return;
+        refillCheckedAt = Date.now();
+        void queue.pending().then(
+          (n) => {
+            if (n >= batch || !backlog || stopped) return;
+            backlog = false;
+            tick();
+          },
+          () => {},
+        );
+      },
+      Math.max(0, refillCheckedAt + REFILL_CHECK_MS - Date.now()),
+    );
+    refillTimer.unref();
   };
 
   let stepping = false;
@@ -222,7 +271,10 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     stepping = true;
     ticking = schedule()
       .catch((err: unknown) => log.error({ err }, 'refresh scheduler step failed'))
-      .finally(() => (stepping = false));
+      .finally(() => {
+        stepping = false;
+        refill();
+      });
   };
 
   return {
@@ -232,8 +284,9 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     start() {
       if (role === 'web') return;
       queue.consume(async (feedId, signal) => {
-        const outcome = await refreshFeed(ctx, feedId, signal);
+        const outcome = await refresh(feedId, signal);
         if (outcome.status === 'error') log.info({ feedId, code: outcome.code, message: outcome.message }, 'feed refresh failed');
+        refill();
       }, config.feeds.concurrency);
       if (queue.kind === 'embedded') {
         // The in-process queue of a process that died (or was stopped with feeds still waiting) is gone with it:
@@ -257,12 +310,13 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
       if (role === 'web' && queue.kind === 'embedded') await markFeedsDue(database.db, feedIds, now().toISOString());
       else await enqueueOrMarkDue(feedIds, { urgent: true }, now());
     },
-    refreshFeed: (feedId) => refreshFeed(ctx, feedId),
+    refreshFeed: (feedId) => refresh(feedId),
     schedule,
     async stop(graceMs = 10_000) {
       if (stopped) return;
       stopped = true;
       if (timer) clearInterval(timer);
+      if (refillTimer) clearTimeout(refillTimer);
       await ticking;
       await queue.close(graceMs);
       // Icon look-ups are not worth holding shutdown for: whatever is unfinished is retried at the next refresh.

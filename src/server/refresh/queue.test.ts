@@ -3,6 +3,7 @@ import { findFeed } from '../feeds/feeds.repository.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { createRefreshEnv } from '../test/refresh-env.js';
+import { until } from '../test/wait.js';
 import { EmbeddedQueue } from './queue.js';
 
 describe('EmbeddedQueue', () => {
@@ -82,6 +83,28 @@ for (const dialect of DIALECTS) {
     });
     afterAll(async () => {
       await server.close();
+    });
+
+    it('claims the due feeds a full scheduler step left behind as soon as the queue runs low, not a period later', async () => {
+      // Steps of 2 feeds: the first step claims 4 batches (8 of 12) and stops; the other 4 must not wait an hour.
+      const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000, scheduleBatch: 2 } });
+      try {
+        const user = await env.user();
+        const paths = Array.from({ length: 12 }, (_, i) => `/backlog-${dialect}-${i}.xml`);
+        for (const path of paths) {
+          server.set(path, { body: rss(path, [item(1)]) });
+          await env.subscribe(user, server.url(path));
+        }
+        const started = env.clock.now().toISOString();
+        env.engine.start();
+        await until(async () => {
+          const fetched = await env.database.db.selectFrom('feeds').select('id').where('last_fetched_at', '>=', started).execute();
+          return fetched.length === paths.length;
+        }, 10_000);
+        expect(paths.map((p) => server.hits(p))).toEqual(paths.map(() => 1));
+      } finally {
+        await env.close();
+      }
     });
 
     it('hands a feed that is still being fetched back, due at once, when the grace period runs out', async () => {

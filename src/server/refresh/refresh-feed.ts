@@ -11,7 +11,7 @@ import {
   releaseLease,
   updateFeedAfterRefresh,
   type FeedRefreshUpdate,
-  type FeedRow,
+  type LeasedFeed,
 } from '../feeds/feeds.repository.js';
 import type { Fetcher } from '../reader/fetch/index.js';
 import { fetchIcon, type IconParsers } from '../reader/icon/index.js';
@@ -22,7 +22,7 @@ import type { Logger } from '../log.js';
 import type { LeaseKeeper } from './lease.js';
 import type { ProcessedDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, intervalFromFrequency, nextCheckAt, postingFrequency, type PostingFrequency } from './schedule.js';
-import type { WriteGroups, WriteJob } from './write-groups.js';
+import { runWriteJob, type WriteGroups, type WriteJob } from './write-groups.js';
 
 /** What one refresh needs; built once per process by the engine. */
 export interface RefreshContext {
@@ -53,7 +53,7 @@ export interface RefreshContext {
 
 /** Runs one feed's writes in a transaction: its group's, when the engine groups them. */
 function write<T>(ctx: RefreshContext, job: WriteJob<T>): Promise<T> {
-  return ctx.writes ? ctx.writes.run(job) : ctx.database.db.transaction().execute(job);
+  return ctx.writes ? ctx.writes.run(job) : ctx.database.db.transaction().execute((trx) => runWriteJob(trx, job));
 }
 
 export type RefreshOutcome =
@@ -89,7 +89,7 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
   }
 }
 
-async function refreshLeased(ctx: RefreshContext, feed: FeedRow, signal?: AbortSignal): Promise<RefreshOutcome> {
+async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: AbortSignal): Promise<RefreshOutcome> {
   try {
     const result = await ctx.hostLimiter.run(feed.url, () => ctx.fetcher.fetch(feed.url, { validators: { etag: feed.etag, lastModified: feed.last_modified }, signal }));
     const now = ctx.now();
@@ -140,7 +140,7 @@ async function refreshLeased(ctx: RefreshContext, feed: FeedRow, signal?: AbortS
 }
 
 /** The feed's new URL after a permanent redirect, unless another feed row has it already. */
-async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string | null): Promise<Pick<FeedRefreshUpdate, 'url'>> {
+async function movedUrl(ctx: RefreshContext, feed: LeasedFeed, permanentUrl: string | null): Promise<Pick<FeedRefreshUpdate, 'url'>> {
   const url = permanentUrl ? normalizeFeedUrl(permanentUrl) : null;
   if (!url || url === feed.url) return {};
   if (await feedUrlTaken(ctx.database.db, url, feed.id)) {
@@ -150,7 +150,7 @@ async function movedUrl(ctx: RefreshContext, feed: FeedRow, permanentUrl: string
   return { url };
 }
 
-async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
+async function storeDocument(ctx: RefreshContext, feed: LeasedFeed, doc: ProcessedDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
   const nowIso = now.toISOString();
   const meta = doc.feed;
   const frequency = postingFrequency(doc.publishedTimes, now);
@@ -170,14 +170,14 @@ async function storeDocument(ctx: RefreshContext, feed: FeedRow, doc: ProcessedD
   };
   // The new articles, every subscriber's copy of them and the feed's state become visible together, or not at
   // all: one transaction (shared with other feeds' writes when they arrive together, write-groups.ts).
-  return write(ctx, async (trx) => {
-    const newIds = await writeFeedItems(trx, feed.id, doc, nowIso);
+  return write(ctx, async (trx, end) => {
+    const newIds = await writeFeedItems(trx, feed.id, doc, nowIso, end);
     await updateFeedAfterRefresh(trx, feed.id, update);
     return { status: 'ok' as const, newArticles: newIds.length, updatedArticles: doc.changed.length };
   });
 }
 
-function iconDue(feed: FeedRow, now: Date): boolean {
+function iconDue(feed: LeasedFeed, now: Date): boolean {
   const checked = feed.icon_checked_at ? Date.parse(feed.icon_checked_at) : 0;
   return now.getTime() - checked >= ICON_REFRESH_DAYS * 86_400_000;
 }
@@ -200,7 +200,7 @@ async function refreshIcon(ctx: RefreshContext, feedId: number, input: Parameter
   }
 }
 
-async function recordError(ctx: RefreshContext, feed: FeedRow, err: unknown): Promise<RefreshOutcome> {
+async function recordError(ctx: RefreshContext, feed: LeasedFeed, err: unknown): Promise<RefreshOutcome> {
   const now = ctx.now();
   const errorCount = feed.error_count + 1;
   let code: string = REFRESH_FAILED;

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ftsMatchQuery, pgTsQuery } from '../articles/article-text.js';
 import { countUnread, listFeedArticles } from '../articles/articles.repository.js';
+import { searchArticles } from '../articles/reading.repository.js';
 import { findFeed } from '../feeds/feeds.repository.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
@@ -55,6 +57,26 @@ for (const dialect of DIALECTS) {
       expect(second['if-modified-since']).toBe(feed.last_modified);
       expect(second['user-agent']).toMatch(/^Feeder\//);
       expect(await listFeedArticles(env.database.db, feedId)).toHaveLength(3);
+    });
+
+    it('stores feeds refreshed together in one write group, each searchable', async () => {
+      const other = `${path}-other`;
+      server.set(path, { body: rss('Birds', [item(1, { title: 'Kestrel sighted' }), item(2, { title: 'Heron nests' })]) });
+      server.set(other, { body: rss('Trees', [item(1, { title: 'Oak blossoms', description: '<p>Acorns and kestrel feathers</p>' })]) });
+      const alice = await env.user();
+      const feeds = [await env.subscribe(alice, server.url(path)), await env.subscribe(alice, server.url(other))];
+      const outcomes = await Promise.all(feeds.map((id) => env.engine.refreshFeed(id)));
+      expect(outcomes).toEqual([
+        { status: 'ok', newArticles: 2, updatedArticles: 0 },
+        { status: 'ok', newArticles: 1, updatedArticles: 0 },
+      ]);
+      const search = async (q: string) => {
+        const match = (dialect === 'postgres' ? pgTsQuery : ftsMatchQuery)(q)!;
+        const found = await searchArticles(env.database.db, alice, env.clock.now().toISOString(), { match, showRead: true, limit: 10, offset: 0 });
+        return found.rows.map((r) => r.title).sort();
+      };
+      expect(await search('kestrel')).toEqual(['Kestrel sighted', 'Oak blossoms']);
+      expect(await search('heron')).toEqual(['Heron nests']);
     });
 
     it('keeps the posting frequency on the feed row; a 304 schedules from it, and a feed without it learns it once', async () => {

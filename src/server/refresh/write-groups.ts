@@ -1,7 +1,41 @@
 import type { Db } from '../db/database.js';
 
-/** One feed's writes: database work only (no fetch, no wait on anything else), safe to run again after a rollback. */
-export type WriteJob<T> = (trx: Db) => Promise<T>;
+/**
+ * One feed's writes: database work only (no fetch, no wait on anything else), safe to run again after a rollback.
+ * `end` takes writes that are better done once for the whole transaction, after every job's own (TransactionEnd).
+ */
+export type WriteJob<T> = (trx: Db, end: TransactionEnd) => Promise<T>;
+
+/**
+ * Writes the jobs of one transaction leave for its end: each `write` runs once, after every job, with all the items
+ * the jobs queued for it, and commits with them. SQLite's full-text index is written this way
+ * (articles.repository.ts): FTS5 keeps new entries in memory until the transaction's next statement savepoint,
+ * then writes them as a new index segment and merges segments, so entries written last make one segment per
+ * transaction instead of one per feed (docs/decisions.md "Refresh engine: the main thread's cost").
+ */
+export class TransactionEnd {
+  private readonly batches = new Map<(trx: Db, items: never[]) => Promise<void>, unknown[]>();
+
+  add<I>(write: (trx: Db, items: I[]) => Promise<void>, items: I[]): void {
+    if (items.length === 0) return;
+    let batch = this.batches.get(write);
+    if (!batch) this.batches.set(write, (batch = []));
+    for (const item of items) batch.push(item);
+  }
+
+  async run(trx: Db): Promise<void> {
+    for (const [write, items] of this.batches) await write(trx, items as never[]);
+    this.batches.clear();
+  }
+}
+
+/** Runs a job and then what it left for the end, in `trx`: a transaction of its own. */
+export async function runWriteJob<T>(trx: Db, job: WriteJob<T>): Promise<T> {
+  const end = new TransactionEnd();
+  const result = await job(trx, end);
+  await end.run(trx);
+  return result;
+}
 
 interface Pending {
   job: WriteJob<unknown>;
@@ -13,8 +47,9 @@ interface Pending {
  * Group commit for the refresh's writes (docs/decisions.md "Refresh engine: storing in groups"): the feeds whose
  * writes arrive while a transaction runs are written together in the next one. A commit is most of what storing a
  * feed costs on SQLite (its WAL frames: every page the feed's rows touched, index pages included) and a WAL flush on
- * PostgreSQL; feeds committed together share those pages and that flush. A group waits a few milliseconds for
- * company at most (WriteGroupOptions.windowMs), never longer than it takes half the refresh's slots to fill it.
+ * PostgreSQL; feeds committed together share those pages and that flush (and on SQLite one full-text segment:
+ * TransactionEnd). A group waits for company at most WriteGroupOptions.windowMs, never longer than it takes half
+ * the refresh's slots to fill it, and not at all once every refresh under way has brought its job (`writers`).
  *
  * Every feed still becomes visible all at once or not at all (docs/ARCHITECTURE.md "A refresh, step by step" 5): a
  * job's writes commit with its group, and its promise settles only after that commit, so the refresh releases its
@@ -33,6 +68,12 @@ export interface WriteGroupOptions {
    * only while earlier groups run, as on PostgreSQL, whose queries are asynchronous).
    */
   windowMs: number;
+  /**
+   * How many writers may still bring jobs (the refreshes under way, those whose jobs wait included): a group starts
+   * at once when every one of them has brought its job, so a lone refresh (refresh-now, a quiet server) does not
+   * wait out the window. Without it, only maxJobs and the window decide.
+   */
+  writers?: () => number;
 }
 
 export class WriteGroups {
@@ -49,9 +90,19 @@ export class WriteGroups {
   run<T>(job: WriteJob<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ job, resolve: resolve as (value: unknown) => void, reject });
-      if (this.pending.length >= this.options.maxJobs || this.options.windowMs <= 0) this.pump();
+      if (this.full()) this.pump();
       else this.timer ??= setTimeout(() => this.pump(), this.options.windowMs);
     });
+  }
+
+  /** A writer finished without a job (skipped, failed) or after its job: the group may have all it can get. */
+  writerDone(): void {
+    if (this.pending.length > 0 && this.full()) this.pump();
+  }
+
+  private full(): boolean {
+    const { maxJobs, windowMs, writers } = this.options;
+    return this.pending.length >= maxJobs || windowMs <= 0 || (writers !== undefined && this.pending.length >= writers());
   }
 
   private pump(): void {
@@ -73,8 +124,10 @@ export class WriteGroups {
       let results: unknown[] | undefined;
       try {
         results = await this.db.transaction().execute(async (trx) => {
+          const end = new TransactionEnd();
           const out: unknown[] = [];
-          for (const p of group) out.push(await p.job(trx));
+          for (const p of group) out.push(await p.job(trx, end));
+          await end.run(trx);
           return out;
         });
       } catch {
@@ -88,7 +141,7 @@ export class WriteGroups {
     }
     for (const p of group) {
       try {
-        p.resolve(await this.db.transaction().execute(p.job));
+        p.resolve(await this.db.transaction().execute((trx) => runWriteJob(trx, p.job)));
       } catch (err) {
         p.reject(err);
       }

@@ -241,6 +241,18 @@ describe('fetch: redirects (RFC 9110 §15.4)', () => {
     });
   });
 
+  it('sends one request after another to a host over one connection, after a body, an error answer and a redirect', async () => {
+    server.on('/reuse.xml', (_req, res) => res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS));
+    server.on('/reuse-moved', (_req, res) => res.writeHead(302, { location: '/reuse.xml' }).end());
+    const f = fetcher();
+    const before = server.connections;
+    expect((await f.fetch(server.url('/reuse.xml'))).status).toBe('ok');
+    expect((await readerError(f.fetch(server.url('/reuse-missing')))).code).toBe('FETCH_HTTP_ERROR');
+    expect((await readerError(f.fetch(server.url('/reuse-missing-too')))).code).toBe('FETCH_HTTP_ERROR');
+    expect((await f.fetch(server.url('/reuse-moved'))).status).toBe('ok');
+    expect(server.connections - before).toBe(1);
+  });
+
   it('follows 5 redirects', async () => {
     const result = await fetcher().fetch(server.url('/hop?n=5'));
     expect(result).toMatchObject({ status: 'ok', url: server.url('/hop?n=0&code=302'), permanentUrl: null });

@@ -94,6 +94,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
 
         if (REDIRECT_STATUSES.has(status) && location !== null) {
           await response.body.dump();
+          await connectionReleased();
           redirects += 1;
           if (redirects > MAX_REDIRECTS) {
             throw new ReaderError('FETCH_TOO_MANY_REDIRECTS', `The server redirected more than ${MAX_REDIRECTS} times`);
@@ -158,6 +159,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     } finally {
       clearTimeout(timeout);
       callerSignal?.removeEventListener('abort', onCallerAbort);
+      await connectionReleased();
     }
   }
 
@@ -166,6 +168,14 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     close: () => agent.close(),
   };
 }
+
+/**
+ * Resolves once undici has put the connection of a response that was just read back into its pool. Its body ends
+ * a turn of the event loop before that, so a request sent at once to the same host (a redirect's target, the icon
+ * look-up's page and then /favicon.ico) would find the connection busy and open another one; waiting for the
+ * event loop's next turn lets it reuse the connection (docs/decisions.md "Refresh engine: the main thread's cost").
+ */
+const connectionReleased = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function parseTarget(url: string): URL {
   let parsed: URL;

@@ -16,6 +16,8 @@ export interface TestServer {
   on(path: string, handler: Handler): void;
   /** Requests seen so far, in order. */
   requests: { path: string; headers: IncomingMessage['headers'] }[];
+  /** Connections accepted so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startTestServer(): Promise<TestServer> {
   const handlers = new Map<string, Handler>();
   const requests: TestServer['requests'] = [];
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.push({ path, headers: req.headers });
@@ -35,6 +38,7 @@ export async function startTestServer(): Promise<TestServer> {
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
+    connections++;
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -43,6 +47,9 @@ export async function startTestServer(): Promise<TestServer> {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     on: (path, handler) => void handlers.set(path, handler),
     requests,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
