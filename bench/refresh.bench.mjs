@@ -7,6 +7,10 @@
 // RSS of `feeder all` after start before any work. Every feed has its own host name on the loopback range
 // (127.0.x.y), as real feeds would, so the per-host limit does not serialise the run.
 //
+// BENCH_REST_S=70 also reports the RSS of the first round's process after it sat idle that long once the round was
+// done (`rest_rss_mb`, with its thread count): the parse thread ends after a minute without work
+// (document-pool.ts) and V8 gives back what the round's heap no longer needs.
+//
 // FEEDER_DIST=/path/to/other/checkout runs another build (its bin/feeder.js and dist/, seeded with its own
 // migrations), so two commits can be measured back to back on the same machine.
 import { spawn } from 'node:child_process';
@@ -32,6 +36,7 @@ const { subscribe } = await import(new URL('feeds/subscriptions.repository.js', 
 const bin = join(root, 'bin/feeder.js');
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const REST_S = Number(process.env.BENCH_REST_S) || 0;
 
 /**
  * user + system CPU of a process (all its threads), in ms; null when it is gone. `/proc/PID/task/PID` is the main
@@ -205,8 +210,11 @@ async function idleRss(env, monitor) {
   }
 }
 
-/** Runs `feeder all` until every feed was fetched since `since`; prints feeds/s, CPU per feed and peak RSS. */
-async function round(name, env, monitor, feeds, column, extra) {
+/**
+ * Runs `feeder all` until every feed was fetched since `since`; prints feeds/s, CPU per feed and peak RSS (and, with
+ * `restAfter` and BENCH_REST_S, the RSS once the process sat idle after the round).
+ */
+async function round(name, env, monitor, feeds, column, extra, restAfter = false) {
   const since = new Date().toISOString();
   const loadBefore = load();
   const before = server.requests;
@@ -247,6 +255,13 @@ async function round(name, env, monitor, feeds, column, extra) {
     peakKb = Math.max(peakKb, statusKb(child.pid, 'VmHWM'));
     const seconds = (end.at - start.at) / 1000;
     const feederCpu = end.cpu - start.cpu;
+    const rest = {};
+    if (restAfter && REST_S > 0) {
+      await sleep(REST_S * 1000);
+      rest.rest_rss_mb = Math.round(statusKb(child.pid, 'VmRSS') / 1024);
+      rest.rest_threads = statusKb(child.pid, 'Threads');
+      rest.rest_after_s = REST_S;
+    }
     console.log(
       JSON.stringify({
         bench: name,
@@ -261,6 +276,7 @@ async function round(name, env, monitor, feeds, column, extra) {
         articles: await monitor.scalar('articles'),
         peak_rss_mb: Math.round(peakKb / 1024),
         ...extra,
+        ...rest,
         load: `${loadBefore} → ${load()}`,
       }),
     );
@@ -287,7 +303,7 @@ async function run(dialect, feeds, pgDb) {
   try {
     const idle = await idleRss(env, monitor);
     await monitor.makeDue(new Date().toISOString());
-    await round(`refresh-first-${dialect}`, env, monitor, feeds, 'last_success_at', { idle_rss_mb: idle });
+    await round(`refresh-first-${dialect}`, env, monitor, feeds, 'last_success_at', { idle_rss_mb: idle }, true);
     // Every feed due again: the server answers 304 to the stored validators.
     await monitor.makeDue(new Date().toISOString());
     await round(`refresh-304-${dialect}`, env, monitor, feeds, 'last_fetched_at', {});

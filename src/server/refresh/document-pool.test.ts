@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { ReaderError } from '../reader/types.js';
 import { item, rss } from '../test/feed-server.js';
@@ -161,6 +161,52 @@ describe('document processing on worker threads', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  describe('thread lifecycle', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('starts no thread before there is work, one per job at once, and ends them after the idle period', async () => {
+      // Only the pool's own timers are faked (the idle period and the job time limit); the threads answer for real.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const pool = new WorkerPoolProcessor(2, WORKER, {}, () => {}, undefined, 1000);
+      try {
+        expect(pool.threads).toBe(0);
+        expect((await pool.process(input(rss('One', [item(1)])))).feed.title).toBe('One');
+        expect(pool.threads).toBe(1);
+        const both = await Promise.all([pool.process(input(rss('A', [item(1)]))), pool.process(input(rss('B', [item(2)])))]);
+        expect(both.map((d) => d.feed.title)).toEqual(['A', 'B']);
+        expect(pool.threads).toBe(2);
+        vi.advanceTimersByTime(999);
+        expect(pool.threads).toBe(2);
+        vi.advanceTimersByTime(1);
+        expect(pool.threads).toBe(0);
+        // The next job starts a thread again.
+        expect((await pool.process(input(rss('Again', [item(3)])))).feed.title).toBe('Again');
+        expect(pool.threads).toBe(1);
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('keeps a thread that gets work within the idle period', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const pool = new WorkerPoolProcessor(1, WORKER, {}, () => {}, undefined, 1000);
+      try {
+        await pool.process(input(rss('First', [item(1)])));
+        vi.advanceTimersByTime(900);
+        await pool.process(input(rss('Second', [item(2)])));
+        // The idle period counts again from the second job's end.
+        vi.advanceTimersByTime(900);
+        expect(pool.threads).toBe(1);
+        vi.advanceTimersByTime(100);
+        expect(pool.threads).toBe(0);
+      } finally {
+        await pool.close();
+      }
+    });
   });
 
   it('refuses new work once closed', async () => {

@@ -127,7 +127,11 @@ function fromWorkerError(e: WorkerError): Error {
   return new Error(e.message);
 }
 
-/** A worker nobody needed for this long is ended; the next job starts a new one (about 50 ms). */
+/**
+ * A worker nobody needed for this long is ended, giving its heap back (30–45 MB once it has parsed a round's
+ * feeds); the next job starts a new one (about 50 ms). A refresh round keeps its workers busy, so a process that
+ * refreshes every half hour holds no parse thread between rounds (docs/decisions.md "Process memory: idle and peak").
+ */
 const WORKER_IDLE_MS = 60_000;
 
 class PooledWorker {
@@ -143,7 +147,13 @@ class PooledWorker {
     private readonly onIdle: (w: PooledWorker) => void,
     private readonly onLog: (record: LogRecord) => void,
     private readonly heapMb: number,
+    private readonly idleMs: number,
   ) {}
+
+  /** Whether a worker thread is running for this slot (started on its first job, ended when idle). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
 
   private spawn(): Worker {
     const options = { resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: Math.min(WORKER_YOUNG_MB, this.heapMb) } };
@@ -221,7 +231,7 @@ class PooledWorker {
       if (this.current || !worker) return;
       this.worker = null;
       void worker.terminate();
-    }, WORKER_IDLE_MS);
+    }, this.idleMs);
     this.idleTimer.unref();
   }
 
@@ -245,7 +255,7 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
   /**
    * Workers start on the first job that needs one, so a pool nobody uses costs nothing. `timeLimitsMs` overrides
    * JOB_TIME_LIMIT_MS (tests). `onLog` receives the workers' log records and the pool's own (a worker replaced).
-   * `heapMb` overrides WORKER_HEAP_MB (tests).
+   * `heapMb` overrides WORKER_HEAP_MB and `idleMs` WORKER_IDLE_MS (tests).
    */
   constructor(
     size: number,
@@ -253,13 +263,19 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
     timeLimitsMs: Partial<Record<JobKind, number>> = {},
     onLog: (record: LogRecord) => void = () => {},
     heapMb = WORKER_HEAP_MB,
+    idleMs = WORKER_IDLE_MS,
   ) {
     const limits = { ...JOB_TIME_LIMIT_MS, ...timeLimitsMs };
     for (let i = 0; i < size; i++) {
-      const w = new PooledWorker(url, limits, (worker) => this.release(worker), onLog, heapMb);
+      const w = new PooledWorker(url, limits, (worker) => this.release(worker), onLog, heapMb, idleMs);
       this.all.push(w);
       this.idle.push(w);
     }
+  }
+
+  /** How many worker threads run now (none before the first job, and none again once they were idle long enough). */
+  get threads(): number {
+    return this.all.filter((w) => w.running).length;
   }
 
   process(input: DocumentInput): Promise<ProcessedDocument> {

@@ -50,6 +50,10 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     keepAliveTimeout: 10_000,
+    // And no longer when the server offers more (`Keep-Alive: timeout=60`; undici would keep it up to 10 minutes):
+    // every host with an open connection keeps a connection pool in memory, and a round reaches thousands of hosts
+    // (docs/decisions.md "Process memory: idle and peak").
+    keepAliveMaxTimeout: 10_000,
     // Be a polite client: many feeds of one host share a handful of connections instead of opening dozens.
     connections: 16,
   });
