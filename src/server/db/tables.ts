@@ -186,6 +186,16 @@ export interface ReadingListCountsTable {
   article_count: number;
 }
 
+/**
+ * The version of a user's feed list (migration 0012, docs/decisions.md "Feed summaries: the list's version"): bumped by
+ * triggers on every write that changes GET /api/feeds/summaries. Read only; nothing in the application writes it.
+ */
+export interface FeedListVersionsTable {
+  user_id: number;
+  version: number;
+  txid: number | null;
+}
+
 /** Public API v1 bearer tokens (365 days), stored as SHA-256 hashes. */
 export interface ApiTokensTable {
   id: Generated<number>;
@@ -261,6 +271,7 @@ export interface Tables {
   reading_lists: ReadingListsTable;
   reading_list_articles: ReadingListArticlesTable;
   reading_list_counts: ReadingListCountsTable;
+  feed_list_versions: FeedListVersionsTable;
   api_tokens: ApiTokensTable;
   read_undo: ReadUndoTable;
 }

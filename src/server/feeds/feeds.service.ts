@@ -13,6 +13,7 @@ import { ReaderError, type DiscoveredFeed } from '../reader/types.js';
 import { normalizeFeedUrl } from './feed-url.js';
 import { presentFeed } from './feeds.presenter.js';
 import * as repo from './feeds.repository.js';
+import { SummariesCache } from './summaries-cache.js';
 import * as subscriptions from './subscriptions.repository.js';
 
 /**
@@ -31,6 +32,8 @@ export interface FeedsServiceDeps {
   enqueue: (feedIds: number[]) => Promise<void>;
   now: () => Date;
   log: { error: (obj: object, msg: string) => void };
+  /** Bytes of feed summaries kept for answering again (default SUMMARIES_CACHE_BYTES); 0 keeps none (tests). */
+  summariesCacheBytes?: number;
 }
 
 export const feedNotFound = () => notFound('FEED_NOT_FOUND', 'Feed not found.');
@@ -72,7 +75,11 @@ export function discoveryError(err: unknown): unknown {
 }
 
 export class FeedsService {
-  constructor(private readonly deps: FeedsServiceDeps) {}
+  private readonly summariesCache: SummariesCache;
+
+  constructor(private readonly deps: FeedsServiceDeps) {
+    this.summariesCache = new SummariesCache(deps.summariesCacheBytes);
+  }
 
   private nowIso(): string {
     return this.deps.now().toISOString();
@@ -102,12 +109,22 @@ export class FeedsService {
 
   /**
    * What the dashboard's start shows of every feed (FeedSummariesReply) as JSON text, with an entity tag of that
-   * text: the route answers 304 when the browser holds it already (docs/decisions.md "Feed summaries").
+   * text: the route answers 304 when the browser holds it already (docs/decisions.md "Feed summaries"). An answer
+   * this process gave before is given again while the user's feed-list version stands (one primary-key read instead
+   * of the aggregate: docs/decisions.md "Feed summaries: the list's version").
    */
   async summaries(userId: number): Promise<{ json: string; etag: string }> {
-    const json = await subscriptions.feedSummariesJson(this.deps.db, userId, this.nowIso());
+    const { db } = this.deps;
+    const now = this.nowIso();
+    if (this.summariesCache.has(userId)) {
+      const kept = this.summariesCache.get(userId, await subscriptions.feedListVersion(db, userId), now);
+      if (kept) return kept;
+    }
+    const text = await subscriptions.feedSummariesJson(db, userId, now);
     // sha1 is plenty for telling two versions of one user's list apart, and the fastest hash node has built in.
-    return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
+    const kept = { ...text, etag: `"${createHash('sha1').update(text.json).digest('base64url')}"` };
+    this.summariesCache.set(userId, kept);
+    return kept;
   }
 
   /**

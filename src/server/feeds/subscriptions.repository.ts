@@ -131,7 +131,9 @@ const SUMMARIES_SQL = {
   'muted', json_group_object(cast(s.feed_id as text), case when s.muted_permanently = 1 then null else s.muted_until end) filter (where s.muted_permanently = 1 or s.muted_until > ?),
   'unfetched', json_group_array(s.feed_id) filter (where f.last_fetched_at is null),
   'always_load_original', json_group_array(s.feed_id) filter (where s.always_load_original = 1)
-) as body
+) as body,
+min(s.muted_until) filter (where s.muted_permanently = 0 and s.muted_until > ?) as mute_ends,
+(select version from feed_list_versions where user_id = ?) as version
 from subscriptions s join feeds f on f.id = s.feed_id
 where s.user_id = ?`,
   // json_agg and json_object_agg are null over no rows, where SQLite's aggregates give [] and {}.
@@ -140,14 +142,41 @@ where s.user_id = ?`,
   'muted', coalesce(json_object_agg(s.feed_id, case when s.muted_permanently = 1 then null else s.muted_until end) filter (where s.muted_permanently = 1 or s.muted_until > $1), '{}'),
   'unfetched', coalesce(json_agg(s.feed_id) filter (where f.last_fetched_at is null), '[]'),
   'always_load_original', coalesce(json_agg(s.feed_id) filter (where s.always_load_original = 1), '[]')
-)::text as body
+)::text as body,
+min(s.muted_until) filter (where s.muted_permanently = 0 and s.muted_until > $1) as mute_ends,
+(select version from feed_list_versions where user_id = $2) as version
 from subscriptions s join feeds f on f.id = s.feed_id
 where s.user_id = $2`,
 };
 
-export async function feedSummariesJson(db: Db, userId: number, now: string): Promise<string> {
-  const result = await db.executeQuery<{ body: string }>(CompiledQuery.raw(SUMMARIES_SQL[dialectOf(db)], [now, userId]));
-  return result.rows[0].body;
+/**
+ * The user's feed summaries as JSON text, with the feed list's version they belong to (read in the same statement,
+ * so of the same moment) and the end of the first timed mute still running: until then, and while the version
+ * stands, the text stays what this would answer (docs/decisions.md "Feed summaries: the list's version").
+ */
+export interface FeedSummariesText {
+  json: string;
+  version: number;
+  /** ISO time at which a timed mute ends and the text changes although the version does not; null when none runs. */
+  muteEnds: string | null;
+}
+
+export async function feedSummariesJson(db: Db, userId: number, now: string): Promise<FeedSummariesText> {
+  const result = await db.executeQuery<{ body: string; mute_ends: string | null; version: number | null }>(
+    // SQLite takes its parameters in the order they appear (better-sqlite3 has no numbered ones).
+    dialectOf(db) === 'sqlite' ? CompiledQuery.raw(SUMMARIES_SQL.sqlite, [now, now, userId, userId]) : CompiledQuery.raw(SUMMARIES_SQL.postgres, [now, userId]),
+  );
+  const row = result.rows[0];
+  return { json: row.body, version: Number(row.version ?? 0), muteEnds: row.mute_ends };
+}
+
+/**
+ * The version of the user's feed list: one primary-key read. Triggers (migration 0012) bump it with every write that
+ * changes the summaries; 0 for a user who never subscribed to anything.
+ */
+export async function feedListVersion(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('feed_list_versions').select('version').where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.version ?? 0);
 }
 
 /** One of the user's feeds by feed id; undefined when the user does not subscribe to it. */

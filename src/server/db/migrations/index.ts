@@ -10,6 +10,7 @@ import * as m0008 from './0008_article_teaser.js';
 import * as m0009 from './0009_reading_flow.js';
 import * as m0010 from './0010_feed_posting_frequency.js';
 import * as m0011 from './0011_reading_list_counters.js';
+import * as m0012 from './0012_feed_list_version.js';
 
 /**
  * Every migration, in order. A static list (rather than a folder scan) works the same from
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_reading_flow': m0009,
   '0010_feed_posting_frequency': m0010,
   '0011_reading_list_counters': m0011,
+  '0012_feed_list_version': m0012,
 };
