@@ -37,22 +37,39 @@ export function useSidebarDragSensors(coordinateGetter: KeyboardCoordinateGetter
 /**
  * The click that ends a mouse drag is not a visit. dnd-kit stops that click at the document (capture), so React's
  * handlers never see it, yet the browser would still follow the row's link; a capture listener on the window runs
- * first and cancels it. The click comes in the same task as the release, so clicks count again right after.
- * `dragging.current` is true from `started()` until just after `finished()` (the feed tree also stops the click
+ * first and cancels it. The click comes in the same task as the release, so clicks count again right after: at the
+ * next task, or at the next press if that comes first (a browser busy rendering the drop may run the user's next
+ * press before a timer). `dragging.current` is true from `started()` until then (the feed tree also stops the click
  * from toggling a folder with it).
  */
 export function useDragEndClickGuard() {
   const dragging = useRef(false);
+  const ending = useRef(false);
   useEffect(() => {
     const onClick = (e: MouseEvent) => dragging.current && e.preventDefault();
+    const onPress = () => {
+      if (ending.current) dragging.current = ending.current = false;
+    };
     window.addEventListener('click', onClick, true);
-    return () => window.removeEventListener('click', onClick, true);
+    window.addEventListener('pointerdown', onPress, true);
+    return () => {
+      window.removeEventListener('click', onClick, true);
+      window.removeEventListener('pointerdown', onPress, true);
+    };
   }, []);
   return useMemo(
     () => ({
       dragging,
-      started: () => void (dragging.current = true),
-      finished: () => void setTimeout(() => (dragging.current = false), 0),
+      started: () => {
+        dragging.current = true;
+        ending.current = false;
+      },
+      finished: () => {
+        ending.current = true;
+        setTimeout(() => {
+          if (ending.current) dragging.current = ending.current = false;
+        }, 0);
+      },
     }),
     [],
   );
