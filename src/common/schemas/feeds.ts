@@ -53,20 +53,20 @@ export const FeedListReply = Type.Array(FeedSchema);
 
 /**
  * GET /api/feeds/summaries: what the dashboard shows of every feed at its start (the sidebar, the article views, the
- * n/p order), a few percent of the full list's bytes (docs/decisions.md "Feed summaries"). One tuple per feed, in
- * the user's order (a feed's position is its sort order); the feed's state that few feeds have comes as sparse sets
- * of feed ids beside them. Fields mean what the same fields of FeedSchema mean.
+ * n/p order), a few percent of the full list's bytes (docs/decisions.md "Feed summaries"). One array per field, each
+ * in the user's order of the feeds (a feed's position is its sort order); the feed's state that few feeds have
+ * comes as sparse sets of feed ids beside them. Fields mean what the same fields of FeedSchema mean.
  */
-export const FeedSummaryTuple = Type.Tuple([
-  Type.Integer({ description: 'id' }),
-  Type.String({ description: 'title: the custom title, else the feed\'s own title, else ""' }),
-  Nullable(Type.Integer({ description: 'folder_id' })),
-  Nullable(Type.String({ description: 'icon: the content address of the stored icon, served at /api/icons/{icon}' })),
-  Nullable(Type.String({ description: 'last_error_code' })),
-]);
-
 export const FeedSummariesReply = Type.Object({
-  feeds: Type.Array(FeedSummaryTuple),
+  /** The feeds' ids in the user's order; the arrays below hold, at the same position, the same feed's field. */
+  ids: Type.Array(Type.Integer()),
+  /** The custom title, else the feed's own title, else "". */
+  titles: Type.Array(Type.String()),
+  folders: Type.Array(Nullable(Type.Integer({ description: 'folder_id' }))),
+  /** The content address of the stored icon, served at /api/icons/{icon}. */
+  icons: Type.Array(NullableString),
+  /** last_error_code. */
+  errors: Type.Array(NullableString),
   /** The feeds muted now: feed id → muted_until (UTC ISO 8601), null when muted permanently. */
   muted: Type.Record(Type.String(), NullableString),
   /** Feeds never fetched yet (last_fetched_at null): a new subscription waiting for its first articles. */

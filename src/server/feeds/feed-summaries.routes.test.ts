@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Feed, FeedSummariesResponse } from '../../common/api.js';
 import { FeedSummariesReply } from '../../common/schemas/feeds.js';
 import { DIALECTS } from '../test/dialects.js';
+import { EMPTY_SUMMARIES, summaryRows } from '../test/feed-summaries.js';
 import { item, type TestFeedServer } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser, subscribeFetched, subscribeTo } from '../test/feed-user.js';
 import type { TestApp } from '../test/test-app.js';
@@ -41,7 +42,7 @@ for (const dialect of DIALECTS) {
 
     /** The summaries unpacked as the web app does, to compare with the full list. */
     function unpack(s: FeedSummariesResponse) {
-      return s.feeds.map(([id, title, folderId, icon, error]) => ({
+      return summaryRows(s).map(([id, title, folderId, icon, error]) => ({
         id,
         title,
         folder_id: folderId,
@@ -62,7 +63,7 @@ for (const dialect of DIALECTS) {
 
     it('is empty for a user without feeds', async () => {
       const u = await user();
-      expect(await u.summaries()).toEqual({ feeds: [], muted: {}, unfetched: [], always_load_original: [] });
+      expect(await u.summaries()).toEqual(EMPTY_SUMMARIES);
     });
 
     it('says of every feed what the full list says, in the user’s order', async () => {
@@ -86,7 +87,7 @@ for (const dialect of DIALECTS) {
 
       const summaries = await u.summaries();
       const full = await u.feeds();
-      expect(summaries.feeds.map(([id]) => id)).toEqual([d.id, b.id, a.id, c]);
+      expect(summaries.ids).toEqual([d.id, b.id, a.id, c]);
       expect(unpack(summaries)).toEqual(
         full.map((f) => ({
           id: f.id,
@@ -100,9 +101,9 @@ for (const dialect of DIALECTS) {
           always_load_original: f.always_load_original,
         })),
       );
-      expect(summaries.feeds[0]).toEqual([d.id, 'Delta "quoted" \\ ünïcödé', folder.id, null, null]);
-      expect(summaries.feeds[1]).toEqual([b.id, 'Beta', null, iconHash('iVBORw0KGgo='), 'FETCH_TIMEOUT']);
-      expect(summaries.feeds[2][1]).toBe('My alpha');
+      expect(summaryRows(summaries)[0]).toEqual([d.id, 'Delta "quoted" \\ ünïcödé', folder.id, null, null]);
+      expect(summaryRows(summaries)[1]).toEqual([b.id, 'Beta', null, iconHash('iVBORw0KGgo='), 'FETCH_TIMEOUT']);
+      expect(summaries.titles[2]).toBe('My alpha');
       expect(summaries.muted).toEqual({ [String(c)]: null, [String(d.id)]: full[0].muted_until });
       expect(summaries.muted[String(d.id)]).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
       expect(summaries.unfetched).toEqual([c]);
@@ -118,7 +119,7 @@ for (const dialect of DIALECTS) {
       const u = await user();
       const id = await subscribeTo(t, u.id, server.url('/untitled.xml'));
       await t.database.db.updateTable('feeds').set({ title: '' }).where('id', '=', id).execute();
-      expect((await u.summaries()).feeds).toEqual([[id, '', null, null, null]]);
+      expect(summaryRows(await u.summaries())).toEqual([[id, '', null, null, null]]);
     });
 
     it('shows a user only their own feeds, with their own titles and state', async () => {
@@ -129,11 +130,11 @@ for (const dialect of DIALECTS) {
       const own = await subscribeTo(t, owner.id, server.url('/owners-only.xml'));
       await owner.post('/api/feeds/set_custom_title', { feed_id: shared.id, custom_title: 'Mine' });
       await owner.post(`/api/feeds/${shared.id}/mute`, { permanently: true });
-      expect((await owner.summaries()).feeds.map(([id, title]) => [id, title])).toEqual([
+      expect(summaryRows(await owner.summaries()).map(([id, title]) => [id, title])).toEqual([
         [shared.id, 'Mine'],
         [own, ''],
       ]);
-      expect(await other.summaries()).toEqual({ feeds: [[shared.id, 'Shared', null, null, null]], muted: {}, unfetched: [], always_load_original: [] });
+      expect(await other.summaries()).toEqual({ ...EMPTY_SUMMARIES, ids: [shared.id], titles: ['Shared'], folders: [null], icons: [null], errors: [null] });
     });
 
     it('carries an entity tag: the same list again is a 304 without a body, a changed one a 200 with a new tag', async () => {
@@ -158,7 +159,7 @@ for (const dialect of DIALECTS) {
       const changed = await ask(etag);
       expect(changed.statusCode).toBe(200);
       expect(changed.headers.etag).not.toBe(etag);
-      expect(changed.json<FeedSummariesResponse>().feeds[0][1]).toBe('Renamed');
+      expect(changed.json<FeedSummariesResponse>().titles[0]).toBe('Renamed');
 
       // Another user's tag never matches a list it was not made from.
       const other = await user();

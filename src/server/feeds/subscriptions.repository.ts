@@ -120,33 +120,45 @@ export async function listUserFeeds(db: Db, userId: number): Promise<UserFeedRow
 
 /**
  * The user's feed summaries (GET /api/feeds/summaries, FeedSummariesReply) as JSON text, written by the database in
- * one aggregate over the user's subscriptions: no row objects, no serialising on our side. At 12,000 feeds that is
- * what keeps the call in the dashboard's start budget (docs/decisions.md "Feed summaries"; bench/README.md). The
- * aggregate's own ORDER BY gives the user's order (sort_order, then subscription id, as listUserFeeds); the mute
- * test is mute.ts isMuted in SQL, with `now` as the first parameter.
+ * one aggregate: no row objects, no serialising on our side (docs/decisions.md "Feed summaries"). It reads one range
+ * of the user's subscriptions in their order (subscriptions_user_order_idx: sort_order, then id, as listUserFeeds)
+ * and joins nothing: the feed's title, icon, error and first fetch are copied onto the subscription (migration 0012).
+ * The aggregates take the rows in the order the subquery gives them (no join or grouping in between, the case in
+ * which PostgreSQL and SQLite keep it); the per-column arrays cost the database far less than a JSON value per feed
+ * (docs/decisions.md "Feed summaries: the list's version"). The mute test is mute.ts isMuted in SQL, with `now`.
  */
+const SUMMARY_ROWS = (user: string) =>
+  `select feed_id, custom_title, feed_title, folder_id, feed_icon_hash, feed_error_code, feed_fetched, muted_permanently, muted_until, always_load_original
+from subscriptions where user_id = ${user} order by sort_order, id`;
+
 const SUMMARIES_SQL = {
   sqlite: `select json_object(
-  'feeds', json_group_array(json_array(s.feed_id, coalesce(nullif(s.custom_title, ''), f.title, ''), s.folder_id, f.icon_hash, f.last_error_code) order by s.sort_order, s.id),
+  'ids', json_group_array(s.feed_id),
+  'titles', json_group_array(coalesce(nullif(s.custom_title, ''), s.feed_title)),
+  'folders', json_group_array(s.folder_id),
+  'icons', json_group_array(s.feed_icon_hash),
+  'errors', json_group_array(s.feed_error_code),
   'muted', json_group_object(cast(s.feed_id as text), case when s.muted_permanently = 1 then null else s.muted_until end) filter (where s.muted_permanently = 1 or s.muted_until > ?),
-  'unfetched', json_group_array(s.feed_id) filter (where f.last_fetched_at is null),
+  'unfetched', json_group_array(s.feed_id) filter (where s.feed_fetched = 0),
   'always_load_original', json_group_array(s.feed_id) filter (where s.always_load_original = 1)
 ) as body,
 min(s.muted_until) filter (where s.muted_permanently = 0 and s.muted_until > ?) as mute_ends,
 (select version from feed_list_versions where user_id = ?) as version
-from subscriptions s join feeds f on f.id = s.feed_id
-where s.user_id = ?`,
-  // json_agg and json_object_agg are null over no rows, where SQLite's aggregates give [] and {}.
+from (${SUMMARY_ROWS('?')}) s`,
+  // json_agg, json_object_agg and array_agg are null over no rows, where SQLite's aggregates give [] and {}.
   postgres: `select json_build_object(
-  'feeds', coalesce(json_agg(json_build_array(s.feed_id, coalesce(nullif(s.custom_title, ''), f.title, ''), s.folder_id, f.icon_hash, f.last_error_code) order by s.sort_order, s.id), '[]'),
+  'ids', coalesce(array_to_json(array_agg(s.feed_id)), '[]'),
+  'titles', coalesce(array_to_json(array_agg(coalesce(nullif(s.custom_title, ''), s.feed_title))), '[]'),
+  'folders', coalesce(array_to_json(array_agg(s.folder_id)), '[]'),
+  'icons', coalesce(array_to_json(array_agg(s.feed_icon_hash)), '[]'),
+  'errors', coalesce(array_to_json(array_agg(s.feed_error_code)), '[]'),
   'muted', coalesce(json_object_agg(s.feed_id, case when s.muted_permanently = 1 then null else s.muted_until end) filter (where s.muted_permanently = 1 or s.muted_until > $1), '{}'),
-  'unfetched', coalesce(json_agg(s.feed_id) filter (where f.last_fetched_at is null), '[]'),
+  'unfetched', coalesce(json_agg(s.feed_id) filter (where s.feed_fetched = 0), '[]'),
   'always_load_original', coalesce(json_agg(s.feed_id) filter (where s.always_load_original = 1), '[]')
 )::text as body,
 min(s.muted_until) filter (where s.muted_permanently = 0 and s.muted_until > $1) as mute_ends,
 (select version from feed_list_versions where user_id = $2) as version
-from subscriptions s join feeds f on f.id = s.feed_id
-where s.user_id = $2`,
+from (${SUMMARY_ROWS('$2')}) s`,
 };
 
 /**

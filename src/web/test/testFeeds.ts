@@ -41,7 +41,11 @@ export function summariesOf(
   const muted: FeedSummariesResponse['muted'] = {};
   for (const f of feeds) if (f.is_muted) muted[String(f.id)] = f.muted_permanently ? null : f.muted_until;
   return {
-    feeds: feeds.map((f) => [f.id, f.title, f.folder_id, f.favicon_url?.replace('/api/icons/', '') ?? null, f.last_error_code]),
+    ids: feeds.map((f) => f.id),
+    titles: feeds.map((f) => f.title),
+    folders: feeds.map((f) => f.folder_id),
+    icons: feeds.map((f) => f.favicon_url?.replace('/api/icons/', '') ?? null),
+    errors: feeds.map((f) => f.last_error_code),
     muted,
     unfetched: feeds.filter((f) => !f.last_fetched_at).map((f) => f.id),
     always_load_original: feeds.filter((f) => f.always_load_original).map((f) => f.id),

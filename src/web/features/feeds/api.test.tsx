@@ -91,17 +91,17 @@ describe('useFeeds', () => {
 
 describe('feed summaries (docs/decisions.md "Feed summaries")', () => {
   const wire = {
-    feeds: [
-      [3, 'Muted for now', null, null, null],
-      [1, 'With icon', 7, '0123456789abcdef0123456789abcdef', 'FETCH_TIMEOUT'],
-      [2, '', null, null, null],
-    ] as [number, string, number | null, string | null, string | null][],
+    ids: [3, 1, 2],
+    titles: ['Muted for now', 'With icon', ''],
+    folders: [null, 7, null],
+    icons: [null, '0123456789abcdef0123456789abcdef', null],
+    errors: [null, 'FETCH_TIMEOUT', null],
     muted: { '3': '2026-11-23T15:30:00.000Z', '2': null },
     unfetched: [2],
     always_load_original: [1],
   };
 
-  it('unpacks the tuples and sets into one object per feed, in the order sent', () => {
+  it('unpacks the arrays and sets into one object per feed, in the order sent', () => {
     expect(unpackFeedSummaries(wire)).toEqual([
       {
         id: 3,

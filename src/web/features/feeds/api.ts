@@ -77,15 +77,16 @@ export interface FeedSummary {
 export function unpackFeedSummaries(res: FeedSummariesResponse): FeedSummary[] {
   const unfetched = new Set(res.unfetched);
   const original = new Set(res.always_load_original);
-  return res.feeds.map(([id, title, folderId, icon, error], i) => {
+  return res.ids.map((id, i) => {
     const muted = res.muted[id];
+    const icon = res.icons[i];
     return {
       id,
-      title,
-      folder_id: folderId,
+      title: res.titles[i],
+      folder_id: res.folders[i],
       sort_order: i,
       favicon_url: icon === null ? null : `/api/icons/${icon}`,
-      last_error_code: error,
+      last_error_code: res.errors[i],
       is_muted: muted !== undefined,
       muted_permanently: muted === null,
       muted_until: muted ?? null,
