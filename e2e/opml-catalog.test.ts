@@ -123,7 +123,8 @@ describe('OPML and the catalog', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: t('feeds.add.title') });
 
-    // Tabs: the arrow key moves to the catalog.
+    // Tabs: the arrow key moves to the catalog, which asks the server which of its entries the user reads.
+    const marks = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/catalog/subscribed');
     await dialog.getByRole('tab', { name: t('feeds.add.tabSearch') }).focus();
     await page.keyboard.press('ArrowRight');
     const catalogTab = dialog.getByRole('tab', { name: t('catalog.tab') });
@@ -134,6 +135,9 @@ describe('OPML and the catalog', () => {
     const tech = panel.getByRole('button', { name: /^Technology/ });
     await tech.waitFor();
     expect(await panel.getByRole('listitem').count()).toBe(8);
+    const answer = await marks;
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual({ subscribed: [] });
     const allCount = Number((await tech.textContent())!.match(/(\d+) feeds/)![1]);
     expect(allCount).toBeGreaterThan(40);
 

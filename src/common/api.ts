@@ -109,6 +109,8 @@ export type CatalogFeed = Static<typeof Catalog.CatalogFeedSchema>;
 /** GET /api/catalog → {categories: CatalogCategory[]} (dashboard.md §3 "Catalog category"). */
 export type CatalogCategory = Static<typeof Catalog.CatalogCategorySchema>;
 export type CatalogResponse = Static<typeof Catalog.CatalogReply>;
+/** GET /api/catalog/subscribed: the catalog's addresses the user subscribes to. */
+export type CatalogSubscribedResponse = Static<typeof Catalog.CatalogSubscribedReply>;
 
 /* ───────────── External apps (dashboard.md §7 "Fever API", decisions.md "External apps") ───────────── */
 

@@ -6,6 +6,7 @@ import { GReaderAuth } from './apis/greader/greader.auth.js';
 import { GReaderService } from './apis/greader/greader.service.js';
 import { PublicApiService } from './apis/public-v1/public.service.js';
 import { ArticlesService } from './articles/articles.service.js';
+import { CatalogService } from './catalog/catalog.service.js';
 import { ExtractService } from './articles/extract.service.js';
 import type { BackgroundWork } from './background.js';
 import type { Config } from './config.js';
@@ -58,6 +59,7 @@ export interface Services {
   hasher: PasswordHasher;
   accounts: AccountsService;
   articles: ArticlesService;
+  catalog: CatalogService;
   folders: FoldersService;
   readingLists: ReadingListsService;
   feverSettings: FeverSettingsService;
@@ -77,6 +79,7 @@ export function createServices(deps: ServicesDeps): Services {
     hasher,
     accounts,
     articles,
+    catalog: new CatalogService({ db }),
     folders: new FoldersService({ db, now }),
     readingLists: new ReadingListsService({ db, now, articles }),
     feverSettings: new FeverSettingsService({ db, secret: config.secret, now }),

@@ -18,3 +18,14 @@ export const CatalogCategorySchema = Type.Object({
 });
 
 export const CatalogReply = Type.Object({ categories: Type.Array(CatalogCategorySchema) });
+
+/**
+ * GET /api/catalog/subscribed → {subscribed}: the catalog's addresses (xmlUrl as the catalog lists them, in its order)
+ * that match one of the user's subscriptions, matched as subscribing matches a feed the user reads already (by the
+ * address's normal form). The add-feed dialog's "subscribed" markers (docs/decisions.md "The catalog's subscribed
+ * entries").
+ */
+export const CatalogSubscribedReply = Type.Object({ subscribed: Type.Array(Type.String()) });
+
+/** 304 of an answer revalidated by its entity tag: no body. */
+export const NotModifiedReply = Type.Null({ description: 'Not modified: the If-None-Match tag names the current answer.' });

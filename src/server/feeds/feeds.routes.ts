@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
+import { matchesEtag } from '../http/etag.js';
 import type { App } from '../http/types.js';
 import * as S from '../../common/schemas/feeds.js';
 import { feedServicesOf, type Services } from '../services.js';
@@ -107,14 +108,5 @@ export async function registerFeedsRoutes(app: App, services: Pick<Services, 'fe
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
         .send(icon.bytes)
     );
-  });
-}
-
-/** If-None-Match (RFC 9110 §13.1.2): `*` or a list of tags, weak ones compared weakly. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
   });
 }

@@ -214,17 +214,28 @@ export async function subscribedFeedIdByUrl(db: Db, userId: number, url: string)
   return row?.feed_id;
 }
 
-/** Which of these (normalised) feed URLs the user subscribes to. */
+/**
+ * Which of these (normalised) feed URLs the user subscribes to: per URL one probe of the feeds' url index and one
+ * of the user's subscription to that feed, so the cost follows the URLs asked about (the catalog's few hundred, an
+ * OPML batch), never the user's number of feeds (docs/decisions.md "The catalog's subscribed entries"). Left to
+ * themselves both planners walked the user's subscriptions instead when they had no statistics (PostgreSQL also
+ * with them); the URLs come as one array parameter, driving the join: SQLite keeps CROSS JOIN's order, and
+ * PostgreSQL does not flatten a LATERAL subquery with a LIMIT, so it runs once per URL.
+ */
+const SUBSCRIBED_URLS_SQL = {
+  sqlite: `select f.url from json_each(?) c cross join feeds f cross join subscriptions s
+where f.url = c.value and s.user_id = ? and s.feed_id = f.id`,
+  postgres: `select m.url from unnest($1::text[]) c(url) cross join lateral (
+  select f.url from feeds f join subscriptions s on s.feed_id = f.id where f.url = c.url and s.user_id = $2 limit 1
+) m`,
+};
+
 export async function subscribedUrls(db: Db, userId: number, urls: readonly string[]): Promise<Set<string>> {
   if (urls.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('subscriptions')
-    .innerJoin('feeds', 'feeds.id', 'subscriptions.feed_id')
-    .select('feeds.url')
-    .where('subscriptions.user_id', '=', userId)
-    .where('feeds.url', 'in', [...urls])
-    .execute();
-  return new Set(rows.map((r) => r.url));
+  const dialect = dialectOf(db);
+  const list = dialect === 'sqlite' ? JSON.stringify(urls) : [...urls];
+  const result = await db.executeQuery<{ url: string }>(CompiledQuery.raw(SUBSCRIBED_URLS_SQL[dialect], [list, userId]));
+  return new Set(result.rows.map((r) => r.url));
 }
 
 /** Sets (or with null clears) the user's title for a feed; false when the user does not subscribe to it. */

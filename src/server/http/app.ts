@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await registerGReaderRoutes(app, services, { config: deps.config, now, signIn });
     await registerPublicApiV1(app, services, { limiter, limits: deps.publicApiLimits, publicUrl: deps.config.publicUrl });
   }
-  await registerCatalogRoutes(app);
+  await registerCatalogRoutes(app, services);
   await registerSettingsRoutes(app, services);
   await registerFeverRoutes(app, services, { signIn });
   await registerFoldersRoutes(app, services);

@@ -5,6 +5,7 @@ import type {
   AddFeedResponse,
   CatalogCategory,
   CatalogResponse,
+  CatalogSubscribedResponse,
   Feed,
   FeedFilter,
   FeedSummariesResponse,
@@ -37,10 +38,12 @@ export const UNREAD_COUNTS_DEBOUNCE_MS = 300;
 /** §4 "Feed mute": the durations on offer, in hours (null = permanently). */
 export const MUTE_DURATIONS_HOURS = MUTE_HOURS;
 
-/** The full feed list (feed management, the catalog's subscribed marks, settings). Its prefix covers feedSummariesKey. */
+/** The full feed list (feed management). Its prefix covers feedSummariesKey and catalogSubscribedKey. */
 export const feedsKey = ['feeds'] as const;
 /** The feed summaries of the dashboard's start; under feedsKey, so every feeds-updated refreshes them too. */
 export const feedSummariesKey = ['feeds', 'summaries'] as const;
+/** The catalog entries the user subscribes to; under feedsKey, so whatever refreshes the feed lists refreshes it too. */
+export const catalogSubscribedKey = ['feeds', 'catalog-subscribed'] as const;
 export const unreadCountsKey = ['unread-counts'] as const;
 export const filtersKey = (feedId: number) => ['feed-filters', feedId] as const;
 
@@ -269,6 +272,25 @@ export function useCatalog(enabled = true): UseQueryResult<CatalogCategory[]> {
   return useQuery({ queryKey: catalogKey, queryFn: getCatalog, staleTime: Infinity, gcTime: Infinity, enabled });
 }
 
+/**
+ * GET /api/catalog/subscribed: the catalog's addresses (xmlUrl as the catalog lists them) the user subscribes to,
+ * matched by the server as subscribing matches a feed (docs/decisions.md "The catalog's subscribed entries"). The
+ * browser revalidates it with its entity tag (private, no-cache), so asking again costs a 304.
+ */
+export function getCatalogSubscribed(): Promise<string[]> {
+  return api<CatalogSubscribedResponse>('/api/catalog/subscribed').then((res) => res.subscribed);
+}
+
+/**
+ * The catalog's subscribed entries, refetched on feeds-updated (its key is under feedsKey, so every invalidation of
+ * the feed lists reaches it too). Dropped from the cache as soon as no catalog shows it (gcTime 0): a catalog opened
+ * again waits for the server's answer instead of showing the markers of a list that may have changed meanwhile.
+ */
+export function useCatalogSubscribed(enabled = true): UseQueryResult<string[]> {
+  useRefetchOn('feeds-updated', feedsKey);
+  return useQuery({ queryKey: catalogSubscribedKey, queryFn: getCatalogSubscribed, gcTime: 0, enabled });
+}
+
 /* ───────────── Filters ───────────── */
 
 export interface NewFilter {
@@ -294,8 +316,8 @@ export async function deleteFilter(filterId: number): Promise<void> {
 
 /**
  * The user's feeds in their order with every detail (GET /api/feeds), refetched on feeds-updated. Muted feeds are
- * included. The dashboard's start uses useFeedSummaries instead; this is for the screens that show URLs,
- * descriptions and health.
+ * included. The dashboard's start uses useFeedSummaries and the catalog useCatalogSubscribed instead; this is for the
+ * screens that show URLs, descriptions and health.
  */
 export function useFeeds(): UseQueryResult<Feed[]> {
   useRefetchOn('feeds-updated', feedsKey);

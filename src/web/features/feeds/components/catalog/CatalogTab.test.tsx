@@ -1,12 +1,17 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { CatalogCategory } from '../../../../../common/api.js';
-import { on } from '../../../../lib/events.js';
+import { emit, on } from '../../../../lib/events.js';
 import { fakeServer, OpenDialog, renderAt, signedIn, testUser, setUpDashboardTestEnv } from '../../../../test/dashboardHarness.js';
+import type { Call } from '../../../../test/fakeServer.js';
 import { makeFeed } from '../../../../test/testFeeds.js';
 import { AddFeedDialog } from '../AddFeedDialog.js';
 
-/** The add-feed dialog's catalog tab (dashboard.md §2 "Feed catalog", §4, §5, §8 "Subscribe"). */
+/**
+ * The add-feed dialog's catalog tab (dashboard.md §2 "Feed catalog", §4, §5, §8 "Subscribe"). Its "subscribed" markers
+ * come from GET /api/catalog/subscribed, never from the full feed list (docs/decisions.md "The catalog's subscribed
+ * entries").
+ */
 const categories: CatalogCategory[] = [
   {
     id: 'international',
@@ -34,13 +39,30 @@ function Harness() {
   return <OpenDialog>{(open, close) => <AddFeedDialog open={open} onClose={close} />}</OpenDialog>;
 }
 
+const TAGESSCHAU = 'https://www.tagesschau.de/index~rss2.xml';
+
 function server(extra: Parameters<typeof fakeServer>[0] = {}) {
   return fakeServer({
     'GET /api/catalog': () => [200, { categories }],
-    // The user reads tagesschau already (the address as the server stores it).
-    'GET /api/feeds': () => [200, [makeFeed({ id: 1, title: 'tagesschau', url: 'https://www.tagesschau.de/index~rss2.xml' })]],
+    // The user reads tagesschau already: the server names the catalog's address.
+    'GET /api/catalog/subscribed': () => [200, { subscribed: [TAGESSCHAU] }],
     ...extra,
   });
+}
+
+/** The feed lists are never asked for: the catalog's markers cost one small answer at any number of feeds. */
+const feedListCalls = (calls: Call[]) => calls.filter((c) => /^GET \/api\/feeds(\/summaries)?(\?|$)/.test(c.key));
+
+/** Holds the answers to GET /api/catalog/subscribed back until release() (the fake server answers at once). */
+function holdSubscribed() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const answer = globalThis.fetch;
+  vi.stubGlobal('fetch', async (path: string, init?: RequestInit) => {
+    if (path === '/api/catalog/subscribed') await gate;
+    return answer(path, init);
+  });
+  return () => act(async () => release());
 }
 
 async function openCatalog() {
@@ -85,15 +107,18 @@ describe('add-feed dialog, catalog tab', () => {
   });
 
   it('opens a category, marks what the user reads already, and goes back to the tiles', async () => {
-    server();
+    const calls = server();
     await openCatalog();
     fireEvent.click(tile(/International News/));
     expect(screen.getByRole('heading', { name: 'International News' })).toBeTruthy();
     const list = screen.getByRole('list');
     expect(within(list).getAllByRole('listitem')).toHaveLength(3);
-    await waitFor(() => expect(within(list).getByText(/Subscribed/)).toBeTruthy());
+    // Marked from the first frame the list is shown: the tab waited for the server's answer.
+    expect(within(list).getByText(/Subscribed/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Subscribe to “BBC News – World”' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Subscribe to “tagesschau.de”' })).toBeNull();
+    expect(calls.filter((c) => c.key === 'GET /api/catalog/subscribed')).toHaveLength(1);
+    expect(feedListCalls(calls)).toEqual([]);
 
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'EN' } });
     expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(2);
@@ -151,8 +176,51 @@ describe('add-feed dialog, catalog tab', () => {
     off();
   });
 
+  it('shows no entry until the markers are known, also when opened again: none flashes a button it should not have', async () => {
+    let subscribed = [TAGESSCHAU];
+    const calls = server({ 'GET /api/catalog/subscribed': () => [200, { subscribed }] });
+    await openCatalog();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    // The markers left the cache with the tab (the query's garbage collection runs on a zero timer).
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+
+    // Meanwhile the user left tagesschau and took up BBC World; the catalog itself is still cached.
+    subscribed = ['https://feeds.bbci.co.uk/news/world/rss.xml'];
+    const release = holdSubscribed();
+    fireEvent.click(screen.getByRole('button', { name: 'open dialog' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Feed catalog' }));
+    expect(screen.getByLabelText('Loading the catalog')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /International News/ })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Search the catalog'), { target: { value: 'rss' } });
+    expect(screen.queryByRole('button', { name: /^Subscribe to/ })).toBeNull();
+    expect(screen.queryByText(/Subscribed/)).toBeNull();
+
+    await release();
+    expect(await screen.findByText('6 feeds found')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Subscribe to “tagesschau.de”' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Subscribe to “BBC News – World”' })).toBeNull();
+    expect(calls.filter((c) => c.key === 'GET /api/catalog')).toHaveLength(1);
+    expect(feedListCalls(calls)).toEqual([]);
+  });
+
+  it('follows subscribing and unsubscribing elsewhere: the markers are asked for again on feeds-updated', async () => {
+    let subscribed = [TAGESSCHAU];
+    const calls = server({ 'GET /api/catalog/subscribed': () => [200, { subscribed }] });
+    await openCatalog();
+    fireEvent.click(tile(/International News/));
+    expect(screen.getByRole('button', { name: 'Subscribe to “BBC News – World”' })).toBeTruthy();
+
+    // Subscribed to BBC World (e.g. by URL in a reader app, then the feed list refreshed), tagesschau left.
+    subscribed = ['https://feeds.bbci.co.uk/news/world/rss.xml'];
+    act(() => emit('feeds-updated'));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Subscribe to “BBC News – World”' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'Subscribe to “tagesschau.de”' })).toBeTruthy();
+    expect(calls.filter((c) => c.key === 'GET /api/catalog/subscribed')).toHaveLength(2);
+    expect(feedListCalls(calls)).toEqual([]);
+  });
+
   it('names categories in German in the German interface, and starts afresh when opened again', async () => {
-    server();
+    const calls = server();
     await signedIn(testUser, 'de');
     await renderAt('/dashboard', <Harness />);
     fireEvent.click(screen.getByRole('tab', { name: 'Feed-Katalog' }));
@@ -165,6 +233,9 @@ describe('add-feed dialog, catalog tab', () => {
     expect(screen.getByRole('tab', { name: 'Suche' }).getAttribute('aria-selected')).toBe('true');
     fireEvent.click(screen.getByRole('tab', { name: 'Feed-Katalog' }));
     expect(await screen.findByRole('button', { name: /Internationale Nachrichten/ })).toBeTruthy();
+    // The catalog is kept for the session; the markers are asked for again, as they may have changed meanwhile.
+    expect(calls.filter((c) => c.key === 'GET /api/catalog')).toHaveLength(1);
+    expect(calls.filter((c) => c.key === 'GET /api/catalog/subscribed')).toHaveLength(2);
   });
 
   it('says so when the catalog cannot be loaded, and tries again', async () => {
@@ -176,5 +247,23 @@ describe('add-feed dialog, catalog tab', () => {
     ok = true;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('button', { name: /International News/ })).toBeTruthy();
+  });
+
+  it('says so when the markers cannot be loaded (rather than showing none), and tries again', async () => {
+    let ok = false;
+    const calls = server({
+      'GET /api/catalog/subscribed': () => (ok ? [200, { subscribed: [TAGESSCHAU] }] : [500, { message: 'boom', code: 'INTERNAL_ERROR' }]),
+    });
+    await renderAt('/dashboard', <Harness />);
+    fireEvent.click(screen.getByRole('tab', { name: 'Feed catalog' }));
+    expect(await screen.findByText('The catalog could not be loaded.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /International News/ })).toBeNull();
+    ok = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    fireEvent.click(await screen.findByRole('button', { name: /International News/ }));
+    expect(screen.queryByRole('button', { name: 'Subscribe to “tagesschau.de”' })).toBeNull();
+    // Only the failed answer was asked for again.
+    expect(calls.filter((c) => c.key === 'GET /api/catalog')).toHaveLength(1);
+    expect(calls.filter((c) => c.key === 'GET /api/catalog/subscribed')).toHaveLength(2);
   });
 });

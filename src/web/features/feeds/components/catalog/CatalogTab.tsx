@@ -5,22 +5,24 @@ import type { AddFeedResponse, CatalogCategory, CatalogFeed } from '../../../../
 import { Alert } from '../../../../components/ui/Alert.js';
 import { Button } from '../../../../components/ui/Button.js';
 import { Skeleton } from '../../../../components/ui/Skeleton.js';
-import { useCatalog, useFeeds } from '../../api.js';
+import { useCatalog, useCatalogSubscribed } from '../../api.js';
 import { FeedIcon } from '../FeedIcon.js';
-import { CATALOG_LANGUAGE_OPTIONS, categoryCounts, comparableUrl, filterFeeds, searchCatalog, type CatalogLanguageFilter } from './filter.js';
+import { CATALOG_LANGUAGE_OPTIONS, categoryCounts, filterFeeds, searchCatalog, type CatalogLanguageFilter } from './filter.js';
 import { SubscribeButton, useSubscribe, type SubscribeState } from './SubscribeButton.js';
 
 /**
  * The add-feed dialog's catalog tab (dashboard.md §2 "Feed catalog", §4, §5 "Catalog filtering", §8 "Subscribe"):
  * category tiles with feed counts, a language dropdown (ALL, DE, EN), a search box across all categories and a
  * category view with a back button. The views go categories → category list, and search results whenever the box
- * holds text. Subscribing keeps the dialog open; entries the user reads already show the "subscribed" marker.
+ * holds text. Subscribing keeps the dialog open; entries the user reads already show the "subscribed" marker: the
+ * server says which (GET /api/catalog/subscribed, docs/decisions.md "The catalog's subscribed entries"), and the
+ * lists wait for that answer, so no entry shows a subscribe button it should not.
  */
 export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedResponse): void }) {
   const { t, i18n } = useTranslation();
   const ids = { search: useId(), language: useId(), heading: useId() };
   const catalog = useCatalog();
-  const feeds = useFeeds();
+  const subscribed = useCatalogSubscribed();
   const [language, setLanguage] = useState<CatalogLanguageFilter>('ALL');
   const [query, setQuery] = useState('');
   const [categoryId, setCategoryId] = useState<string | null>(null);
@@ -33,7 +35,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
   const english = !i18n.language.startsWith('de');
   const categoryName = (c: CatalogCategory) => (english ? c.nameEn : c.name);
   const counts = useMemo(() => categoryCounts(categories, language), [categories, language]);
-  const subscribedUrls = useMemo(() => new Set((feeds.data ?? []).map((f) => comparableUrl(f.url))), [feeds.data]);
+  const subscribedUrls = useMemo(() => new Set(subscribed.data), [subscribed.data]);
   const searching = query.trim() !== '';
   const category = categories.find((c) => c.id === categoryId) ?? null;
 
@@ -46,7 +48,7 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
     }
   }, [category, searching]);
 
-  const stateOf = (feed: CatalogFeed): SubscribeState | undefined => states[feed.xmlUrl] ?? (subscribedUrls.has(comparableUrl(feed.xmlUrl)) ? 'subscribed' : undefined);
+  const stateOf = (feed: CatalogFeed): SubscribeState | undefined => states[feed.xmlUrl] ?? (subscribedUrls.has(feed.xmlUrl) ? 'subscribed' : undefined);
 
   const subscribe = async (feed: CatalogFeed) => {
     const added = await subscribeUrl(feed.xmlUrl);
@@ -63,8 +65,12 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
     setCategoryId(null);
   };
 
+  // The catalog and its markers show together: while either answer is missing the tab is loading (or, once its
+  // last try failed, offers to try again). A refetch after a subscribe keeps the markers there until the new answer.
+  const missing = [catalog, subscribed].filter((q) => q.data === undefined);
+  const failed = missing.filter((q) => q.isError);
   let body;
-  if (catalog.isPending) {
+  if (failed.length === 0 && missing.length > 0) {
     body = (
       <div className="grid grid-cols-2 gap-2.5" aria-busy="true" aria-label={t('catalog.loading')}>
         {Array.from({ length: 8 }, (_, i) => (
@@ -72,11 +78,11 @@ export function CatalogTab({ onSubscribed }: { onSubscribed?(feed: AddFeedRespon
         ))}
       </div>
     );
-  } else if (catalog.isError) {
+  } else if (failed.length > 0) {
     body = (
       <div className="flex flex-col items-start gap-3">
         <Alert tone="error">{t('catalog.loadError')}</Alert>
-        <Button variant="secondary" size="sm" onClick={() => void catalog.refetch()}>
+        <Button variant="secondary" size="sm" onClick={() => failed.forEach((q) => void q.refetch())}>
           {t('catalog.retry')}
         </Button>
       </div>

@@ -51,17 +51,3 @@ export function searchCatalog(categories: readonly CatalogCategory[], language: 
   }
   return hits;
 }
-
-/**
- * A feed address in the form the server keeps (feeds/feed-url.ts: WHATWG URL, no fragment), so the catalog can tell
- * which entries the user reads already.
- */
-export function comparableUrl(raw: string): string {
-  try {
-    const url = new URL(raw.trim());
-    url.hash = '';
-    return url.href;
-  } catch {
-    return raw.trim();
-  }
-}
