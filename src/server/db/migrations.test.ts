@@ -193,7 +193,10 @@ function sortedRows(rows: Record<string, unknown>[]): Record<string, unknown>[] 
 /** The schema, every table's rows and the search index, in a form that compares across runs. */
 async function describeDatabase<DB>(dialect: Dialect, db: Kysely<DB>, schema?: string) {
   const bookkeeping = (name: string) => name.startsWith('kysely_migration');
+  // Only this database's tables: on PostgreSQL other schemas of the test database (other runs, kept benchmark
+  // databases) are listed too.
   const tables = (await db.introspection.getTables())
+    .filter((t) => schema === undefined || t.schema === schema)
     .map((t) => t.name)
     .filter((n) => !bookkeeping(n) && !n.startsWith('articles_fts'))
     .sort();
