@@ -63,6 +63,23 @@ for (const dialect of DIALECTS) {
       expect(await acquireLeases(database.db, dialect, [free, expired], 'someone else', now, until)).toEqual([]);
     });
 
+    it('acquireLeases run at once over overlapping feeds lease each feed to exactly one of them, without a deadlock', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 60; i++) ids.push(await feed(`https://c.example/${i}`));
+      for (let round = 0; round < 3; round++) {
+        await database.db.updateTable('feeds').set({ lease_until: null, lease_owner: null }).where('id', 'in', ids).execute();
+        // Six workers, each asking for every feed in an order of its own (reversed, rotated).
+        const orders = Array.from({ length: 6 }, (_, w) => {
+          const rotated = [...ids.slice(w * 10), ...ids.slice(0, w * 10)];
+          return w % 2 ? rotated.reverse() : rotated;
+        });
+        const leased = await Promise.all(orders.map((order, w) => acquireLeases(database.db, dialect, order, `worker-${w}`, now, until)));
+        const all = leased.flatMap((rows) => rows.map((r) => r.id));
+        expect(all.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+        for (const [w, rows] of leased.entries()) for (const r of rows) expect(r.lease_owner).toBe(`worker-${w}`);
+      }
+    });
+
     it('recordNotModified writes each row its own validators and next check, clears the error and releases the lease', async () => {
       const ids = [await feed('https://b.example/1'), await feed('https://b.example/2'), await feed('https://b.example/3')];
       await database.db
