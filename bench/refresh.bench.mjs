@@ -11,6 +11,8 @@
 // done (`rest_rss_mb`, with its thread count): the parse thread ends after a minute without work
 // (document-pool.ts) and V8 gives back what the round's heap no longer needs.
 //
+// BENCH_304_ROUNDS=5 runs the 304 round five times after one first round (more samples for less waiting).
+//
 // FEEDER_DIST=/path/to/other/checkout runs another build (its bin/feeder.js and dist/, seeded with its own
 // migrations), so two commits can be measured back to back on the same machine.
 import { spawn } from 'node:child_process';
@@ -37,6 +39,7 @@ const bin = join(root, 'bin/feeder.js');
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REST_S = Number(process.env.BENCH_REST_S) || 0;
+const ROUNDS_304 = Math.max(1, Number(process.env.BENCH_304_ROUNDS) || 1);
 
 /**
  * user + system CPU of a process (all its threads), in ms; null when it is gone. `/proc/PID/task/PID` is the main
@@ -304,9 +307,12 @@ async function run(dialect, feeds, pgDb) {
     const idle = await idleRss(env, monitor);
     await monitor.makeDue(new Date().toISOString());
     await round(`refresh-first-${dialect}`, env, monitor, feeds, 'last_success_at', { idle_rss_mb: idle }, true);
-    // Every feed due again: the server answers 304 to the stored validators.
-    await monitor.makeDue(new Date().toISOString());
-    await round(`refresh-304-${dialect}`, env, monitor, feeds, 'last_fetched_at', {});
+    // Every feed due again: the server answers 304 to the stored validators. BENCH_304_ROUNDS=n runs that round n
+    // times (each in a fresh process) after one first round: more samples of the 304 round per seeded database.
+    for (let r = 0; r < ROUNDS_304; r++) {
+      await monitor.makeDue(new Date().toISOString());
+      await round(`refresh-304-${dialect}`, env, monitor, feeds, 'last_fetched_at', ROUNDS_304 > 1 ? { repeat: r + 1 } : {});
+    }
   } finally {
     await monitor.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
-import type { ExpressionBuilder, Selectable } from 'kysely';
-import type { Db, Dialect } from '../db/database.js';
+import { CompiledQuery, type ExpressionBuilder, type Selectable } from 'kysely';
+import { dialectOf, type Db, type Dialect } from '../db/database.js';
 import type { FeedsTable, Tables } from '../db/tables.js';
 
 /**
@@ -150,6 +150,36 @@ export async function acquireLease(db: Db, feedId: number, owner: string, now: s
     .executeTakeFirst();
 }
 
+const LEASED_LIST = LEASED_COLUMNS.map((c) => `"feeds"."${c}"`).join(', ');
+/**
+ * acquireLeases as SQL text, one per dialect (the hot path of every refresh: no query builder per call). PostgreSQL
+ * locks the free rows in id order first, so two processes leasing overlapping sets at once wait for each other
+ * instead of deadlocking, and the UPDATE checks the lease again on the row it locked (as acquireLease's does).
+ */
+const LEASE_MANY = {
+  postgres:
+    'with "free" as (select "id" from "feeds" where "id" = any($1::integer[]) and ("lease_until" is null or "lease_until" < $2) order by "id" for update) ' +
+    'update "feeds" set "lease_until" = $3, "lease_owner" = $4, "next_check_at" = $2 from "free" where "feeds"."id" = "free"."id" ' +
+    `and ("feeds"."lease_until" is null or "feeds"."lease_until" < $2) returning ${LEASED_LIST}`,
+  sqlite:
+    'update "feeds" set "lease_until" = ?, "lease_owner" = ?, "next_check_at" = ? where "id" in (select "value" from json_each(?)) ' +
+    `and ("lease_until" is null or "lease_until" < ?) returning ${LEASED_LIST}`,
+};
+
+/**
+ * acquireLease for several feeds in one statement (the engine's LeaseKeeper batches the leases its refreshes ask for
+ * at once): each feed is leased when free, as acquireLease would, and the rows of those leased are returned, in no
+ * particular order. Ids must be distinct.
+ */
+export async function acquireLeases(db: Db, dialect: Dialect, feedIds: readonly number[], owner: string, now: string, leaseUntil: string): Promise<LeasedFeed[]> {
+  if (feedIds.length === 0) return [];
+  const query =
+    dialect === 'postgres'
+      ? CompiledQuery.raw(LEASE_MANY.postgres, [feedIds, now, leaseUntil, owner])
+      : CompiledQuery.raw(LEASE_MANY.sqlite, [leaseUntil, owner, now, JSON.stringify(feedIds), now]);
+  return (await db.executeQuery<LeasedFeed>(query)).rows;
+}
+
 /** The heartbeat: moves the end of every lease `owner` still holds to `leaseUntil`; returns how many. */
 export async function renewLeases(db: Db, owner: string, now: string, leaseUntil: string): Promise<number> {
   const result = await db
@@ -200,6 +230,56 @@ export async function updateFeedAfterRefresh(db: Db, feedId: number, update: Fee
     .set({ ...update, lease_until: null, lease_owner: null })
     .where('id', '=', feedId)
     .execute();
+}
+
+/** A 304's write to its feed row (recordNotModified): what changes when the document did not. */
+export interface NotModifiedUpdate {
+  id: number;
+  /** last_fetched_at and updated_at. */
+  fetchedAt: string;
+  etag: string | null;
+  lastModified: string | null;
+  nextCheckAt: string;
+}
+
+/** recordNotModified as SQL text, one per dialect: the rows come as arrays (PostgreSQL) or one JSON array (SQLite). */
+const NOT_MODIFIED_SET =
+  '"last_fetched_at" = "v"."fetched", "updated_at" = "v"."fetched", "etag" = "v"."etag", "last_modified" = "v"."modified", ' +
+  '"next_check_at" = "v"."next", "error_count" = 0, "last_error" = null, "last_error_code" = null, "lease_until" = null, "lease_owner" = null';
+const NOT_MODIFIED = {
+  postgres:
+    `update "feeds" set ${NOT_MODIFIED_SET} ` +
+    'from unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[]) as "v"("id", "fetched", "etag", "modified", "next") where "feeds"."id" = "v"."id"',
+  sqlite:
+    `update "feeds" set ${NOT_MODIFIED_SET} from (select "value" ->> 0 as "id", "value" ->> 1 as "fetched", "value" ->> 2 as "etag", ` +
+    '"value" ->> 3 as "modified", "value" ->> 4 as "next" from json_each(?)) as "v" where "feeds"."id" = "v"."id"',
+};
+
+/**
+ * The feed rows of 304s, in one statement (write-groups.ts BatchWrite: the feeds answered 304 together): each as
+ * updateFeedAfterRefresh would write it after a 304 (fetched now, validators, next check, no error, lease released).
+ * Ids must be distinct.
+ */
+export async function recordNotModified(db: Db, rows: readonly NotModifiedUpdate[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (dialectOf(db) === 'postgres') {
+    const ids: number[] = [];
+    const fetched: string[] = [];
+    const etags: (string | null)[] = [];
+    const modified: (string | null)[] = [];
+    const next: string[] = [];
+    for (const r of rows) {
+      ids.push(r.id);
+      fetched.push(r.fetchedAt);
+      etags.push(r.etag);
+      modified.push(r.lastModified);
+      next.push(r.nextCheckAt);
+    }
+    await db.executeQuery(CompiledQuery.raw(NOT_MODIFIED.postgres, [ids, fetched, etags, modified, next]));
+    return;
+  }
+  const json = JSON.stringify(rows.map((r) => [r.id, r.fetchedAt, r.etag, r.lastModified, r.nextCheckAt]));
+  await db.executeQuery(CompiledQuery.raw(NOT_MODIFIED.sqlite, [json]));
 }
 
 /** True when another feed row already has this URL (a permanent redirect onto a feed we store already). */

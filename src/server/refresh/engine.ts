@@ -83,7 +83,8 @@ const REFILL_CHECK_MS = 250;
 
 /**
  * How the refresh's writes are grouped into transactions (write-groups.ts): at most half the refresh slots wait
- * for a group to fill, for at most WRITE_GROUP_WINDOW_MS. SQLite has one writer; on PostgreSQL two groups at once let
+ * for a group to fill, for at most WRITE_GROUP_WINDOW_MS. A 304's row write is a batch item, not a job: a group takes
+ * one from every slot (one statement for them all; docs/decisions.md "Refresh engine: the 304 round on PostgreSQL"). SQLite has one writer; on PostgreSQL two groups at once let
  * its backends use both cores while Node works. SQLite's window is long enough for a group to fill at the rate a
  * first round stores new feeds (40–100 a second): what a commit costs there grows with the pages it writes, not the
  * feeds, and its full-text index gets one new segment per transaction (docs/decisions.md "Refresh engine: the main
@@ -167,6 +168,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   let refreshing = 0;
   const writes = new WriteGroups(database.db, {
     maxJobs: Math.max(1, Math.floor(config.feeds.concurrency / 2)),
+    maxEntries: config.feeds.concurrency,
     concurrency: WRITE_GROUPS_AT_ONCE[database.dialect],
     windowMs: WRITE_GROUP_WINDOW_MS[database.dialect],
     writers: () => refreshing,
@@ -176,7 +178,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     fetcher,
     hostLimiter: new HostLimiter(config.feeds.perHost),
     processor,
-    leases: new LeaseKeeper(database.db, now, log, deps.leaseMs ?? LEASE_MS, deps.leaseOwner),
+    leases: new LeaseKeeper(database.db, database.dialect, now, log, deps.leaseMs ?? LEASE_MS, deps.leaseOwner),
     config: config.feeds,
     now,
     log,

@@ -1,10 +1,12 @@
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.js';
 import { acquireLease, claimDueFeeds, findFeed } from '../feeds/feeds.repository.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { createRefreshEnv } from '../test/refresh-env.js';
 import { createRefreshEngine, QUEUED_GRACE_MS, SCHEDULE_BATCH } from './engine.js';
-import { LEASE_MS } from './lease.js';
+import { LEASE_MS, LeaseKeeper } from './lease.js';
 import { EmbeddedQueue } from './queue.js';
 import { until } from '../test/wait.js';
 
@@ -14,6 +16,35 @@ import { until } from '../test/wait.js';
  * worker keeps its lease however long its fetch takes.
  */
 const SCHEDULER_STEP_MS = 30_000;
+
+/** The feed ids a lease statement names (acquireLeases: an array on PostgreSQL, a JSON array on SQLite). */
+function leaseIds(query: CompiledQuery): number[] {
+  for (const p of query.parameters) {
+    if (Array.isArray(p)) return p as number[];
+    if (typeof p === 'string' && p.startsWith('[')) return JSON.parse(p) as number[];
+  }
+  return [];
+}
+
+/** The database as the lease keeper sees it, with every statement recorded and those naming `failFor` failing. */
+function watched(db: Db, failFor: number | null = null): { db: Db; statements: number[][] } {
+  const statements: number[][] = [];
+  const proxy = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'executeQuery') {
+        return (query: CompiledQuery) => {
+          const ids = leaseIds(query);
+          statements.push(ids);
+          if (failFor !== null && ids.includes(failFor)) return Promise.reject(new Error(`statement failed for feed ${failFor}`));
+          return target.executeQuery(query);
+        };
+      }
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: proxy, statements };
+}
 
 for (const dialect of DIALECTS) {
   describe(`feed leases (${dialect})`, () => {
@@ -110,6 +141,48 @@ for (const dialect of DIALECTS) {
         expect(server.hits('/slow-lease.xml')).toBe(1);
       } finally {
         await other.stop(100);
+        await env.close();
+      }
+    });
+
+    it('takes the leases asked for at once in one statement: a feed asked twice once, a feed another worker holds not', async () => {
+      const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000 } });
+      try {
+        const u = await env.user();
+        const ids: number[] = [];
+        for (let i = 0; i < 4; i++) ids.push(await env.subscribe(u, server.url(`/batch-lease-${i}.xml`)));
+        const at = env.clock.now();
+        expect(await acquireLease(env.database.db, ids[3], 'other-host:1:0000', at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString())).toBeDefined();
+
+        const { db, statements } = watched(env.database.db);
+        const keeper = new LeaseKeeper(db, dialect, env.clock.now, { warn: () => {} }, LEASE_MS, 'me:1:0000');
+        const leased = await Promise.all([ids[0], ids[1], ids[0], ids[2], ids[3]].map((id) => keeper.acquire(id)));
+        expect(leased.map((f) => f?.id)).toEqual([ids[0], ids[1], undefined, ids[2], undefined]);
+        expect(statements).toEqual([[ids[0], ids[1], ids[2], ids[3]]]);
+        for (const id of ids.slice(0, 3)) expect((await findFeed(env.database.db, id))!.lease_owner).toBe('me:1:0000');
+        expect((await findFeed(env.database.db, ids[3]))!.lease_owner).toBe('other-host:1:0000');
+        // Held now: asked again (a later turn, a statement of its own), nobody gets them.
+        expect(await keeper.acquire(ids[0])).toBeUndefined();
+        expect(statements).toHaveLength(2);
+      } finally {
+        await env.close();
+      }
+    });
+
+    it("takes each lease alone when the batch's statement fails, so only the feed at fault fails", async () => {
+      const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000 } });
+      try {
+        const u = await env.user();
+        const ids: number[] = [];
+        for (let i = 0; i < 3; i++) ids.push(await env.subscribe(u, server.url(`/batch-lease-fail-${i}.xml`)));
+        const { db, statements } = watched(env.database.db, ids[1]);
+        const keeper = new LeaseKeeper(db, dialect, env.clock.now, { warn: () => {} }, LEASE_MS, 'me:2:0000');
+        const results = await Promise.allSettled(ids.map((id) => keeper.acquire(id)));
+        expect(results.map((r) => (r.status === 'fulfilled' ? r.value?.id : 'failed'))).toEqual([ids[0], 'failed', ids[2]]);
+        expect(statements).toEqual([ids, [ids[0]], [ids[1]], [ids[2]]]);
+        expect((await findFeed(env.database.db, ids[1]))!.lease_owner).toBeNull();
+        expect((await findFeed(env.database.db, ids[2]))!.lease_owner).toBe('me:2:0000');
+      } finally {
         await env.close();
       }
     });

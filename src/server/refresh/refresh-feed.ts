@@ -5,9 +5,9 @@ import type { Database } from '../db/database.js';
 import { normalizeFeedUrl } from '../feeds/feed-url.js';
 import { iconHash } from '../feeds/icons.js';
 import {
-  acquireLease,
   feedUrlTaken,
   recentPublicationTimes,
+  recordNotModified,
   releaseLease,
   updateFeedAfterRefresh,
   type FeedRefreshUpdate,
@@ -76,10 +76,9 @@ export const REFRESH_FAILED: FeedErrorCode = 'REFRESH_FAILED';
  * this function itself only throws when the database is unreachable while recording.
  */
 export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: AbortSignal): Promise<RefreshOutcome> {
-  const started = ctx.now();
   // A short lease, renewed by the engine's heartbeat while this refresh runs; a crashed worker's lease runs out
   // within LEASE_MS and the feed is due again (docs/decisions.md "Leases and crashed workers").
-  const feed = await acquireLease(ctx.database.db, feedId, ctx.leases.owner, started.toISOString(), ctx.leases.until(started));
+  const feed = await ctx.leases.acquire(feedId);
   if (!feed) return { status: 'skipped' };
   const unhold = ctx.leases.hold();
   try {
@@ -114,8 +113,16 @@ async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: Abo
         learned = { post_gap_minutes: frequency.gapMinutes, newest_post_at: frequency.newestAt };
       }
       const minutes = intervalFromFrequency(frequency, now, ctx.config, feed.ttl_minutes);
-      const update = { ...base, ...learned, next_check_at: nextCheckAt(now, minutes) };
-      await write(ctx, (trx) => updateFeedAfterRefresh(trx, feed.id, update));
+      const next = nextCheckAt(now, minutes);
+      if (base.url === undefined && !('post_gap_minutes' in learned)) {
+        // The common 304: one row of a statement shared with the other 304s of its write group (docs/decisions.md
+        // "Refresh engine: the 304 round on PostgreSQL").
+        const row = { id: feed.id, fetchedAt: nowIso, etag: base.etag ?? null, lastModified: base.last_modified ?? null, nextCheckAt: next };
+        await (ctx.writes ? ctx.writes.add(recordNotModified, row) : recordNotModified(ctx.database.db, [row]));
+      } else {
+        const update = { ...base, ...learned, next_check_at: next };
+        await write(ctx, (trx) => updateFeedAfterRefresh(trx, feed.id, update));
+      }
       return { status: 'not-modified' };
     }
 

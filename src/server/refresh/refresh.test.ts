@@ -79,6 +79,46 @@ for (const dialect of DIALECTS) {
       expect(await search('heron')).toEqual(['Heron nests']);
     });
 
+    it('writes the feeds answered 304 together in one statement, each row with its own state', async () => {
+      const paths = [path, `${path}-b`, `${path}-c`];
+      paths.forEach((p, i) => server.set(p, { body: rss(`Feed ${i}`, [item(2), item(1)]) }));
+      const alice = await env.user();
+      const feeds: number[] = [];
+      for (const p of paths) feeds.push(await env.subscribe(alice, server.url(p)));
+      for (const id of feeds) await env.engine.refreshFeed(id);
+      const stored = await Promise.all(feeds.map(async (id) => (await findFeed(env.database.db, id))!));
+      // Different schedules (posts every 10 hours / every hour) and an error the 304 clears.
+      const postedAt = env.clock.now().toISOString();
+      await env.database.db.updateTable('feeds').set({ post_gap_minutes: 600, newest_post_at: postedAt }).where('id', '=', feeds[0]).execute();
+      await env.database.db.updateTable('feeds').set({ post_gap_minutes: 60, newest_post_at: postedAt }).where('id', '=', feeds[2]).execute();
+      await env.database.db.updateTable('feeds').set({ error_count: 2, last_error: 'earlier', last_error_code: 'FETCH_HTTP_ERROR' }).where('id', '=', feeds[1]).execute();
+
+      env.clock.advance(HOUR);
+      const now = env.clock.now();
+      expect(await Promise.all(feeds.map((id) => env.engine.refreshFeed(id)))).toEqual(feeds.map(() => ({ status: 'not-modified' })));
+      const after = env.clock.now().toISOString();
+      for (const [i, id] of feeds.entries()) {
+        const feed = (await findFeed(env.database.db, id))!;
+        expect(feed.last_fetched_at! >= now.toISOString() && feed.last_fetched_at! <= after).toBe(true);
+        expect(feed).toMatchObject({
+          etag: stored[i].etag,
+          last_modified: stored[i].last_modified,
+          updated_at: feed.last_fetched_at,
+          last_success_at: stored[i].last_success_at,
+          error_count: 0,
+          last_error: null,
+          last_error_code: null,
+          lease_until: null,
+          lease_owner: null,
+          title: `Feed ${i}`,
+        });
+        expect(server.requests(paths[i])[1]['if-none-match']).toBe(stored[i].etag);
+      }
+      const next = (id: number) => findFeed(env.database.db, id).then((f) => Date.parse(f!.next_check_at) - now.getTime());
+      expect(await next(feeds[0])).toBeGreaterThanOrEqual(480 * 60_000);
+      expect(await next(feeds[2])).toBeLessThanOrEqual(120 * 60_000);
+    });
+
     it('keeps the posting frequency on the feed row; a 304 schedules from it, and a feed without it learns it once', async () => {
       server.set(path, { body: rss('Hourly', [item(3), item(2), item(1)]) });
       const feedId = await env.subscribe(await env.user(), server.url(path));

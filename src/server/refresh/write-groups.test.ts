@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../test/dialects.js';
 import { createRefreshEnv, type RefreshEnv } from '../test/refresh-env.js';
-import { WriteGroups } from './write-groups.js';
+import { WriteGroups, type BatchWrite } from './write-groups.js';
 
 for (const dialect of DIALECTS) {
   describe(`write groups (${dialect})`, () => {
@@ -102,6 +102,60 @@ for (const dialect of DIALECTS) {
       await waiting;
       expect(Date.now() - started).toBeLessThan(30_000);
       expect((await db.selectFrom('feeds').select('title').where('id', 'in', ids).orderBy('id').execute()).map((t) => t.title)).toEqual(['alone', 'left alone']);
+    });
+
+    it('writes the batch items of a group in one statement without a transaction; when it fails, each item alone', async () => {
+      env = await createRefreshEnv(dialect);
+      const db = env.database.db;
+      const now = env.clock.now().toISOString();
+      const ids: number[] = [];
+      for (const url of ['https://f.example/feed', 'https://g.example/feed', 'https://h.example/feed']) {
+        const row = await db
+          .insertInto('feeds')
+          .values({ url, title: '', next_check_at: now, error_count: 0, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        ids.push(row.id);
+      }
+      const calls: { titles: string[]; inTransaction: boolean }[] = [];
+      // One statement's worth: it fails as a whole when any item is bad, as a constraint violation would.
+      const writeTitles: BatchWrite<{ id: number; title: string }> = async (trx, items) => {
+        calls.push({ titles: items.map((i) => i.title), inTransaction: trx.isTransaction });
+        if (items.some((i) => i.title === 'bad')) throw new Error('bad title');
+        for (const i of items) await trx.updateTable('feeds').set({ title: i.title }).where('id', '=', i.id).execute();
+      };
+      const groups = new WriteGroups(db, { maxJobs: 1, maxEntries: 8, concurrency: 1, windowMs: 60_000, writers: () => 3 });
+      await Promise.all(ids.map((id, i) => groups.add(writeTitles, { id, title: `T${i}` })));
+      expect(calls).toEqual([{ titles: ['T0', 'T1', 'T2'], inTransaction: false }]);
+      expect((await db.selectFrom('feeds').select('title').where('id', 'in', ids).orderBy('id').execute()).map((t) => t.title)).toEqual(['T0', 'T1', 'T2']);
+
+      calls.length = 0;
+      const results = await Promise.allSettled(ids.map((id, i) => groups.add(writeTitles, { id, title: i === 1 ? 'bad' : `U${i}` })));
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(calls.map((c) => c.titles)).toEqual([['U0', 'bad', 'U2'], ['U0'], ['bad'], ['U2']]);
+      expect((await db.selectFrom('feeds').select('title').where('id', 'in', ids).orderBy('id').execute()).map((t) => t.title)).toEqual(['U0', 'T1', 'U2']);
+
+      // With a job in the group, the items are written at the end of its transaction, and do not count as jobs: a
+      // group of one job (maxJobs 1) still takes them.
+      calls.length = 0;
+      const events: string[] = [];
+      const items = [groups.add(writeTitles, { id: ids[0], title: 'V0' }), groups.add(writeTitles, { id: ids[1], title: 'V1' })];
+      const job = groups.run(async (trx) => {
+        events.push(`job in transaction: ${trx.isTransaction}`);
+        await trx.updateTable('feeds').set({ description: 'job' }).where('id', '=', ids[2]).execute();
+        return 'done';
+      });
+      expect(await job).toBe('done');
+      await Promise.all(items);
+      expect(events).toEqual(['job in transaction: true']);
+      expect(calls).toEqual([{ titles: ['V0', 'V1'], inTransaction: true }]);
+      expect((await db.selectFrom('feeds').select('title').where('id', 'in', ids).orderBy('id').execute()).map((t) => t.title)).toEqual(['V0', 'V1', 'U2']);
+
+      // A group holds maxEntries at most: the rest go to the next.
+      calls.length = 0;
+      const small = new WriteGroups(db, { maxJobs: 1, maxEntries: 2, concurrency: 1, windowMs: 60_000, writers: () => 3 });
+      await Promise.all(ids.map((id, i) => small.add(writeTitles, { id, title: `W${i}` })));
+      expect(calls.map((c) => c.titles)).toEqual([['W0', 'W1'], ['W2']]);
     });
   });
 }

@@ -29,6 +29,14 @@ export class TransactionEnd {
   }
 }
 
+/**
+ * A write many feeds make the same way, each with one item (the row of a 304: feeds.repository recordNotModified):
+ * one statement writes the items of a whole group. Being one statement, it is atomic without a transaction, so a
+ * group of nothing else runs it alone (WriteGroups.add); in a group with jobs it runs at the transaction's end.
+ * Each item must be safe to write again after a rollback, and items in one call must name distinct rows.
+ */
+export type BatchWrite<I> = (db: Db, items: I[]) => Promise<void>;
+
 /** Runs a job and then what it left for the end, in `trx`: a transaction of its own. */
 export async function runWriteJob<T>(trx: Db, job: WriteJob<T>): Promise<T> {
   const end = new TransactionEnd();
@@ -37,11 +45,9 @@ export async function runWriteJob<T>(trx: Db, job: WriteJob<T>): Promise<T> {
   return result;
 }
 
-interface Pending {
-  job: WriteJob<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (err: unknown) => void;
-}
+type Pending = { resolve: (value: unknown) => void; reject: (err: unknown) => void } & (
+  { job: WriteJob<unknown>; batch?: undefined; item?: undefined } | { job?: undefined; batch: BatchWrite<unknown>; item: unknown }
+);
 
 /**
  * Group commit for the refresh's writes (docs/decisions.md "Refresh engine: storing in groups"): the feeds whose
@@ -60,6 +66,11 @@ interface Pending {
 export interface WriteGroupOptions {
   /** Jobs per group at most: a full group starts at once (and bounds what is redone when one job fails). */
   maxJobs: number;
+  /**
+   * Entries per group at most, jobs and batch items together (default maxJobs): a group this full starts at once.
+   * Batch items do not count towards maxJobs: each is a row of one statement, cheap to write and to write again.
+   */
+  maxEntries?: number;
   /** Groups running at once: SQLite has one writer; PostgreSQL spreads them over its pool's connections. */
   concurrency: number;
   /**
@@ -78,6 +89,8 @@ export interface WriteGroupOptions {
 
 export class WriteGroups {
   private readonly pending: Pending[] = [];
+  /** How many of `pending` are jobs (the rest are batch items). */
+  private pendingJobs = 0;
   private running = 0;
   private timer: NodeJS.Timeout | null = null;
 
@@ -88,11 +101,23 @@ export class WriteGroups {
 
   /** Runs `job` in the next group's transaction; settles after that transaction committed (or failed). */
   run<T>(job: WriteJob<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ job, resolve: resolve as (value: unknown) => void, reject });
-      if (this.full()) this.pump();
-      else this.timer ??= setTimeout(() => this.pump(), this.options.windowMs);
-    });
+    return new Promise<T>((resolve, reject) => this.push({ job, resolve: resolve as (value: unknown) => void, reject }));
+  }
+
+  /**
+   * Writes `item` with `batch`, together with the items of the same batch write in the next group: one statement
+   * when the group holds nothing else (no transaction), else at the end of the group's transaction. Settles once
+   * that is committed (or failed).
+   */
+  add<I>(batch: BatchWrite<I>, item: I): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.push({ batch: batch as BatchWrite<unknown>, item, resolve: resolve as (value: unknown) => void, reject }));
+  }
+
+  private push(p: Pending): void {
+    this.pending.push(p);
+    if (p.job) this.pendingJobs++;
+    if (this.full()) this.pump();
+    else this.timer ??= setTimeout(() => this.pump(), this.options.windowMs);
   }
 
   /** A writer finished without a job (skipped, failed) or after its job: the group may have all it can get. */
@@ -102,14 +127,33 @@ export class WriteGroups {
 
   private full(): boolean {
     const { maxJobs, windowMs, writers } = this.options;
-    return this.pending.length >= maxJobs || windowMs <= 0 || (writers !== undefined && this.pending.length >= writers());
+    return this.pendingJobs >= maxJobs || this.pending.length >= this.maxEntries || windowMs <= 0 || (writers !== undefined && this.pending.length >= writers());
+  }
+
+  private get maxEntries(): number {
+    return Math.max(this.options.maxJobs, this.options.maxEntries ?? this.options.maxJobs);
+  }
+
+  /** The next group: entries in the order they came, up to maxJobs jobs and maxEntries in all. */
+  private nextGroup(): Pending[] {
+    let jobs = 0;
+    let n = 0;
+    while (n < this.pending.length && n < this.maxEntries) {
+      if (this.pending[n].job) {
+        if (jobs === this.options.maxJobs) break;
+        jobs++;
+      }
+      n++;
+    }
+    this.pendingJobs -= jobs;
+    return this.pending.splice(0, n);
   }
 
   private pump(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     while (this.running < this.options.concurrency && this.pending.length > 0) {
-      const group = this.pending.splice(0, this.options.maxJobs);
+      const group = this.nextGroup();
       this.running++;
       void this.commit(group).finally(() => {
         this.running--;
@@ -120,13 +164,21 @@ export class WriteGroups {
   }
 
   private async commit(group: Pending[]): Promise<void> {
+    const batch = group[0].batch;
+    if (batch && group.every((p) => p.batch === batch)) return this.commitBatch(batch, group);
     if (group.length > 1) {
       let results: unknown[] | undefined;
       try {
         results = await this.db.transaction().execute(async (trx) => {
           const end = new TransactionEnd();
           const out: unknown[] = [];
-          for (const p of group) out.push(await p.job(trx, end));
+          for (const p of group) {
+            if (p.job) out.push(await p.job(trx, end));
+            else {
+              end.add(p.batch, [p.item]);
+              out.push(undefined);
+            }
+          }
           await end.run(trx);
           return out;
         });
@@ -141,7 +193,33 @@ export class WriteGroups {
     }
     for (const p of group) {
       try {
-        p.resolve(await this.db.transaction().execute((trx) => runWriteJob(trx, p.job)));
+        if (p.job) p.resolve(await this.db.transaction().execute((trx) => runWriteJob(trx, p.job)));
+        else p.resolve(await p.batch(this.db, [p.item]));
+      } catch (err) {
+        p.reject(err);
+      }
+    }
+  }
+
+  /** A group of one batch write's items only: one statement, and when it fails, each item alone. */
+  private async commitBatch(batch: BatchWrite<unknown>, group: Pending[]): Promise<void> {
+    try {
+      await batch(
+        this.db,
+        group.map((p) => p.item),
+      );
+      for (const p of group) p.resolve(undefined);
+      return;
+    } catch (err) {
+      if (group.length === 1) {
+        group[0].reject(err);
+        return;
+      }
+    }
+    for (const p of group) {
+      try {
+        await batch(this.db, [p.item]);
+        p.resolve(undefined);
       } catch (err) {
         p.reject(err);
       }
