@@ -19,9 +19,19 @@ if (!existsSync(fileURLToPath(entry))) {
 //   cap, get 1.5 too).
 // - The young generation does not grow while the server starts: loading the modules would otherwise leave it at its
 //   largest (two 16 MB semi-spaces) in a server that then sits idle. It grows again as soon as the server runs.
+// - No optimising compiler (TurboFan) while a server starts (docs/decisions.md "Process memory: modules on first
+//   use"): what runs at start runs once, and optimising it kept 5–9 MB in an idle server (optimised code, and the
+//   compiler's memory in the malloc arenas of V8's threads, which glibc keeps) while costing more CPU to start. It is
+//   switched on again once the server listens, so what is hot in the refresh and the requests is optimised as before,
+//   and before migrations run (a migration may rewrite every row). The one-shot commands (migrate, user, feed) keep it.
+const command = process.argv[2] ?? 'all';
+const serving = command === 'all' || command === 'web' || command === 'worker';
 v8.setFlagsFromString('--heap-growing-percent=50');
 v8.setFlagsFromString('--semi-space-growth-factor=1');
+if (serving) v8.setFlagsFromString('--no-opt');
+const optimise = () => v8.setFlagsFromString('--opt');
 const { main } = await import(entry.href);
 // main() returns once a server is listening (a one-shot command exits inside it).
-await main();
+await main(process.argv.slice(2), { beforeMigrations: optimise });
+optimise();
 v8.setFlagsFromString('--semi-space-growth-factor=2');

@@ -180,13 +180,18 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
   return config.database.dialect === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file);
 }
 
-/** Runs every pending migration; throws when one fails (the transaction of that migration is rolled back). */
-export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
+/**
+ * Runs every pending migration; throws when one fails (the transaction of that migration is rolled back).
+ * `beforeRunning` is called first when there is one to run (bin/feeder.js switches V8's optimising compiler back on:
+ * a migration may rewrite every row).
+ */
+export async function migrateToLatest<DB>(db: Kysely<DB>, options: { beforeRunning?: () => void } = {}): Promise<string[]> {
   // Kysely's Migrator looks for its own tables in every schema it can see; in a PostgreSQL database shared with
   // other schemas (another Feeder, the tests' throw-away schemas, a benchmark's) it would take their
   // kysely_migration table for ours. Naming the schema we work in keeps the bookkeeping where the tables go.
   const migrationTableSchema = dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  if (options.beforeRunning && (await migrator.getMigrations()).some((m) => m.executedAt === undefined)) options.beforeRunning();
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
