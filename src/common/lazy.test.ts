@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ModuleLoadError, onFirstUse } from './lazy.js';
+import { ModuleLoadError, onFirstUse, withoutGlobal } from './lazy.js';
 
 /** Modules loaded on their first use (docs/decisions.md "Process memory: modules on first use"). */
 describe('onFirstUse', () => {
@@ -32,5 +32,32 @@ describe('onFirstUse', () => {
   it('a real import that fails is a ModuleLoadError, not a hang', async () => {
     const load = onFirstUse('a module that is not there', () => import(join(tmpdir(), 'feeder-no-such-module.js')));
     await expect(load()).rejects.toThrow(/^Feeder could not load a module that is not there: /);
+  });
+});
+
+describe('withoutGlobal', () => {
+  it('hides a global while its callback runs and puts it back untouched, also when the callback throws', () => {
+    let reads = 0;
+    const key = 'feederTestLazyGlobal';
+    Object.defineProperty(globalThis, key, { configurable: true, enumerable: false, get: () => ++reads });
+    const before = Object.getOwnPropertyDescriptor(globalThis, key);
+    try {
+      expect(withoutGlobal(key, () => (globalThis as Record<string, unknown>)[key])).toBeUndefined();
+      expect(() =>
+        withoutGlobal(key, () => {
+          throw new Error('inside');
+        }),
+      ).toThrow('inside');
+      // Put back as it was, and never read: the getter (Node's loader of the global) did not run.
+      expect(Object.getOwnPropertyDescriptor(globalThis, key)).toEqual(before);
+      expect(reads).toBe(0);
+    } finally {
+      delete (globalThis as Record<string, unknown>)[key];
+    }
+  });
+
+  it('leaves no global behind when there was none', () => {
+    expect(withoutGlobal('feederTestNoSuchGlobal', () => 1)).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(globalThis, 'feederTestNoSuchGlobal')).toBeUndefined();
   });
 });

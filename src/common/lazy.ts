@@ -26,3 +26,20 @@ export function onFirstUse<T>(what: string, load: () => Promise<T>): () => Promi
       throw new ModuleLoadError(what, err);
     }));
 }
+
+/**
+ * Runs `run` with the global `name` hidden and puts it back as it was. Node defines some globals (FormData, Response,
+ * …) as getters that load its bundled undici and the web streams on first access, about 6 MB; a package that only
+ * looks whether the global exists while it loads or registers would load them for nothing. Only for synchronous
+ * work: nothing else runs while the global is hidden.
+ */
+export function withoutGlobal<T>(name: string, run: () => T): T {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+  Object.defineProperty(globalThis, name, { value: undefined, configurable: true, writable: true });
+  try {
+    return run();
+  } finally {
+    if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+    else delete (globalThis as Record<string, unknown>)[name];
+  }
+}

@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { inspect } from 'node:util';
+import { withoutGlobal } from '../../common/lazy.js';
 import { createPrivateFile, tightenMode } from '../private-file.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
@@ -34,10 +35,13 @@ let pgModule: typeof pg | undefined;
  * pg is loaded only when a PostgreSQL database is opened: a SQLite installation never needs it, and bench/README.md "Budgets"
  * caps `feeder all` at 150 MB. pg is CommonJS, so a synchronous require keeps openPostgres/openDatabase synchronous.
  * The type parser is set on the first load, before the first pool exists and so before any query runs.
+ * While it loads, pg asks whether it runs in a Cloudflare Worker by making a `Response` when there is no `navigator`
+ * (Node 20 has none); without the global it answers no at once, as it would after the look, and Node does not load
+ * its bundled undici for it (docs/decisions.md "Process memory: modules on first use").
  */
 function loadPg(): typeof pg {
   if (!pgModule) {
-    pgModule = require('pg') as typeof pg;
+    pgModule = withoutGlobal('Response', () => require('pg') as typeof pg);
     // PostgreSQL returns int8 (count(*), bigint ids) as strings by default; our ids and counts fit in a double.
     pgModule.types.setTypeParser(20, (v) => Number(v));
   }

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { withoutGlobal } from '../../common/lazy.js';
 
 type Plugin = (instance: unknown, options: unknown, done: (err?: Error) => void) => void;
 
@@ -13,16 +14,7 @@ type Plugin = (instance: unknown, options: unknown, done: (err?: Error) => void)
 export const multipartFields: typeof multipart = wrap(multipart as unknown as Plugin) as unknown as typeof multipart;
 
 function wrap(plugin: Plugin): Plugin {
-  const withoutFormData: Plugin = (instance, options, done) => {
-    const formData = Object.getOwnPropertyDescriptor(globalThis, 'FormData');
-    Object.defineProperty(globalThis, 'FormData', { value: undefined, configurable: true, writable: true });
-    try {
-      plugin(instance, options, done);
-    } finally {
-      if (formData) Object.defineProperty(globalThis, 'FormData', formData);
-      else delete (globalThis as { FormData?: unknown }).FormData;
-    }
-  };
+  const withoutFormData: Plugin = (instance, options, done) => withoutGlobal('FormData', () => plugin(instance, options, done));
   for (const key of Object.getOwnPropertySymbols(plugin)) {
     (withoutFormData as unknown as Record<symbol, unknown>)[key] = (plugin as unknown as Record<symbol, unknown>)[key];
   }
