@@ -25,9 +25,15 @@ const USAGE = `Usage: feeder [all|web|worker|migrate]
 
 type Stop = () => Promise<void>;
 
-async function openMigrated(config: Readonly<Config>): Promise<Database> {
+/** What the `feeder` command (bin/feeder.js) asks to hear about while a server starts. */
+export interface StartHooks {
+  /** Migrations are about to run (the database is behind this version). */
+  beforeMigrations?: () => void;
+}
+
+async function openMigrated(config: Readonly<Config>, hooks: StartHooks = {}): Promise<Database> {
   const database = openDatabase(config);
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { beforeRunning: hooks.beforeMigrations });
   return database;
 }
 
@@ -71,8 +77,8 @@ function onSignals(stops: Stop[], database: Database, log: Logger): void {
 }
 
 /** `feeder all|web|worker`: opens the database, starts the refresh engine, the web server and the maintenance job. */
-async function startServer(command: EngineRole, config: Readonly<Config>, log: Logger): Promise<void> {
-  const database = await openMigrated(config);
+async function startServer(command: EngineRole, config: Readonly<Config>, log: Logger, hooks: StartHooks): Promise<void> {
+  const database = await openMigrated(config, hooks);
   const stops: Stop[] = [];
   const refresh = createRefreshEngine({ config, database, role: command, log: log.child({ component: 'refresh' }) });
   // Stopped last (stops run in reverse): the web server stops taking requests before the engine's queue closes.
@@ -88,7 +94,7 @@ async function startServer(command: EngineRole, config: Readonly<Config>, log: L
   onSignals(stops, database, log);
 }
 
-async function run(argv: string[]): Promise<number> {
+async function run(argv: string[], hooks: StartHooks): Promise<number> {
   const [command = 'all', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
@@ -103,7 +109,7 @@ async function run(argv: string[]): Promise<number> {
       // The process's one logger (log.ts): the web app, the engine, its threads and the maintenance job log through it.
       const log = createLogger(config);
       try {
-        await startServer(command, config, log);
+        await startServer(command, config, log, hooks);
       } catch (err) {
         // A server's last word is a log line like all the others (the CLI commands below answer on the terminal).
         log.fatal({ err }, `Feeder could not start: ${err instanceof Error ? err.message : String(err)}`);
@@ -173,9 +179,9 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-export async function main(argv = process.argv.slice(2)): Promise<void> {
+export async function main(argv = process.argv.slice(2), hooks: StartHooks = {}): Promise<void> {
   try {
-    const code = await run(argv);
+    const code = await run(argv, hooks);
     if (code >= 0) process.exit(code);
   } catch (err) {
     if (err instanceof ConfigError) {

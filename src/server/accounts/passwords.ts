@@ -1,4 +1,5 @@
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import type { Algorithm } from '@node-rs/argon2';
+import { onFirstUse } from '../../common/lazy.js';
 
 /** argon2id cost parameters; memoryCost in KiB. */
 export interface PasswordHashingOptions {
@@ -15,17 +16,28 @@ export const TEST_PASSWORD_HASHING: PasswordHashingOptions = { memoryCost: 1024,
 
 const ARGON2ID = 2 as Algorithm; // Algorithm.Argon2id (a const enum, not importable under isolatedModules)
 
+/**
+ * The native hasher is loaded on the first sign-in, registration or password change, not at start (docs/decisions.md
+ * "Process memory: modules on first use").
+ */
+const loadArgon2 = onFirstUse('the password hasher (@node-rs/argon2)', () => import('@node-rs/argon2'));
+
 export class PasswordHasher {
   private dummy: Promise<string> | null = null;
 
   constructor(private readonly options: PasswordHashingOptions = DEFAULT_PASSWORD_HASHING) {}
 
-  hash(password: string): Promise<string> {
+  async hash(password: string): Promise<string> {
+    const { hash } = await loadArgon2();
     return hash(password, { ...this.options, algorithm: ARGON2ID });
   }
 
-  /** False for a wrong password and for a stored hash that is not a valid argon2 string. */
+  /**
+   * False for a wrong password and for a stored hash that is not a valid argon2 string (a hasher that cannot be
+   * loaded is an error, not a wrong password).
+   */
   async verify(passwordHash: string, password: string): Promise<boolean> {
+    const { verify } = await loadArgon2();
     try {
       return await verify(passwordHash, password);
     } catch {

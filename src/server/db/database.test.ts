@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, nowIso, type Database } from './database.js';
+import { migrateToLatest, nowIso, openSqlite, type Database } from './database.js';
 import { DIALECTS, createTestDatabase } from '../test/dialects.js';
 
 for (const dialect of DIALECTS) {
@@ -12,7 +12,10 @@ for (const dialect of DIALECTS) {
     afterAll(() => database.destroy());
 
     it('migrations are idempotent: a second run applies nothing', async () => {
-      expect(await migrateToLatest(database.db)).toEqual([]);
+      let told = 0;
+      expect(await migrateToLatest(database.db, { beforeRunning: () => void told++ })).toEqual([]);
+      // Nothing to run: the start is not told that migrations run (bin/feeder.js keeps its start-up settings).
+      expect(told).toBe(0);
     });
 
     it('runs the same parameterised statement again and again, and more distinct statements than are kept prepared', async () => {
@@ -37,6 +40,22 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('migrations of a database that is behind', () => {
+  it('are loaded and run after the start is told that they run', async () => {
+    const database = openSqlite(':memory:');
+    try {
+      const told: string[][] = [];
+      const tables = async () => (await database.db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_'));
+      const applied = await migrateToLatest(database.db, { beforeRunning: () => void tables().then((names) => told.push(names)) });
+      expect(applied[0]).toBe('0001_accounts');
+      expect(told).toEqual([[]]);
+      expect(await tables()).toContain('feeds');
+    } finally {
+      await database.destroy();
+    }
+  });
+});
 
 describe.skipIf(!DIALECTS.includes('postgres'))('migrations on a shared PostgreSQL database', () => {
   it('migrate a fresh schema even while another schema holds a migrated Feeder', async () => {

@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { inspect } from 'node:util';
+import { withoutGlobal } from '../../common/lazy.js';
 import { createPrivateFile, tightenMode } from '../private-file.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
@@ -34,10 +35,13 @@ let pgModule: typeof pg | undefined;
  * pg is loaded only when a PostgreSQL database is opened: a SQLite installation never needs it, and bench/README.md "Budgets"
  * caps `feeder all` at 150 MB. pg is CommonJS, so a synchronous require keeps openPostgres/openDatabase synchronous.
  * The type parser is set on the first load, before the first pool exists and so before any query runs.
+ * While it loads, pg asks whether it runs in a Cloudflare Worker by making a `Response` when there is no `navigator`
+ * (Node 20 has none); without the global it answers no at once, as it would after the look, and Node does not load
+ * its bundled undici for it (docs/decisions.md "Process memory: modules on first use").
  */
 function loadPg(): typeof pg {
   if (!pgModule) {
-    pgModule = require('pg') as typeof pg;
+    pgModule = withoutGlobal('Response', () => require('pg') as typeof pg);
     // PostgreSQL returns int8 (count(*), bigint ids) as strings by default; our ids and counts fit in a double.
     pgModule.types.setTypeParser(20, (v) => Number(v));
   }
@@ -180,13 +184,18 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
   return config.database.dialect === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file);
 }
 
-/** Runs every pending migration; throws when one fails (the transaction of that migration is rolled back). */
-export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
+/**
+ * Runs every pending migration; throws when one fails (the transaction of that migration is rolled back).
+ * `beforeRunning` is called first when there is one to run (bin/feeder.js switches V8's optimising compiler back on:
+ * a migration may rewrite every row).
+ */
+export async function migrateToLatest<DB>(db: Kysely<DB>, options: { beforeRunning?: () => void } = {}): Promise<string[]> {
   // Kysely's Migrator looks for its own tables in every schema it can see; in a PostgreSQL database shared with
   // other schemas (another Feeder, the tests' throw-away schemas, a benchmark's) it would take their
   // kysely_migration table for ours. Naming the schema we work in keeps the bookkeeping where the tables go.
   const migrationTableSchema = dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  if (options.beforeRunning && (await migrator.getMigrations()).some((m) => m.executedAt === undefined)) options.beforeRunning();
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

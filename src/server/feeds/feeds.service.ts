@@ -5,7 +5,7 @@ import { MAX_CUSTOM_TITLE_LENGTH, MUTE_HOURS } from '../../common/limits.js';
 import type { Db } from '../db/database.js';
 import { changedPositions, writePositions } from '../db/sort-order.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
-import { discoverFeeds } from '../reader/discover/index.js';
+import { onFirstUse } from '../../common/lazy.js';
 import { normalizeInput } from '../reader/discover/input.js';
 import type { Fetcher } from '../reader/fetch/index.js';
 import { poolParsers, type ParsePool } from '../refresh/document-pool.js';
@@ -74,6 +74,12 @@ export function discoveryError(err: unknown): unknown {
   }
 }
 
+/**
+ * Discovery (with the encoding sniffer and its tables) is loaded on the first add-feed search, not at start (docs/decisions.md
+ * "Process memory: modules on first use").
+ */
+const loadDiscovery = onFirstUse('feed discovery', () => import('../reader/discover/index.js'));
+
 export class FeedsService {
   private readonly summariesCache: SummariesCache;
 
@@ -88,6 +94,7 @@ export class FeedsService {
   private async discover(input: string): Promise<DiscoveredFeed[]> {
     const text = input.trim();
     if (!text) throw badRequest('URL_REQUIRED', 'Please enter a web address.');
+    const { discoverFeeds } = await loadDiscovery();
     try {
       return await discoverFeeds(text, this.deps.fetcher, poolParsers(this.deps.pool));
     } catch (err) {

@@ -9,7 +9,9 @@ import { buildApp, type App } from './app.js';
 describe('http app: SPA serving, health, headers', () => {
   let app: App;
   let database: Database;
+  let formDataBefore: PropertyDescriptor | undefined;
   beforeAll(async () => {
+    formDataBefore = Object.getOwnPropertyDescriptor(globalThis, 'FormData');
     const webDir = mkdtempSync(join(tmpdir(), 'feeder-web-'));
     mkdirSync(join(webDir, 'assets'));
     writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Feeder</title><div id="root"></div>');
@@ -21,6 +23,11 @@ describe('http app: SPA serving, health, headers', () => {
   afterAll(async () => {
     await app.close();
     await database.destroy();
+  });
+
+  it('leaves the global FormData as it was (the multipart plugin registers without it: http/multipart.ts)', () => {
+    expect(Object.getOwnPropertyDescriptor(globalThis, 'FormData')).toEqual(formDataBefore);
+    expect(new FormData()).toBeInstanceOf(FormData);
   });
 
   it('answers /healthz after checking the database', async () => {

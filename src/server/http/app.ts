@@ -29,7 +29,7 @@ import { MemoryRateLimitStore, RateLimiter, type RateLimitStore, type SignInLimi
 import { registerSpa } from './spa.js';
 import type { RefreshEngine } from '../refresh/engine.js';
 import { BODY_LIMIT, type App } from './types.js';
-import { validatorCompiler } from './validation.js';
+import { lazyCompilers } from './validation.js';
 
 export { BODY_LIMIT, type App };
 
@@ -77,8 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     // Fastify accepts a hop count too (proxy-addr), though its types list only boolean/string.
     trustProxy: deps.config.trustProxy as boolean | string,
+    // Validators and serialisers compiled on each route's first request (http/validation.ts).
+    schemaController: lazyCompilers,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
 
   registerErrorHandling(app);
   // Root hooks, added before any route plugin so that every scope inherits them.

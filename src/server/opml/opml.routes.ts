@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { OpmlImportReply } from '../../common/schemas/opml.js';
@@ -6,6 +5,7 @@ import { AppError, badRequest } from '../errors.js';
 import type { App } from '../http/types.js';
 import { feedServicesOf, type Services } from '../services.js';
 import { exportFilename } from './opml.service.js';
+import { multipartFields } from '../http/multipart.js';
 
 /**
  * OPML endpoints (dashboard.md §7 "Feeds"): POST /api/feeds/import/opml (multipart, field opml_file) and
@@ -30,7 +30,7 @@ export async function registerOpmlRoutes(app: App, services: Pick<Services, 'fee
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<TypeBoxTypeProvider>();
     api.addHook('onRequest', app.requireUser);
-    await api.register(multipart, { limits: { fileSize: MAX_OPML_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
+    await api.register(multipartFields, { limits: { fileSize: MAX_OPML_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 1024 } });
 
     api.post('/api/feeds/import/opml', { schema: { response: { 200: OpmlImportReply } }, bodyLimit: MAX_OPML_BYTES + 64 * 1024 }, async (request) => {
       const bytes = await readUpload(request);

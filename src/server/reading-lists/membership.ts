@@ -58,7 +58,7 @@ export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { f
   const all = [...arrived.fresh, ...arrived.changed];
   const changedIds = new Set(arrived.changed.map((a) => a.id));
   for (const list of lists) {
-    const rules = rulesForFeed(compileRules(parseStoredRules(list.rules)), feedId);
+    const rules = rulesForFeed(await compileRules(parseStoredRules(list.rules)), feedId);
     const add: ArrivedArticle[] = [];
     const remove: number[] = [];
     for (const a of all) {
@@ -172,7 +172,7 @@ async function scanUserArticles(
 export async function recomputeSmartList(db: Db, listId: number, options: { now: () => Date; between?: () => Promise<void> }): Promise<void> {
   const list = await db.selectFrom('reading_lists').select(['user_id', 'rules', 'is_smart', 'updated_at']).where('id', '=', listId).executeTakeFirst();
   if (!list || list.is_smart !== 1) return;
-  const rules = compileRules(parseStoredRules(list.rules));
+  const rules = await compileRules(parseStoredRules(list.rules));
   const scope = feedsInScope(rules);
   const current = async (trx: Db) => {
     const row = await trx.selectFrom('reading_lists').select(['rules', 'updated_at', 'is_smart']).where('id', '=', listId).executeTakeFirst();
@@ -226,7 +226,7 @@ export async function matchSubscribedFeeds(trx: Db, userId: number, feedIds: rea
   if (feedIds.length === 0) return;
   const lists = await trx.selectFrom('reading_lists').select(['id', 'rules']).where('user_id', '=', userId).where('is_smart', '=', 1).execute();
   for (const list of lists) {
-    const compiled = compileRules(parseStoredRules(list.rules));
+    const compiled = await compileRules(parseStoredRules(list.rules));
     for (const feedId of feedIds) {
       const rules = rulesForFeed(compiled, feedId);
       if (rules.length === 0) continue;

@@ -94,7 +94,8 @@ export class ReadingListsService {
     if (given.length === 0) throw badRequest('RULES_REQUIRED', 'A smart list needs at least one rule.');
     if (given.length > MAX_RULES) throw badRequest('TOO_MANY_RULES', `A smart list can have at most ${MAX_RULES} rules.`);
     const own = await repo.ownFeedIds(db, userId, [...new Set(given.flatMap((r) => r.selected_feeds ?? []))]);
-    const rules: ReadingListRule[] = given.map((r, index) => {
+    const rules: ReadingListRule[] = [];
+    for (const [index, r] of given.entries()) {
       const at = { rule_index: index };
       const value = r.rule_value ?? '';
       if (value.trim() === '') throw badRequest('RULE_VALUE_REQUIRED', `Rule ${index + 1}: please enter a value.`, at);
@@ -103,14 +104,14 @@ export class ReadingListsService {
       }
       const type = r.rule_type ?? 'keyword';
       if (type === 'regex') {
-        const error = patternError(value);
+        const error = await patternError(value);
         if (error !== null) throw badRequest('INVALID_REGEX', `Rule ${index + 1}: not a valid regular expression (${error}).`, at);
       }
       const includeAll = r.include_all_feeds ?? true;
       const selected = [...new Set(r.selected_feeds ?? [])].filter((id) => own.has(id));
       if (!includeAll && selected.length === 0) throw badRequest('FEEDS_REQUIRED', `Rule ${index + 1}: please choose at least one feed.`, at);
-      return { rule_type: type, rule_scope: r.rule_scope ?? 'both', rule_value: value, include_all_feeds: includeAll, selected_feeds: selected };
-    });
+      rules.push({ rule_type: type, rule_scope: r.rule_scope ?? 'both', rule_value: value, include_all_feeds: includeAll, selected_feeds: selected });
+    }
     return { name, description, is_smart: 1, rules: JSON.stringify(rules) };
   }
 

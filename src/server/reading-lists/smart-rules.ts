@@ -1,5 +1,6 @@
-import { RE2JS, RE2JSException } from 're2js';
+import type { RE2JS } from 're2js';
 import type { ReadingListRule } from '../../common/api.js';
+import { ModuleLoadError, onFirstUse } from '../../common/lazy.js';
 
 /**
  * Smart reading-list rules (dashboard.md §3 "Rule", decisions.md "Smart reading lists"): an article belongs to a
@@ -38,10 +39,17 @@ export const ruleText = (value: string) => value.replace(/&lt;/g, '<').replace(/
 const regexCache = new Map<string, RE2JS>();
 const REGEX_CACHE_MAX = 1000;
 
+/**
+ * re2js is loaded when the first regex rule is compiled, not at start: most installations have no regex rule
+ * (docs/decisions.md "Process memory: modules on first use").
+ */
+const loadRe2 = onFirstUse('the regular expression engine (re2js)', () => import('re2js'));
+
 /** Compiles a regex rule's pattern (case-insensitive); throws RE2JSException when it is not valid RE2 syntax. */
-export function compilePattern(pattern: string): RE2JS {
+async function compilePattern(pattern: string): Promise<RE2JS> {
   const cached = regexCache.get(pattern);
   if (cached) return cached;
+  const { RE2JS } = await loadRe2();
   const compiled = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
   if (regexCache.size >= REGEX_CACHE_MAX) regexCache.delete(regexCache.keys().next().value!);
   regexCache.set(pattern, compiled);
@@ -49,9 +57,10 @@ export function compilePattern(pattern: string): RE2JS {
 }
 
 /** The syntax error of a pattern, or null when it compiles. */
-export function patternError(pattern: string): string | null {
+export async function patternError(pattern: string): Promise<string | null> {
+  const { RE2JSException } = await loadRe2();
   try {
-    compilePattern(ruleText(pattern));
+    await compilePattern(ruleText(pattern));
     return null;
   } catch (err) {
     if (err instanceof RE2JSException) return err.message;
@@ -63,7 +72,7 @@ export function patternError(pattern: string): string | null {
  * Rules as stored (JSON) to matchers. A stored pattern that no longer compiles (never saved so: the service refuses
  * it) matches nothing rather than failing the refresh that stores articles.
  */
-export function compileRules(rules: readonly ReadingListRule[]): CompiledRule[] {
+export async function compileRules(rules: readonly ReadingListRule[]): Promise<CompiledRule[]> {
   const out: CompiledRule[] = [];
   for (const r of rules) {
     const value = ruleText(r.rule_value ?? '');
@@ -71,8 +80,9 @@ export function compileRules(rules: readonly ReadingListRule[]): CompiledRule[] 
     const feeds = r.include_all_feeds ? null : new Set(r.selected_feeds ?? []);
     if (r.rule_type === 'regex') {
       try {
-        out.push({ scope: r.rule_scope, feeds, keyword: null, regex: compilePattern(value) });
-      } catch {
+        out.push({ scope: r.rule_scope, feeds, keyword: null, regex: await compilePattern(value) });
+      } catch (err) {
+        if (err instanceof ModuleLoadError) throw err;
         continue;
       }
     } else {

@@ -1,8 +1,8 @@
-import multipart from '@fastify/multipart';
 import type { App } from '../../http/types.js';
 import type { SignInLimit } from '../../http/rate-limit.js';
 import { parseFeverParams } from './fever.params.js';
 import type { Services } from '../../services.js';
+import { multipartFields } from '../../http/multipart.js';
 
 /**
  * /api/fever.php (dashboard.md §7 "Fever API": the URL shown in settings; README.md beside this file): GET or POST,
@@ -52,7 +52,7 @@ export async function registerFeverRoutes(app: App, services: Pick<Services, 'fe
       if (typeof type === 'string' && /^\s*multipart\//i.test(type) && !/;\s*boundary=/i.test(type)) request.headers['content-type'] = 'application/octet-stream';
     });
     // multipart/form-data (what Reeder and several iOS clients post): fields only; a file part is refused (413).
-    await scope.register(multipart, {
+    await scope.register(multipartFields, {
       attachFieldsToBody: 'keyValues',
       limits: { fields: 50, fieldSize: FORM_LIMIT, fieldNameSize: 100, files: 0, parts: 60, headerPairs: 50 },
     });

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { blockedAddressReason, type BlockReason } from './address.js';
 
 /**
@@ -56,11 +56,12 @@ export function blockedLiteral(hostname: string): BlockReason | null {
 
 /**
  * undici connector with the guard. IP-literal hosts never reach `lookup` (net.connect skips resolution for them),
- * so they are checked here before the socket is opened.
+ * so they are checked here before the socket is opened. `build` is undici's buildConnector, passed in by the fetcher
+ * that loaded undici on its first fetch.
  */
-export function createConnector(options: { connectTimeoutMs: number; allowPrivateHosts: boolean }): buildConnector.connector {
-  if (options.allowPrivateHosts) return buildConnector({ timeout: options.connectTimeoutMs });
-  const connect = buildConnector({ timeout: options.connectTimeoutMs, lookup: guardedLookup });
+export function createConnector(build: typeof buildConnector, options: { connectTimeoutMs: number; allowPrivateHosts: boolean }): buildConnector.connector {
+  if (options.allowPrivateHosts) return build({ timeout: options.connectTimeoutMs });
+  const connect = build({ timeout: options.connectTimeoutMs, lookup: guardedLookup });
   return (target, callback) => {
     const reason = blockedLiteral(target.hostname);
     if (reason) {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { Agent } from 'undici';
+import type { Agent, buildConnector } from 'undici';
+import { onFirstUse } from '../../../common/lazy.js';
 import { ReaderError, type FetcherOptions, type FetchResult, type Validators } from '../types.js';
 import { ACCEPT_ENCODING, BodyDecodeError, BodyTooLargeError, readBody } from './body.js';
 import { BlockedAddressError, blockedLiteral, createConnector } from './connect.js';
@@ -42,23 +43,39 @@ const PERMANENT_STATUSES = new Set([301, 308]);
 const MAX_RETRY_AFTER_SECONDS = 7 * 24 * 3600;
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL', 'ENODATA']);
 
+/**
+ * undici is loaded on the first fetch, not at start: it loads all of itself (fetch, cache, WebSocket, HTTP/2), several
+ * MB of a process that may sit idle (docs/decisions.md "Process memory: modules on first use").
+ */
+const loadUndici = onFirstUse('the HTTP client (undici)', () => import('undici'));
+
 export function createFetcher(options: FetcherOptions): Fetcher {
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-  const agent = new Agent({
-    connect: createConnector({ connectTimeoutMs, allowPrivateHosts: options.allowPrivateHosts }),
-    // The overall timer below is the real limit; these make a stalled socket fail even when nothing else runs.
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    keepAliveTimeout: 10_000,
-    // And no longer when the server offers more (`Keep-Alive: timeout=60`; undici would keep it up to 10 minutes):
-    // every host with an open connection keeps a connection pool in memory, and a round reaches thousands of hosts
-    // (docs/decisions.md "Process memory: idle and peak").
-    keepAliveMaxTimeout: 10_000,
-    // Be a polite client: many feeds of one host share a handful of connections instead of opening dozens.
-    connections: 16,
-  });
+  let agent: Agent | null = null;
+  let closed = false;
+  const createAgent = (undici: { Agent: typeof Agent; buildConnector: typeof buildConnector }) =>
+    new undici.Agent({
+      connect: createConnector(undici.buildConnector, { connectTimeoutMs, allowPrivateHosts: options.allowPrivateHosts }),
+      // The overall timer below is the real limit; these make a stalled socket fail even when nothing else runs.
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+      // And no longer when the server offers more (`Keep-Alive: timeout=60`; undici would keep it up to 10 minutes):
+      // every host with an open connection keeps a connection pool in memory, and a round reaches thousands of hosts
+      // (docs/decisions.md "Process memory: idle and peak").
+      keepAliveMaxTimeout: 10_000,
+      // Be a polite client: many feeds of one host share a handful of connections instead of opening dozens.
+      connections: 16,
+    });
+  // A failed load is thrown as it is (a ModuleLoadError, logged by the refresh as unexpected), not as a feed's error.
+  const agentNow = async (): Promise<Agent> => {
+    if (agent) return agent;
+    const undici = await loadUndici();
+    if (closed) throw new ReaderError('FETCH_CONNECTION', 'The fetcher was closed');
+    return (agent ??= createAgent(undici));
+  };
 
-  async function fetchOnce(url: string, fetchOptions: FetchOptions): Promise<FetchResult> {
+  async function fetchOnce(dispatcher: Agent, url: string, fetchOptions: FetchOptions): Promise<FetchResult> {
     const maxBytes = fetchOptions.maxBytes ?? options.maxBytes;
     let current = parseTarget(url);
     const callerSignal = fetchOptions.signal;
@@ -85,7 +102,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           const reason = blockedLiteral(current.hostname);
           if (reason) throw new BlockedAddressError(current.hostname, current.hostname, reason);
         }
-        const response = await agent.request({
+        const response = await dispatcher.request({
           origin: current.origin,
           path: current.pathname + current.search,
           method: 'GET',
@@ -168,8 +185,11 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   }
 
   return {
-    fetch: (url, fetchOptions = {}) => fetchOnce(url, fetchOptions),
-    close: () => agent.close(),
+    fetch: async (url, fetchOptions = {}) => fetchOnce(await agentNow(), url, fetchOptions),
+    close: async () => {
+      closed = true;
+      await agent?.close();
+    },
   };
 }
 

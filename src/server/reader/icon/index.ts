@@ -1,5 +1,5 @@
 import type { PageLink } from '../discover/html.js';
-import { inlineParsers, type DiscoveryParsers } from '../discover/index.js';
+import type { DiscoveryParsers } from '../discover/index.js';
 import type { Fetcher } from '../fetch/index.js';
 import type { FetchResult, Icon } from '../types.js';
 
@@ -28,7 +28,7 @@ export interface IconParsers extends Pick<DiscoveryParsers, 'page'> {
 }
 
 export const inlineIconParsers: IconParsers = {
-  page: inlineParsers.page,
+  page: async (fetched) => (await import('../discover/parsers.js')).scanPage(fetched),
   svg: async (markup) => (await import('../sanitize/svg.js')).sanitizeSvg(markup),
 };
 
