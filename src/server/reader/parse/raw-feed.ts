@@ -24,7 +24,7 @@ import {
   tagEnd,
   trimStart,
 } from './xml.js';
-import { FEED_PREFIXES, ITEM_PREFIXES } from './xml-tables.js';
+import { FEED_PREFIXES, ITEM_PREFIXES, NAMESPACE_NAMES, RAW_NAMES } from './xml-tables.js';
 import { escapeCdataSections, isJsSpace, isNonEmptyString, parseBoolean, parseNumber, parseString, parseVerbatimString } from './xml-text.js';
 
 export interface RawXmlAttributes {
@@ -289,22 +289,107 @@ function some(...values: unknown[]): boolean {
   return false;
 }
 
-/** A value that holds something: text, an attribute, a child. */
-function hasValue(v: Value): boolean {
-  if (Array.isArray(v)) return v.some(hasValue);
+/** A value that gives something when read: non-blank text, an attribute, a child that does (a few levels down). */
+function gives(v: Value, depth = 0): boolean {
+  if (Array.isArray(v)) return v.some((e) => gives(e, depth));
   if (typeof v === 'string') return parseString(v) !== undefined;
-  if (typeof v === 'object' && v !== null) {
-    for (const key in v) if (key !== '#text' || hasValue(v[key])) return true;
+  if (!isObject(v)) return false;
+  for (const key in v) {
+    const x = v[key];
+    if (key === '#text' || key.charCodeAt(0) === 0x40) {
+      if (typeof x === 'string' && parseString(x) !== undefined) return true;
+    } else if (depth < 3 && gives(x, depth + 1)) {
+      return true;
+    }
   }
   return false;
 }
 
+type Level = 'item' | 'feed';
+
+const DC_NAMES = [...RAW_NAMES].filter((n) => n.startsWith('dc:'));
+const DCTERMS_NAMES = [...RAW_NAMES].filter((n) => n.startsWith('dcterms:'));
+
+/** itunes:explicit, itunes:block, itunes:complete and itunes:keywords count when they have a value of their kind. */
+function yesNo(v: Value): boolean {
+  const t = textOf(one(v));
+  return parseBoolean(t) !== undefined || isNonEmptyString(t);
+}
+
+function keywords(v: Value): boolean {
+  const t = textOf(one(v));
+  return isNonEmptyString(t) && (parseString(t)?.split(',') ?? []).some((k) => parseString(k) !== undefined);
+}
+
+function itunesCategory(v: Value): boolean {
+  return isObject(v) && (attr(v, '@text') !== undefined || some(many(v['itunes:category'], (c) => (itunesCategory(c) ? c : undefined))));
+}
+
+function itunesPresent(v: XmlObject, level: Level): boolean {
+  const common =
+    itunesImage(one(v['itunes:image'])) !== undefined ||
+    typeof textOf(one(v['itunes:explicit'])) === 'string' ||
+    some(text1(v['itunes:author']), text1(v['itunes:title']), text1(v['itunes:summary']), text1(v['itunes:subtitle'])) ||
+    yesNo(v['itunes:block']) ||
+    keywords(v['itunes:keywords']);
+  if (common) return true;
+  if (level === 'item') {
+    return (
+      duration(textOf(one(v['itunes:duration']))) !== undefined ||
+      text1(v['itunes:episodetype']) !== undefined ||
+      some(parseNumber(textOf(one(v['itunes:episode']))), parseNumber(textOf(one(v['itunes:season']))))
+    );
+  }
+  const owner = one(v['itunes:owner']);
+  return (
+    some(text1(v['itunes:type']), text1(v['itunes:new-feed-url']), text1(v['itunes:applepodcastsverify'])) ||
+    yesNo(v['itunes:complete']) ||
+    some(many(v['itunes:category'], (c) => (itunesCategory(c) ? c : undefined))) ||
+    (isObject(owner) && some(text1(owner['itunes:name']), text1(owner['itunes:email'])))
+  );
+}
+
+/** Whether the reading of one namespace gave anything for an item or feed element. */
+function namespacePresent(v: XmlObject, prefix: string, level: Level): boolean {
+  switch (prefix) {
+    case 'atom':
+      return level === 'item' ? atomEntryPresent(v, 'atom:', true) : atomFeedPresent(v, 'atom:', true);
+    case 'dc':
+      return DC_NAMES.some((n) => texts(v[n]) !== undefined);
+    case 'dcterms':
+      return DCTERMS_NAMES.some((n) => texts(v[n]) !== undefined);
+    case 'content':
+      return text1(v['content:encoded']) !== undefined;
+    case 'itunes':
+      return itunesPresent(v, level);
+    case 'sy':
+      return some(text1(v['sy:updateperiod']), parseNumber(textOf(one(v['sy:updatefrequency']))), text1(v['sy:updatebase']));
+    case 'yt':
+      return some(text1(v['yt:videoid']), text1(v['yt:channelid']), text1(v['yt:playlistid']));
+    case 'slash': {
+      const hits = textOf(one(v['slash:hit_parade']));
+      return (
+        some(text1(v['slash:section']), text1(v['slash:department']), parseNumber(textOf(one(v['slash:comments'])))) ||
+        (isNonEmptyString(hits) && (parseString(hits)?.split(',') ?? []).some((n) => parseNumber(n) !== undefined))
+      );
+    }
+    default:
+      for (const key in v) if (key.startsWith(prefix) && key.charCodeAt(prefix.length) === 0x3a && NAMESPACE_NAMES.has(key) && gives(v[key])) return true;
+      return false;
+  }
+}
+
 /** Whether an item or feed element holds a value in one of the namespaces that were read into it. */
-function hasNamespaced(v: XmlObject, prefixes: ReadonlySet<string>): boolean {
+function hasNamespaced(v: XmlObject, prefixes: ReadonlySet<string>, level: Level): boolean {
+  let seen: Set<string> | undefined;
   for (const key in v) {
     const name = key.charCodeAt(0) === 0x40 ? key.slice(1) : key;
     const colon = name.indexOf(':');
-    if (colon > 0 && prefixes.has(name.slice(0, colon)) && hasValue(v[key])) return true;
+    if (colon <= 0) continue;
+    const prefix = name.slice(0, colon);
+    if (!prefixes.has(prefix) || seen?.has(prefix)) continue;
+    (seen ??= new Set()).add(prefix);
+    if (namespacePresent(v, prefix, level)) return true;
   }
   return false;
 }
@@ -620,13 +705,41 @@ function hasCategory(get: Get): boolean {
   return some(many(get('category'), (c) => (isObject(c) && some(attr(c, '@term'), attr(c, '@scheme'), attr(c, '@label')) ? c : undefined)));
 }
 
-function atomEntry(v: Value, prefix: string): RawAtomEntry | undefined {
-  if (!isObject(v)) return undefined;
+function hasGenerator(v: Value): boolean {
+  return some(parseString(textOf(v)), attr(v, '@uri') || attr(v, '@url'), attr(v, '@version'));
+}
+
+function atomSourcePresent(v: Value, prefix: string): boolean {
+  if (!isObject(v)) return false;
   const get = getter(v, prefix);
-  const fields = atomEntryFields(get, prefix);
+  return (
+    some(atomPeople(get('author'), prefix), atomPeople(get('contributor'), prefix), many(get('link'), atomLink)) ||
+    hasCategory(get) ||
+    some(text1(get('icon')), text1(get('id')), text1(get('logo')), atomDate(get, 'updated', 'modified')) ||
+    some(atomText(one(get('rights'))), atomText(one(get('subtitle'))), atomText(one(get('title')))) ||
+    hasGenerator(one(get('generator')))
+  );
+}
+
+/** Whether an entry gave anything (Atom inside RSS or RDF: only its Atom elements count). */
+function atomEntryPresent(v: XmlObject, prefix: string, asNamespace: boolean): boolean {
+  const get = getter(v, prefix);
+  const f = atomEntryFields(get, prefix);
+  return (
+    some(f.id, f.links, f.authors, f.title, f.summary, f.content, f.published, f.updated) ||
+    hasCategory(get) ||
+    some(atomPeople(get('contributor'), prefix), atomText(one(get('rights')))) ||
+    atomSourcePresent(one(get('source')), prefix) ||
+    (!asNamespace && (hasNamespaced(v, ITEM_PREFIXES.atom, 'item') || hasXmlAttributes(v)))
+  );
+}
+
+function atomEntry(v: Value, prefix: string): RawAtomEntry | undefined {
+  if (!isObject(v) || !atomEntryPresent(v, prefix, false)) return undefined;
+  const get = getter(v, prefix);
   const source = one(get('source'));
-  const entry: RawAtomEntry = {
-    ...fields,
+  return {
+    ...atomEntryFields(get, prefix),
     source: isObject(source) ? { authors: atomPeople(getter(source, prefix)('author'), prefix) } : undefined,
     dc: dcOf(v),
     itunes: itunesOf(v),
@@ -634,24 +747,30 @@ function atomEntry(v: Value, prefix: string): RawAtomEntry | undefined {
     yt: { videoId: text1(v['yt:videoid']) },
     xml: xmlAttributes(v),
   };
-  const present =
-    some(fields.id, fields.links, fields.authors, fields.title, fields.summary, fields.content, fields.published, fields.updated) ||
-    hasCategory(get) ||
-    some(atomPeople(get('contributor'), prefix), atomText(one(get('rights')))) ||
-    (isObject(source) && hasValue(source)) ||
-    hasNamespaced(v, ITEM_PREFIXES.atom) ||
-    hasXmlAttributes(v);
-  return present ? entry : undefined;
 }
 
 function atomInRss(v: XmlObject): RawAtomInRss {
   return atomEntryFields(getter(v, 'atom:'), 'atom:');
 }
 
-function atomFeed(v: Value, prefix: string): RawAtom | undefined {
-  if (!isObject(v)) return undefined;
+/** Whether a feed element gave anything (Atom inside an RSS or RDF channel: only its Atom elements count). */
+function atomFeedPresent(v: XmlObject, prefix: string, asNamespace: boolean): boolean {
   const get = getter(v, prefix);
-  const feed: RawAtom = {
+  return (
+    some(atomText(one(get('title'))), atomText(one(get('subtitle'))), atomText(one(get('tagline'))), many(get('link'), atomLink)) ||
+    some(atomPeople(get('author'), prefix), atomPeople(get('contributor'), prefix), text1(get('logo')), text1(get('icon')), text1(get('id'))) ||
+    some(atomText(one(get('rights'))), atomDate(get, 'updated', 'modified')) ||
+    hasCategory(get) ||
+    hasGenerator(one(get('generator'))) ||
+    some(many(get('entry'), (e) => (isObject(e) && atomEntryPresent(e, prefix, asNamespace) ? e : undefined))) ||
+    (!asNamespace && (hasNamespaced(v, FEED_PREFIXES.atom, 'feed') || hasXmlAttributes(v)))
+  );
+}
+
+function atomFeed(v: Value, prefix: string): RawAtom | undefined {
+  if (!isObject(v) || !atomFeedPresent(v, prefix, false)) return undefined;
+  const get = getter(v, prefix);
+  return {
     title: atomText(one(get('title'))),
     subtitle: atomText(one(get('subtitle'))) || atomText(one(get('tagline'))),
     links: many(get('link'), atomLink),
@@ -664,14 +783,6 @@ function atomFeed(v: Value, prefix: string): RawAtom | undefined {
     itunes: itunesOf(v),
     xml: xmlAttributes(v),
   };
-  const present =
-    some(feed.title, feed.subtitle, feed.links, feed.authors, feed.logo, feed.icon, feed.entries) ||
-    some(text1(get('id')), atomText(one(get('rights'))), atomDate(get, 'updated', 'modified'), atomPeople(get('contributor'), prefix)) ||
-    hasCategory(get) ||
-    hasValue(one(get('generator'))) ||
-    hasNamespaced(v, FEED_PREFIXES.atom) ||
-    hasXmlAttributes(v);
-  return present ? feed : undefined;
 }
 
 // ---- RSS ------------------------------------------------------------------------------------------------------
@@ -837,7 +948,7 @@ function rssItem(v: Value): RawRssItem | undefined {
     some(item.title, item.link, item.description, item.authors, item.enclosures, item.guid, item.pubDate, text1(v.comments)) ||
     some(many(v.category, (c) => (some(parseString(textOf(c)), attr(c, '@domain')) ? c : undefined))) ||
     some(rssSource(one(v.source))) ||
-    hasNamespaced(v, ITEM_PREFIXES.rss) ||
+    hasNamespaced(v, ITEM_PREFIXES.rss, 'item') ||
     hasXmlAttributes(v);
   return present ? item : undefined;
 }
@@ -890,7 +1001,7 @@ function rssFeed(rss: Value): RawRss | undefined {
     rssTextInput(one(at(rss, 'textinput'))) ||
     (Array.isArray(hours) && some(many(hours, (h) => parseNumber(textOf(h))))) ||
     (Array.isArray(days) && some(many(days, (d) => parseString(textOf(d))))) ||
-    hasNamespaced(channel, FEED_PREFIXES.rss) ||
+    hasNamespaced(channel, FEED_PREFIXES.rss, 'feed') ||
     (isObject(rss) && hasXmlAttributes(rss));
   return present ? feed : undefined;
 }
@@ -914,7 +1025,7 @@ function rdfItem(v: Value): RawRdfItem | undefined {
     media: mediaOf(v),
     xml: xmlAttributes(v),
   };
-  const present = some(item.title, item.link, item.description, item.rdf?.about) || hasNamespaced(v, ITEM_PREFIXES.rdf) || hasXmlAttributes(v);
+  const present = some(item.title, item.link, item.description, item.rdf?.about) || hasNamespaced(v, ITEM_PREFIXES.rdf, 'item') || hasXmlAttributes(v);
   return present ? item : undefined;
 }
 
@@ -964,7 +1075,7 @@ function rdfFeed(rdf: Value): RawRdf | undefined {
     some(feed.title, feed.link, feed.description, feed.image, feed.items, feed.rdf?.about) ||
     textInput(byAbout(rdf.textinput, textInputRef)) ||
     textInput(one(rdf.textinput)) ||
-    (channelObject !== undefined && hasNamespaced(channelObject, FEED_PREFIXES.rdf)) ||
+    (channelObject !== undefined && hasNamespaced(channelObject, FEED_PREFIXES.rdf, 'feed')) ||
     hasXmlAttributes(rdf);
   return present ? feed : undefined;
 }

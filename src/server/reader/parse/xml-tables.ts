@@ -184,6 +184,30 @@ export const RAW_PATHS: Record<XmlFormat, ReadonlySet<string>> = {
 /** The longest path in RAW_PATHS, in elements. */
 export const RAW_PATH_MAX_DEPTH = 5;
 
+/** Elements of a namespace that are read as objects (not raw), by prefix: with RAW_ANYWHERE, every element read. */
+const READ_AS_OBJECTS: Record<string, string> = {
+  acast: 'network signature',
+  app: 'control',
+  arxiv: 'primary_category',
+  itunes: 'category image owner',
+  media: 'backlinks comments community content embed group peerlink player price responses rights scene scenes starrating statistics status ' + 'subtitle tags thumbnail',
+  opensearch: 'query',
+  podcast:
+    'alternateenclosure chapters chat image images integrity liveitem podping podroll publisher remoteitem socialinteract source ' +
+    'transcript value valuerecipient valuetimesplit',
+  psc: 'chapter chapters',
+  rawvoice: 'mp4 poster subscribe webm',
+  source: 'archive likes',
+  spotify: 'access limit',
+  thr: 'in-reply-to',
+};
+
+/** Every element name (prefixed) that some namespace reading took a value from. */
+export const NAMESPACE_NAMES: ReadonlySet<string> = new Set([
+  ...RAW_NAMES,
+  ...Object.entries(READ_AS_OBJECTS).flatMap(([prefix, names]) => names.split(' ').map((n) => `${prefix}:${n}`)),
+]);
+
 /**
  * Namespace prefixes whose elements feedsmith read into an item (or entry) and into a channel (or feed): an item
  * that holds any of them with a value is an item even when Feeder reads nothing of it (raw-feed.ts `present`).

@@ -339,11 +339,14 @@ export function readRawContent(xml: string, rawName: string, start: number, budg
   }
 }
 
+/** An XML 1.0 qualified name (Namespaces in XML 1.0 §4), as the DOCTYPE reader before checked declared names. */
 const QNAME = (() => {
   const start =
-    'A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u0486\u0488-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD';
-  const char = `${start}\\-\\.\\d\u00B7\u0300-\u036F\u203F-\u2040`;
+    'A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u0486\\u0488-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F' +
+    '\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
+  const char = `${start}\\-\\.\\d\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
   const part = `[${start}][${char}]*`;
+  // eslint-disable-next-line no-misleading-character-class -- deliberate: XML's NameChar ranges include combining marks
   return new RegExp(`^${part}(?::${part})?$`);
 })();
 
