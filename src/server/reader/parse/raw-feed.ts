@@ -283,10 +283,12 @@ function attr(v: Value, name: string): string | undefined {
   return parseString(at(v, name));
 }
 
-/** Whether any of the values is there (an object whose fields are all missing counts as missing). */
-function some(...values: unknown[]): boolean {
-  for (const v of values) if (v !== undefined && v !== null) return true;
-  return false;
+/**
+ * Whether any of the values is there (an object whose fields are all missing counts as missing). A fixed list of
+ * parameters rather than a rest parameter: this runs for every item and field.
+ */
+function some(a: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown, g?: unknown, h?: unknown): boolean {
+  return a != null || b != null || c != null || d != null || e != null || f != null || g != null || h != null;
 }
 
 /** A value that gives something when read: non-blank text, an attribute, a child that does (a few levels down). */
@@ -379,18 +381,20 @@ function namespacePresent(v: XmlObject, prefix: string, level: Level): boolean {
   }
 }
 
-/** Whether an item or feed element holds a value in one of the namespaces that were read into it. */
-function hasNamespaced(v: XmlObject, prefixes: ReadonlySet<string>, level: Level): boolean {
-  let seen: Set<string> | undefined;
+/** The namespace prefixes of an element's children and attributes (`dc` for dc:creator, `xml` for xml:base). */
+function prefixesIn(v: XmlObject): Set<string> {
+  const out = new Set<string>();
   for (const key in v) {
-    const name = key.charCodeAt(0) === 0x40 ? key.slice(1) : key;
-    const colon = name.indexOf(':');
-    if (colon <= 0) continue;
-    const prefix = name.slice(0, colon);
-    if (!prefixes.has(prefix) || seen?.has(prefix)) continue;
-    (seen ??= new Set()).add(prefix);
-    if (namespacePresent(v, prefix, level)) return true;
+    const from = key.charCodeAt(0) === 0x40 ? 1 : 0;
+    const colon = key.indexOf(':', from);
+    if (colon > from) out.add(key.slice(from, colon));
   }
+  return out;
+}
+
+/** Whether an item or feed element holds a value in one of the namespaces that were read into it. */
+function hasNamespaced(v: XmlObject, present: ReadonlySet<string>, read: ReadonlySet<string>, level: Level): boolean {
+  for (const prefix of present) if (read.has(prefix) && namespacePresent(v, prefix, level)) return true;
   return false;
 }
 
@@ -490,11 +494,19 @@ function mediaContent(v: Value): RawMediaContent | undefined {
 
 function mediaGroup(v: Value): RawMediaGroup | undefined {
   if (!isObject(v)) return undefined;
-  return { contents: many(v['media:content'], mediaContent), ...mediaCommon(v) };
+  const common = mediaCommon(v);
+  return { contents: many(v['media:content'], mediaContent), thumbnails: common.thumbnails, title: common.title, description: common.description };
 }
 
 function mediaOf(v: XmlObject): RawMedia {
-  return { groups: many(v['media:group'], mediaGroup), contents: many(v['media:content'], mediaContent), ...mediaCommon(v) };
+  const common = mediaCommon(v);
+  return {
+    groups: many(v['media:group'], mediaGroup),
+    contents: many(v['media:content'], mediaContent),
+    thumbnails: common.thumbnails,
+    title: common.title,
+    description: common.description,
+  };
 }
 
 // ---- Atom -----------------------------------------------------------------------------------------------------
@@ -679,12 +691,9 @@ function atomPeople(v: Value, prefix: string): RawAtomPerson[] | undefined {
   return many(v, (p) => atomPerson(p, prefix));
 }
 
-function atomDate(get: Get, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const d = text1(get(name));
-    if (d) return d;
-  }
-  return undefined;
+/** The first date among `a`, `b`, `c` (Atom 0.3's issued and created stand in for published, modified for updated). */
+function atomDate(get: Get, a: string, b: string, c?: string): string | undefined {
+  return text1(get(a)) || text1(get(b)) || (c === undefined ? undefined : text1(get(c))) || undefined;
 }
 
 /** The Atom fields of an entry, or of an RSS or RDF item with atom:* elements. */
@@ -721,31 +730,41 @@ function atomSourcePresent(v: Value, prefix: string): boolean {
   );
 }
 
-/** Whether an entry gave anything (Atom inside RSS or RDF: only its Atom elements count). */
-function atomEntryPresent(v: XmlObject, prefix: string, asNamespace: boolean): boolean {
+/** Whether an entry gave anything (Atom inside RSS or RDF: only its Atom elements count); `f` are its fields. */
+function atomEntryPresent(v: XmlObject, prefix: string, asNamespace: boolean, f = atomEntryFields(getter(v, prefix), prefix)): boolean {
   const get = getter(v, prefix);
-  const f = atomEntryFields(get, prefix);
   return (
     some(f.id, f.links, f.authors, f.title, f.summary, f.content, f.published, f.updated) ||
     hasCategory(get) ||
     some(atomPeople(get('contributor'), prefix), atomText(one(get('rights')))) ||
     atomSourcePresent(one(get('source')), prefix) ||
-    (!asNamespace && (hasNamespaced(v, ITEM_PREFIXES.atom, 'item') || hasXmlAttributes(v)))
+    (!asNamespace && (hasNamespaced(v, prefixesIn(v), ITEM_PREFIXES.atom, 'item') || hasXmlAttributes(v)))
   );
 }
 
 function atomEntry(v: Value, prefix: string): RawAtomEntry | undefined {
-  if (!isObject(v) || !atomEntryPresent(v, prefix, false)) return undefined;
+  if (!isObject(v)) return undefined;
   const get = getter(v, prefix);
+  const fields = atomEntryFields(get, prefix);
+  if (!atomEntryPresent(v, prefix, false, fields)) return undefined;
   const source = one(get('source'));
+  const ns = prefixesIn(v);
+  // The fields are copied one by one: a spread of them costs more than the rest of the entry.
   return {
-    ...atomEntryFields(get, prefix),
+    id: fields.id,
+    links: fields.links,
+    authors: fields.authors,
+    title: fields.title,
+    summary: fields.summary,
+    content: fields.content,
+    published: fields.published,
+    updated: fields.updated,
     source: isObject(source) ? { authors: atomPeople(getter(source, prefix)('author'), prefix) } : undefined,
-    dc: dcOf(v),
-    itunes: itunesOf(v),
-    media: mediaOf(v),
-    yt: { videoId: text1(v['yt:videoid']) },
-    xml: xmlAttributes(v),
+    dc: ns.has('dc') ? dcOf(v) : undefined,
+    itunes: ns.has('itunes') ? itunesOf(v) : undefined,
+    media: ns.has('media') ? mediaOf(v) : undefined,
+    yt: ns.has('yt') ? { videoId: text1(v['yt:videoid']) } : undefined,
+    xml: ns.has('xml') ? xmlAttributes(v) : undefined,
   };
 }
 
@@ -753,24 +772,30 @@ function atomInRss(v: XmlObject): RawAtomInRss {
   return atomEntryFields(getter(v, 'atom:'), 'atom:');
 }
 
-/** Whether a feed element gave anything (Atom inside an RSS or RDF channel: only its Atom elements count). */
-function atomFeedPresent(v: XmlObject, prefix: string, asNamespace: boolean): boolean {
+/**
+ * Whether a feed element gave anything besides the fields in `f` (Atom inside an RSS or RDF channel: only its Atom
+ * elements count).
+ */
+function atomFeedPresent(v: XmlObject, prefix: string, asNamespace: boolean, f?: RawAtom): boolean {
   const get = getter(v, prefix);
+  const entries = f ? f.entries : many(get('entry'), (e) => (isObject(e) && atomEntryPresent(e, prefix, asNamespace) ? e : undefined));
   return (
-    some(atomText(one(get('title'))), atomText(one(get('subtitle'))), atomText(one(get('tagline'))), many(get('link'), atomLink)) ||
-    some(atomPeople(get('author'), prefix), atomPeople(get('contributor'), prefix), text1(get('logo')), text1(get('icon')), text1(get('id'))) ||
-    some(atomText(one(get('rights'))), atomDate(get, 'updated', 'modified')) ||
+    (f
+      ? some(f.title, f.subtitle, f.links, f.authors, f.logo, f.icon)
+      : some(atomText(one(get('title'))), atomText(one(get('subtitle'))), atomText(one(get('tagline'))), many(get('link'), atomLink)) ||
+        some(atomPeople(get('author'), prefix), text1(get('logo')), text1(get('icon')))) ||
+    some(entries, atomPeople(get('contributor'), prefix), text1(get('id')), atomText(one(get('rights'))), atomDate(get, 'updated', 'modified')) ||
     hasCategory(get) ||
     hasGenerator(one(get('generator'))) ||
-    some(many(get('entry'), (e) => (isObject(e) && atomEntryPresent(e, prefix, asNamespace) ? e : undefined))) ||
-    (!asNamespace && (hasNamespaced(v, FEED_PREFIXES.atom, 'feed') || hasXmlAttributes(v)))
+    (!asNamespace && (hasNamespaced(v, prefixesIn(v), FEED_PREFIXES.atom, 'feed') || hasXmlAttributes(v)))
   );
 }
 
 function atomFeed(v: Value, prefix: string): RawAtom | undefined {
-  if (!isObject(v) || !atomFeedPresent(v, prefix, false)) return undefined;
+  if (!isObject(v)) return undefined;
   const get = getter(v, prefix);
-  return {
+  const ns = prefixesIn(v);
+  const feed: RawAtom = {
     title: atomText(one(get('title'))),
     subtitle: atomText(one(get('subtitle'))) || atomText(one(get('tagline'))),
     links: many(get('link'), atomLink),
@@ -778,11 +803,12 @@ function atomFeed(v: Value, prefix: string): RawAtom | undefined {
     logo: text1(get('logo')),
     icon: text1(get('icon')),
     entries: many(get('entry'), (e) => atomEntry(e, prefix)),
-    dc: dcOf(v),
-    sy: syOf(v),
-    itunes: itunesOf(v),
-    xml: xmlAttributes(v),
+    dc: ns.has('dc') ? dcOf(v) : undefined,
+    sy: ns.has('sy') ? syOf(v) : undefined,
+    itunes: ns.has('itunes') ? itunesOf(v) : undefined,
+    xml: ns.has('xml') ? xmlAttributes(v) : undefined,
   };
+  return atomFeedPresent(v, prefix, false, feed) ? feed : undefined;
 }
 
 // ---- RSS ------------------------------------------------------------------------------------------------------
@@ -928,6 +954,7 @@ function rssGuid(v: Value): { value?: string; isPermaLink?: boolean } | undefine
 
 function rssItem(v: Value): RawRssItem | undefined {
   if (!isObject(v)) return undefined;
+  const ns = prefixesIn(v);
   const item: RawRssItem = {
     title: text1(v.title),
     link: text1(v.link),
@@ -936,20 +963,20 @@ function rssItem(v: Value): RawRssItem | undefined {
     enclosures: many(v.enclosure, rssEnclosure),
     guid: rssGuid(one(v.guid)),
     pubDate: text1(v.pubdate),
-    atom: atomInRss(v),
-    dc: dcOf(v),
-    dcterms: dctermsOf(v),
-    content: { encoded: text1(v['content:encoded']) },
-    itunes: itunesOf(v),
-    media: mediaOf(v),
-    xml: xmlAttributes(v),
+    atom: ns.has('atom') ? atomInRss(v) : undefined,
+    dc: ns.has('dc') ? dcOf(v) : undefined,
+    dcterms: ns.has('dcterms') ? dctermsOf(v) : undefined,
+    content: ns.has('content') ? { encoded: text1(v['content:encoded']) } : undefined,
+    itunes: ns.has('itunes') ? itunesOf(v) : undefined,
+    media: ns.has('media') ? mediaOf(v) : undefined,
+    xml: ns.has('xml') ? xmlAttributes(v) : undefined,
   };
   const present =
     some(item.title, item.link, item.description, item.authors, item.enclosures, item.guid, item.pubDate, text1(v.comments)) ||
     some(many(v.category, (c) => (some(parseString(textOf(c)), attr(c, '@domain')) ? c : undefined))) ||
     some(rssSource(one(v.source))) ||
-    hasNamespaced(v, ITEM_PREFIXES.rss, 'item') ||
-    hasXmlAttributes(v);
+    hasNamespaced(v, ns, ITEM_PREFIXES.rss, 'item') ||
+    (ns.has('xml') && hasXmlAttributes(v));
   return present ? item : undefined;
 }
 
@@ -972,6 +999,7 @@ function rssTextInput(v: Value): boolean {
 function rssFeed(rss: Value): RawRss | undefined {
   const channel = one(at(rss, 'channel'));
   if (!isObject(channel)) return undefined;
+  const ns = prefixesIn(channel);
   const feed: RawRss = {
     title: text1(channel.title),
     link: text1(channel.link),
@@ -981,11 +1009,11 @@ function rssFeed(rss: Value): RawRss | undefined {
     ttl: parseNumber(textOf(one(channel.ttl))),
     image: rssImage(one(channel.image)) ?? rssImage(one(at(rss, 'image'))),
     items: many(channel.item, rssItem) ?? many(at(rss, 'item'), rssItem),
-    atom: { links: many(channel['atom:link'], atomLink), authors: atomPeople(channel['atom:author'], 'atom:') },
-    dc: dcOf(channel),
-    sy: syOf(channel),
-    itunes: itunesOf(channel),
-    media: { thumbnails: many(channel['media:thumbnail'], thumbnail) },
+    atom: ns.has('atom') ? { links: many(channel['atom:link'], atomLink), authors: atomPeople(channel['atom:author'], 'atom:') } : undefined,
+    dc: ns.has('dc') ? dcOf(channel) : undefined,
+    sy: ns.has('sy') ? syOf(channel) : undefined,
+    itunes: ns.has('itunes') ? itunesOf(channel) : undefined,
+    media: ns.has('media') ? { thumbnails: many(channel['media:thumbnail'], thumbnail) } : undefined,
     xml: xmlAttributes(rss),
   };
   const hours = at(one(channel.skiphours), 'hour');
@@ -1001,7 +1029,7 @@ function rssFeed(rss: Value): RawRss | undefined {
     rssTextInput(one(at(rss, 'textinput'))) ||
     (Array.isArray(hours) && some(many(hours, (h) => parseNumber(textOf(h))))) ||
     (Array.isArray(days) && some(many(days, (d) => parseString(textOf(d))))) ||
-    hasNamespaced(channel, FEED_PREFIXES.rss, 'feed') ||
+    hasNamespaced(channel, ns, FEED_PREFIXES.rss, 'feed') ||
     (isObject(rss) && hasXmlAttributes(rss));
   return present ? feed : undefined;
 }
@@ -1014,18 +1042,20 @@ function about(v: Value): string | undefined {
 
 function rdfItem(v: Value): RawRdfItem | undefined {
   if (!isObject(v)) return undefined;
+  const ns = prefixesIn(v);
   const item: RawRdfItem = {
     title: text1(v.title),
     link: text1(v.link),
     description: text1(v.description),
     rdf: { about: about(v) },
-    dc: dcOf(v),
-    dcterms: dctermsOf(v),
-    content: { encoded: text1(v['content:encoded']) },
-    media: mediaOf(v),
-    xml: xmlAttributes(v),
+    dc: ns.has('dc') ? dcOf(v) : undefined,
+    dcterms: ns.has('dcterms') ? dctermsOf(v) : undefined,
+    content: ns.has('content') ? { encoded: text1(v['content:encoded']) } : undefined,
+    media: ns.has('media') ? mediaOf(v) : undefined,
+    xml: ns.has('xml') ? xmlAttributes(v) : undefined,
   };
-  const present = some(item.title, item.link, item.description, item.rdf?.about) || hasNamespaced(v, ITEM_PREFIXES.rdf, 'item') || hasXmlAttributes(v);
+  const present =
+    some(item.title, item.link, item.description, item.rdf?.about) || hasNamespaced(v, ns, ITEM_PREFIXES.rdf, 'item') || (ns.has('xml') && hasXmlAttributes(v));
   return present ? item : undefined;
 }
 
@@ -1075,7 +1105,7 @@ function rdfFeed(rdf: Value): RawRdf | undefined {
     some(feed.title, feed.link, feed.description, feed.image, feed.items, feed.rdf?.about) ||
     textInput(byAbout(rdf.textinput, textInputRef)) ||
     textInput(one(rdf.textinput)) ||
-    (channelObject !== undefined && hasNamespaced(channelObject, FEED_PREFIXES.rdf, 'feed')) ||
+    (channelObject !== undefined && hasNamespaced(channelObject, prefixesIn(channelObject), FEED_PREFIXES.rdf, 'feed')) ||
     hasXmlAttributes(rdf);
   return present ? feed : undefined;
 }

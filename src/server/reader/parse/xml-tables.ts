@@ -181,9 +181,6 @@ export const RAW_PATHS: Record<XmlFormat, ReadonlySet<string>> = {
   rdf: new Set(paths('rdf', RDF_RAW)),
 };
 
-/** The longest path in RAW_PATHS, in elements. */
-export const RAW_PATH_MAX_DEPTH = 5;
-
 /** Elements of a namespace that are read as objects (not raw), by prefix: with RAW_ANYWHERE, every element read. */
 const READ_AS_OBJECTS: Record<string, string> = {
   acast: 'network signature',

@@ -66,7 +66,20 @@ function decodeSegment(s: string): string {
   return text.out;
 }
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&apos;` between `amp` and `semi`, read without slicing the name. */
+function xmlNamed(s: string, amp: number, semi: number): string | undefined {
+  switch (semi - amp) {
+    case 3:
+      if (s.charCodeAt(amp + 2) !== 0x74 /* t */) return undefined;
+      return s.charCodeAt(amp + 1) === 0x6c /* l */ ? '<' : s.charCodeAt(amp + 1) === 0x67 /* g */ ? '>' : undefined;
+    case 4:
+      return s.startsWith('amp', amp + 1) ? '&' : undefined;
+    case 5:
+      return s.startsWith('quot', amp + 1) ? '"' : s.startsWith('apos', amp + 1) ? "'" : undefined;
+    default:
+      return undefined;
+  }
+}
 
 function isAlnum(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
@@ -85,9 +98,9 @@ function decodeCommon(s: string, first: number): string | null {
     if (c !== 0x23 /* # */ && !isAlnum(c)) continue;
     const semi = s.indexOf(';', amp + 2);
     if (semi === -1 || semi - amp > 9) return null;
-    const name = s.slice(amp + 1, semi);
     let decoded: string | undefined;
     if (c === 0x23) {
+      const name = s.slice(amp + 1, semi);
       const hex = name.charCodeAt(1) === 0x78 || name.charCodeAt(1) === 0x58;
       const digits = name.slice(hex ? 2 : 1);
       if (digits === '' || !(hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) return null;
@@ -96,7 +109,7 @@ function decodeCommon(s: string, first: number): string | null {
       if (cp === 0 || (cp >= 0x80 && cp <= 0x9f) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return null;
       decoded = String.fromCodePoint(cp);
     } else {
-      decoded = NAMED[name];
+      decoded = xmlNamed(s, amp, semi);
       if (decoded === undefined) return null;
     }
     out += s.slice(last, amp) + decoded;

@@ -26,7 +26,7 @@
  * No state outlives a call: the namespace bindings, the stack and the counters belong to one `readXmlTree`.
  */
 import { ReaderError } from '../types.js';
-import { PREFIX_BY_URI, PRIMARY_URIS, RAW_NAMES, RAW_PATHS, RAW_PATH_MAX_DEPTH, RAW_UNDER } from './xml-tables.js';
+import { PREFIX_BY_URI, PRIMARY_URIS, RAW_NAMES, RAW_PATHS, RAW_UNDER } from './xml-tables.js';
 import { isJsSpace } from './xml-text.js';
 
 export type XmlFormat = 'rss' | 'atom' | 'rdf';
@@ -511,16 +511,30 @@ for (const seq of RAW_UNDER) {
   if (list) list.push(seq);
   else RAW_UNDER_BY_LAST.set(last, [seq]);
 }
-/** Last elements of RAW_PATHS's paths (`title`, `link`, …). */
-const RAW_PATH_LAST = new Set([...Object.values(RAW_PATHS)].flatMap((set) => [...set].map((p) => p.slice(p.lastIndexOf('.') + 1))));
-/** RAW_PATHS with the names joined by spaces: a name never holds one, while it may hold a dot. */
-const RAW_PATH_KEYS: Record<XmlFormat, ReadonlySet<string>> = {
-  rss: new Set([...RAW_PATHS.rss].map((p) => p.replaceAll('.', ' '))),
-  atom: new Set([...RAW_PATHS.atom].map((p) => p.replaceAll('.', ' '))),
-  rdf: new Set([...RAW_PATHS.rdf].map((p) => p.replaceAll('.', ' '))),
-};
+/** RAW_PATHS as a tree of names: an open element's node tells at once whether a child's path is raw. */
+interface PathNode {
+  raw: boolean;
+  next: Map<string, PathNode>;
+}
 
-function isRaw(path: string[], format: XmlFormat): boolean {
+function pathTree(paths: ReadonlySet<string>): PathNode {
+  const root: PathNode = { raw: false, next: new Map() };
+  for (const path of paths) {
+    let node = root;
+    for (const name of path.split('.')) {
+      let child = node.next.get(name);
+      if (!child) node.next.set(name, (child = { raw: false, next: new Map() }));
+      node = child;
+    }
+    node.raw = true;
+  }
+  return root;
+}
+
+const RAW_PATH_TREES: Record<XmlFormat, PathNode> = { rss: pathTree(RAW_PATHS.rss), atom: pathTree(RAW_PATHS.atom), rdf: pathTree(RAW_PATHS.rdf) };
+
+/** Whether the element at the end of `path` (its node in the format's path tree: `node`) is read raw. */
+function isRaw(path: string[], node: PathNode | undefined): boolean {
   const n = path.length;
   const name = path[n - 1];
   if (RAW_NAMES.has(name)) return true;
@@ -533,7 +547,7 @@ function isRaw(path: string[], format: XmlFormat): boolean {
       if (k === seq.length) return true;
     }
   }
-  return n <= RAW_PATH_MAX_DEPTH && RAW_PATH_LAST.has(name) && RAW_PATH_KEYS[format].has(path.join(' '));
+  return node !== undefined && node.raw;
 }
 
 /**
@@ -546,8 +560,10 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
   const budget = new WorkBudget(xml.length);
   const root: Frame = { key: '!xml', attributes: undefined, children: undefined, text: '' };
   const open: Frame[] = [];
-  /** The names of the open elements, for the raw lists. */
+  /** The names of the open elements, for the raw lists, and their nodes in the format's path tree. */
   const path: string[] = [];
+  const nodes: (PathNode | undefined)[] = [];
+  const tree = RAW_PATH_TREES[format];
   let current = root;
   let text = '';
   let elements = 0;
@@ -577,6 +593,7 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
       if (text) current.text += text;
       text = '';
       path.pop();
+      nodes.pop();
       const done = open.pop();
       if (done) {
         current = open.length > 0 ? open[open.length - 1] : root;
@@ -634,9 +651,12 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
         throw new ReaderError('PARSE_INVALID', `The feed could not be read: it has more than ${MAX_ELEMENTS.toLocaleString('en')} elements.`);
       }
       const counted = name !== '!xml';
-      if (counted) path.push(name);
+      if (counted) {
+        nodes.push((nodes.length === 0 ? tree : nodes[nodes.length - 1])?.next.get(name));
+        path.push(name);
+      }
       const attributes = name !== tagExp ? attributesOf(tagExp) : undefined;
-      if (counted && isRaw(path, format)) {
+      if (counted && isRaw(path, nodes[nodes.length - 1])) {
         let content = '';
         if (selfClosing) {
           i = gt + 1;
@@ -646,12 +666,14 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
           i = raw.end + 1;
         }
         path.pop();
+        nodes.pop();
         fileChild(current, names.key(name), rawValue(content, attributes));
       } else if (selfClosing) {
         // Read twice, as before: the name of a closed empty element goes through the bindings once more.
         const again = names.tag(name);
         checkName(again);
         path.pop();
+        nodes.pop();
         fileChild(current, names.key(again), attributes ? rawValue('', attributes) : '');
         text = '';
         i = gt + 1;
