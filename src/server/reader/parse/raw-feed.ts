@@ -869,6 +869,22 @@ function trimSeparators(s: string): string {
   return s.slice(a, b);
 }
 
+/**
+ * For each opening bracket of `s`, the index after the bracket of the same kind that closes it (brackets of the
+ * other kinds do not count), or -1: one pass per kind, where searching from each bracket would be quadratic.
+ */
+function bracketEnds(s: string): Int32Array {
+  const ends = new Int32Array(s.length).fill(-1);
+  for (const [open, close] of ['<>', '()', '[]']) {
+    const stack: number[] = [];
+    for (let j = 0; j < s.length; j++) {
+      if (s[j] === open) stack.push(j);
+      else if (s[j] === close && stack.length > 0) ends[stack.pop() as number] = j + 1;
+    }
+  }
+  return ends;
+}
+
 /** RSS author and managingEditor (`jo@example.com (Jo)`, `Jo <jo@example.com>`, `Jo`): present when it has a name, e-mail or link. */
 function rssPerson(v: Value): { name?: string } | undefined {
   const raw = parseString(textOf(one(at(v, 'name') ?? v)));
@@ -895,6 +911,7 @@ function rssPerson(v: Value): { name?: string } | undefined {
   let unbracketedName = false;
   const n = raw.length;
   let i = 0;
+  let ends: Int32Array | undefined;
   const isOpen = (c: string) => c === '<' || c === '(' || c === '[';
   while (i < n) {
     let chunk: string | undefined;
@@ -906,14 +923,8 @@ function rssPerson(v: Value): { name?: string } | undefined {
       open = c;
       close = c === '<' ? '>' : c === '(' ? ')' : ']';
       const start = i + 1;
-      let depth = 1;
-      let end = start;
-      while (end < n && depth > 0) {
-        if (raw[end] === open) depth++;
-        else if (raw[end] === close) depth--;
-        end++;
-      }
-      if (depth === 0) {
+      const end = (ends ??= bracketEnds(raw))[i];
+      if (end !== -1) {
         bracketed = true;
         chunk = parseString(raw.slice(start, end - 1));
         i = end;
