@@ -1,18 +1,24 @@
 /**
  * The parse stage of the reader pipeline (docs/ARCHITECTURE.md "Shape of the system": fetch → parse → normalise → sanitise): bytes in,
- * ParsedFeed out. Pure and synchronous; feedsmith (on fast-xml-parser) reads the formats, normalize.ts maps them
- * (one file per format: rss.ts, rdf.ts, atom.ts, json.ts).
+ * ParsedFeed out. Pure and synchronous. RSS, RDF and Atom are read by our own XML reader (docs/decisions.md "Parse
+ * threads: our own XML feed reader": xml.ts builds the tree, raw-feed.ts takes the fields, xml-text.ts decodes the
+ * values), JSON Feed by feedsmith; normalize.ts maps them (one file per format: rss.ts, rdf.ts, atom.ts, json.ts).
  *
  * Flow: decode (encoding.ts) → look at the first character / the prolog (sniff.ts: refuses entity declarations)
- * → feedsmith's parser for the format the root element names → normalise. Errors are always ReaderError:
- *   PARSE_NOT_A_FEED   empty, binary, HTML or any other document that is not RSS, RDF, Atom or JSON Feed;
- *   PARSE_INVALID      a feed that cannot be read (malformed XML or JSON), and any unexpected failure;
+ * → the XML reader for the format the root element names → normalise. Errors are always ReaderError:
+ *   PARSE_NOT_A_FEED   empty, binary, HTML or any other document that is not RSS, RDF, Atom or JSON Feed (also a
+ *                      root that does not show its format: <rss/>, an Atom <feed> without its namespace or elements);
+ *   PARSE_INVALID      a feed that cannot be read (malformed XML or JSON), a document past the reader's caps (more
+ *                      than 500,000 elements; markup whose scanning would take more than linear work), and any
+ *                      unexpected failure;
  *   PARSE_ENTITY_LIMIT a DOCTYPE declaring entities (billion laughs, XXE).
  *
- * Leniency: fast-xml-parser does not validate, so unescaped "&", unknown HTML entities and unclosed elements at
- * the end of the document are read as written. When a feed is cut off inside a tag (`</rss` without `>`), it is
- * read without that tag; when it is cut off inside an element (a truncated download), it is parsed again up to
- * its last complete item/entry, so what did arrive is not lost.
+ * Leniency: the reader does not validate, so unescaped "&", unknown HTML entities, mismatched end tags (an end tag
+ * closes the innermost element, whatever its name) and unclosed elements at the end of the document are read as
+ * written. When a feed is cut off inside a tag (`</rss` without `>`), it is read without that tag; when the reader
+ * refuses it otherwise (a truncated download that ends inside a <description>, a comment or CDATA section that is
+ * not closed, elements nested more than 100 deep), it is read again up to its last complete item/entry, so what did
+ * arrive is not lost.
  */
 import { DetectError, ParseError, parseJsonFeed } from 'feedsmith';
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
@@ -40,7 +46,7 @@ function invalid(message: string): ReaderError {
   return new ReaderError('PARSE_INVALID', message);
 }
 
-/** A feed whose root was recognised but which holds nothing feedsmith could retrieve (an empty <channel>). */
+/** A feed whose root was recognised but which holds nothing that could be read (an empty <channel>). */
 function emptyFeed(format: FeedFormat): ParsedFeed {
   return { format, title: '', siteUrl: null, description: null, imageUrl: null, language: null, ttlMinutes: null, items: [] };
 }

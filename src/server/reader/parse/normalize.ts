@@ -1,8 +1,9 @@
 /**
- * feedsmith's format-shaped objects → one ParsedFeed (types.ts): the dispatcher over the per-format normalisers
- * (rss.ts, rdf.ts, atom.ts, json.ts; helpers in shared.ts, identity in identity.ts). feedsmith has already
- * decoded entities, CDATA and namespaces and mapped legacy elements (Atom 0.3 issued/modified, JSON Feed 1.0
- * `author`); this layer decides what Feeder shows. The decisions taken here:
+ * The readers' format-shaped objects (raw-feed.ts for RSS, RDF and Atom; feedsmith for JSON Feed) → one ParsedFeed
+ * (types.ts): the dispatcher over the per-format normalisers (rss.ts, rdf.ts, atom.ts, json.ts; helpers in
+ * shared.ts, identity in identity.ts). The readers have already decoded entities, CDATA and namespaces and mapped
+ * legacy elements (Atom 0.3 issued/modified, JSON Feed 1.0 `author`); this layer decides what Feeder shows. The
+ * decisions taken here:
  *
  * - content vs summary: content = content:encoded / Atom content / JSON content_html (content_text, Atom
  *   type="text" and plain Media RSS text become escaped HTML with <br> for line breaks); summary = description /

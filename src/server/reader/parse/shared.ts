@@ -195,7 +195,7 @@ export function atomNames(people: RawAtomPerson[] | undefined): string | null {
 /**
  * The type of an Atom text construct or content without a type attribute. Atom 1.0 says "text" (RFC 4287
  * §3.1.1). Atom 0.3 said text/plain too, but its feeds used mode="escaped" to carry HTML almost without exception
- * (and feedsmith does not report `mode`), so for 0.3 an untyped value is read as HTML.
+ * (and the reader does not report `mode`), so for 0.3 an untyped value is read as HTML.
  */
 function defaultAtomType(atom03: boolean): string {
   return atom03 ? 'html' : 'text';

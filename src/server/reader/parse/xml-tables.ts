@@ -1,7 +1,7 @@
 /**
  * The name tables of the XML feed reader (xml.ts): which namespace URIs stand for which prefix, and which elements
  * are read as raw text. They are the reading contract Feeder's feeds were parsed with when feedsmith 3.0.1 read
- * them (docs/decisions.md "Parse threads: our own XML feed reader"); xml-tables.test.ts holds them equal to it.
+ * them (docs/decisions.md "Parse threads: our own XML feed reader"); xml.test.ts holds them equal to it.
  */
 import type { FeedFormat } from '../types.js';
 

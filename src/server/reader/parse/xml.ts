@@ -40,7 +40,7 @@ export class XmlMalformedError extends Error {}
 
 /** Elements open at once; one more is malformed. */
 export const MAX_DEPTH = 100;
-/** Elements in one document: about 20 times what a 10 MB feed of 5,000 items holds. */
+/** Elements in one document: about 14 times what an 8 MB feed of 5,000 items holds. */
 export const MAX_ELEMENTS = 500_000;
 /** How far into the document namespace declarations are looked for before reading. */
 const NAMESPACE_SCAN = 65536;
