@@ -24,7 +24,7 @@ import {
   tagEnd,
   trimStart,
 } from './xml.js';
-import { FEED_PREFIXES, ITEM_PREFIXES, NAMESPACE_NAMES, RAW_NAMES } from './xml-tables.js';
+import { FEED_PREFIXES, ITEM_PREFIXES, LIST_NAMES, OBJECT_NAMES, RAW_NAMES } from './xml-tables.js';
 import { escapeCdataSections, isJsSpace, isNonEmptyString, parseBoolean, parseNumber, parseString, parseVerbatimString } from './xml-text.js';
 
 export interface RawXmlAttributes {
@@ -376,7 +376,15 @@ function namespacePresent(v: XmlObject, prefix: string, level: Level): boolean {
       );
     }
     default:
-      for (const key in v) if (key.startsWith(prefix) && key.charCodeAt(prefix.length) === 0x3a && NAMESPACE_NAMES.has(key) && gives(v[key])) return true;
+      // Elements read as text count with some text; elements read as objects (media:content, podcast:value, …)
+      // only as objects with something in them.
+      for (const key in v) {
+        if (!key.startsWith(prefix) || key.charCodeAt(prefix.length) !== 0x3a) continue;
+        const asObject = OBJECT_NAMES.has(key);
+        if (!asObject && !RAW_NAMES.has(key)) continue;
+        const value = LIST_NAMES.has(key) ? v[key] : one(v[key]);
+        if (asObject ? (Array.isArray(value) ? value : [value]).some((e) => isObject(e) && gives(e)) : gives(value)) return true;
+      }
       return false;
   }
 }

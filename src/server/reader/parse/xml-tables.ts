@@ -199,11 +199,28 @@ const READ_AS_OBJECTS: Record<string, string> = {
   thr: 'in-reply-to',
 };
 
-/** Every element name (prefixed) that some namespace reading took a value from. */
-export const NAMESPACE_NAMES: ReadonlySet<string> = new Set([
-  ...RAW_NAMES,
-  ...Object.entries(READ_AS_OBJECTS).flatMap(([prefix, names]) => names.split(' ').map((n) => `${prefix}:${n}`)),
-]);
+/** Names (prefixed) of the namespace elements that were read as objects: their attributes and children count. */
+export const OBJECT_NAMES: ReadonlySet<string> = new Set(Object.entries(READ_AS_OBJECTS).flatMap(([prefix, names]) => names.split(' ').map((n) => `${prefix}:${n}`)));
+
+/**
+ * Elements of the namespaces Feeder does not read that were read as lists (every one of them counted); the others
+ * were read once, from the first element of their name.
+ */
+export const LIST_NAMES: ReadonlySet<string> = new Set(
+  (
+    'creativecommons:license googleplay:category media:category media:content media:credit media:group media:hash media:license ' +
+    'media:location media:param media:peerlink media:price media:rating media:restriction media:subtitle media:text media:thumbnail ' +
+    'opensearch:query podcast:alternateenclosure podcast:block podcast:contentlink podcast:funding podcast:image podcast:liveitem ' +
+    'podcast:location podcast:person podcast:remoteitem podcast:socialinteract podcast:soundbite podcast:source podcast:trailer ' +
+    'podcast:transcript podcast:txt podcast:value podcast:valuerecipient podcast:valuetimesplit prism:academicfield ' +
+    'prism:alternatetitle prism:bookedition prism:channel prism:copyrightyear prism:corporateentity prism:event prism:genre ' +
+    'prism:hasalternative prism:hascorrection prism:hastranslation prism:industry prism:isalternativeof prism:isbn ' +
+    'prism:iscorrectionof prism:keyword prism:link prism:location prism:object prism:offsaledate prism:onsaledate prism:onsaleday ' +
+    'prism:organization prism:originplatform prism:person prism:platform prism:productcode prism:publicationdate ' +
+    'prism:publicationdisplaydate prism:rating prism:sellingagency prism:subtitle prism:supplementtitle prism:teaser prism:ticker ' +
+    'prism:url rawvoice:metamark source:account source:outline source:subscriptionlist thr:in-reply-to trackback:about'
+  ).split(' '),
+);
 
 /**
  * Namespace prefixes whose elements feedsmith read into an item (or entry) and into a channel (or feed): an item

@@ -533,15 +533,19 @@ function pathTree(paths: ReadonlySet<string>): PathNode {
 
 const RAW_PATH_TREES: Record<XmlFormat, PathNode> = { rss: pathTree(RAW_PATHS.rss), atom: pathTree(RAW_PATHS.atom), rdf: pathTree(RAW_PATHS.rdf) };
 
-/** Whether the element at the end of `path` (its node in the format's path tree: `node`) is read raw. */
+/**
+ * Whether the element at the end of `path` (its node in the format's path tree: `node`) is read raw. The lists
+ * that hold "wherever it occurs" need an ancestor above the listed names: a dc:creator directly at the top of the
+ * path is not raw (as before, where the path could lose its root to a stray end tag).
+ */
 function isRaw(path: string[], node: PathNode | undefined): boolean {
   const n = path.length;
   const name = path[n - 1];
-  if (RAW_NAMES.has(name)) return true;
+  if (n >= 2 && RAW_NAMES.has(name)) return true;
   const under = RAW_UNDER_BY_LAST.get(name);
   if (under) {
     for (const seq of under) {
-      if (seq.length > n) continue;
+      if (seq.length >= n) continue;
       let k = 1;
       while (k < seq.length && seq[seq.length - 1 - k] === path[n - 1 - k]) k++;
       if (k === seq.length) return true;
