@@ -245,9 +245,10 @@ function textOf(v: Value): Value {
 function listOf(v: Value): Value[] | undefined {
   if (Array.isArray(v)) return v;
   if (!isObject(v)) return v === undefined ? undefined : [v];
-  // An object with a `length` child or only index keys is read as the list it looks like.
+  // An object with a `length` child or only index keys is read as the list it looks like (as before, when an
+  // array was made of that length: only its children named 0, 1, … count, so they are taken without making it).
   const length = (v as { length?: Value }).length;
-  if (length) return Array.from(v as unknown as ArrayLike<Value>);
+  if (length) return indexedChildren(v, length);
   const keys = Object.keys(v);
   if (keys.length === 0) return [v];
   for (let i = 0; i < keys.length; i++) {
@@ -255,6 +256,20 @@ function listOf(v: Value): Value[] | undefined {
     if (!Number.isInteger(n) || n !== i) return [v];
   }
   return Object.values(v);
+}
+
+/** The children named 0, 1, … below `length` (read as a number, as JavaScript does) of an element, in that order. */
+function indexedChildren(v: XmlObject, length: XmlValue): Value[] {
+  const n = typeof length === 'string' ? Math.trunc(Number(length)) : NaN;
+  if (!(n > 0)) return [];
+  // Making the array of that length failed beyond 2³² − 1 elements, and the feed with it.
+  if (n > 0xffffffff) throw new RangeError('Invalid array length');
+  const out: Value[] = [];
+  for (const key of Object.keys(v)) {
+    const i = Number(key);
+    if (Number.isInteger(i) && i >= 0 && i < n && String(i) === key) out.push(v[key]);
+  }
+  return out;
 }
 
 /** Each element of a name read with `read`, those that give nothing dropped; undefined when none is left. */

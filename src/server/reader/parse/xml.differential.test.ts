@@ -488,6 +488,19 @@ describe('the XML reader reads as feedsmith did', () => {
     expect(differences(fixtureNames.map(fixture))).toEqual([]);
   });
 
+  it('documents with quirks of the reading before', () => {
+    const rss = (items: string) => `<rss version="2.0"><channel><title>T</title>${items}</channel></rss>`;
+    const docs = [
+      rss('<item><title>A</title><length>2</length><0><title>B</title></0><1>x</1></item>'),
+      rss('<item><title>A</title><length>0x1</length><0><title>B</title></0></item>'),
+      rss('<item><0><title>B</title></0><1><title>C</title></1></item>'),
+      '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/"><!xml>x</!xml><dc:language>a <b> c</dc:language><entry><id>i</id></entry></feed>',
+      rss('<item><title>A</title></item></channel></rss><dc:creator>top</dc:creator>'),
+      rss('<item><description>a <b>b</b></description></item>').replace('<item>', '<item xmlns:media="http://www.w3.org/2005/Atom">'),
+    ];
+    expect(differences(docs.map((body, k) => ({ name: `quirk ${k}`, body })))).toEqual([]);
+  });
+
   it('fixtures cut at every tenth offset', () => {
     const names = fixtureNames.filter((n) => n.endsWith('.xml') && !n.startsWith('enc-') && !n.startsWith('doctype-'));
     const docs = function* () {

@@ -57,6 +57,13 @@ describe('caps on hostile input', () => {
     expect(outcome(rss(`<item><title>A</title><description>${'<'.repeat(20)}"></description></item>${item('B')}`))).toEqual({ items: ['A', 'B'] });
   });
 
+  it('reads an element with a <length> child as the list it looks like without making a list of that length', () => {
+    // As before: a single item with a child named "length" is read as a list of its children named 0, 1, ….
+    expect(outcome(rss('<item><title>A</title><length>4000000000</length></item>'))).toEqual({ items: [] });
+    expect(outcome(rss('<item><title>A</title><length>2</length><0><title>B</title></0></item>'))).toEqual({ items: ['B'] });
+    expect(outcome(rss('<item><title>A</title><length>Infinity</length></item>'))).toMatchObject({ error: 'PARSE_INVALID' });
+  });
+
   it('reads an author made of unbalanced brackets in linear time', () => {
     const feed = parseFeed(rss(`<item><title>A</title><author>${'('.repeat(300_000)}Jo</author></item>`), { url: URL });
     // Each bracket that is never closed is a part of the name of its own.
