@@ -45,8 +45,9 @@ export const inlineProcessor: DocumentProcessor = {
 };
 
 /**
- * Old-generation heap one worker may use (docs/decisions.md "Parse threads: heap caps"). A feed takes about nine
- * times its size while it is parsed (fast-xml-parser's object graph), so a feed at FEED_MAX_BYTES (10 MB) fits; a
+ * Old-generation heap one worker may use (docs/decisions.md "Parse threads: heap caps"). A feed takes about six
+ * times its size while it is parsed (its text, the XML reader's tree and the items; docs/decisions.md "Parse
+ * threads: our own XML feed reader"), so a feed at FEED_MAX_BYTES (10 MB) fits; a
  * job that needs more ends its worker alone and fails with a clear error (tooMuch), the process does not grow.
  */
 export const WORKER_HEAP_MB = 128;

@@ -45,7 +45,7 @@ export interface DiscoveryParsers {
 }
 
 /**
- * The parsers on the calling thread (tests, the CLI). The parser itself (parsers.ts: feedsmith, fast-xml-parser) is
+ * The parsers on the calling thread (tests, the CLI). The parser itself (parsers.ts: the feed parser) is
  * loaded on first use: the server's main thread only ever runs them on the worker pool (refresh/pool-jobs.ts).
  */
 export const inlineParsers: DiscoveryParsers = {

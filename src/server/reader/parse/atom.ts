@@ -2,8 +2,8 @@
  * Atom 0.3 / 1.0 (RFC 4287), including YouTube channel feeds → ParsedFeed (the decisions are listed in
  * normalize.ts).
  */
-import type { AtomFeed } from 'feedsmith';
 import type { ParsedFeed } from '../types.js';
+import type { RawAtom } from './raw-feed.js';
 import { type ItemDraft, feedOf } from './identity.js';
 import {
   type NormalizeContext,
@@ -26,7 +26,7 @@ import {
 import { nonEmpty, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
 
-export function normalizeAtom(feed: AtomFeed.Feed<string>, ctx: NormalizeContext, atom03 = false): ParsedFeed {
+export function normalizeAtom(feed: RawAtom, ctx: NormalizeContext, atom03 = false): ParsedFeed {
   const feedBase = resolveBase(feed.xml?.base, ctx.url);
   const feedAuthor = firstAuthor(
     atomNames(feed.authors),

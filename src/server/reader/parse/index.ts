@@ -1,22 +1,29 @@
 /**
  * The parse stage of the reader pipeline (docs/ARCHITECTURE.md "Shape of the system": fetch → parse → normalise → sanitise): bytes in,
- * ParsedFeed out. Pure and synchronous; feedsmith (on fast-xml-parser) reads the formats, normalize.ts maps them
- * (one file per format: rss.ts, rdf.ts, atom.ts, json.ts).
+ * ParsedFeed out. Pure and synchronous. RSS, RDF and Atom are read by our own XML reader (docs/decisions.md "Parse
+ * threads: our own XML feed reader": xml.ts builds the tree, raw-feed.ts takes the fields, xml-text.ts decodes the
+ * values), JSON Feed by feedsmith; normalize.ts maps them (one file per format: rss.ts, rdf.ts, atom.ts, json.ts).
  *
  * Flow: decode (encoding.ts) → look at the first character / the prolog (sniff.ts: refuses entity declarations)
- * → feedsmith's parser for the format the root element names → normalise. Errors are always ReaderError:
- *   PARSE_NOT_A_FEED   empty, binary, HTML or any other document that is not RSS, RDF, Atom or JSON Feed;
- *   PARSE_INVALID      a feed that cannot be read (malformed XML or JSON), and any unexpected failure;
+ * → the XML reader for the format the root element names → normalise. Errors are always ReaderError:
+ *   PARSE_NOT_A_FEED   empty, binary, HTML or any other document that is not RSS, RDF, Atom or JSON Feed (also a
+ *                      root that does not show its format: <rss/>, an Atom <feed> without its namespace or elements);
+ *   PARSE_INVALID      a feed that cannot be read (malformed XML or JSON), a document past the reader's caps (more
+ *                      than 500,000 elements; markup whose scanning would take more than linear work), and any
+ *                      unexpected failure;
  *   PARSE_ENTITY_LIMIT a DOCTYPE declaring entities (billion laughs, XXE).
  *
- * Leniency: fast-xml-parser does not validate, so unescaped "&", unknown HTML entities and unclosed elements at
- * the end of the document are read as written. When a feed is cut off inside a tag (`</rss` without `>`), it is
- * read without that tag; when it is cut off inside an element (a truncated download), it is parsed again up to
- * its last complete item/entry, so what did arrive is not lost.
+ * Leniency: the reader does not validate, so unescaped "&", unknown HTML entities, mismatched end tags (an end tag
+ * closes the innermost element, whatever its name) and unclosed elements at the end of the document are read as
+ * written. When a feed is cut off inside a tag (`</rss` without `>`), it is read without that tag; when the reader
+ * refuses it otherwise (a truncated download that ends inside a <description>, a comment or CDATA section that is
+ * not closed, elements nested more than 100 deep), it is read again up to its last complete item/entry, so what did
+ * arrive is not lost.
  */
-import { DetectError, MalformedError, ParseError, parseAtomFeed, parseJsonFeed, parseRdfFeed, parseRssFeed } from 'feedsmith';
+import { DetectError, ParseError, parseJsonFeed } from 'feedsmith';
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
 import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
+import { type RawXmlFeed, XmlDetectError, XmlMalformedError, readRawFeed } from './raw-feed.js';
 import { scanProlog } from './sniff.js';
 import { firstNonSpace, toText, xmlFormatOf } from './looks-like-feed.js';
 
@@ -39,7 +46,7 @@ function invalid(message: string): ReaderError {
   return new ReaderError('PARSE_INVALID', message);
 }
 
-/** A feed whose root was recognised but which holds nothing feedsmith could retrieve (an empty <channel>). */
+/** A feed whose root was recognised but which holds nothing that could be read (an empty <channel>). */
 function emptyFeed(format: FeedFormat): ParsedFeed {
   return { format, title: '', siteUrl: null, description: null, imageUrl: null, language: null, ttlMinutes: null, items: [] };
 }
@@ -55,16 +62,15 @@ function lastCompleteItemEnd(xml: string, format: FeedFormat): number {
   return end;
 }
 
-function runXmlParser(format: Exclude<FeedFormat, 'json'>, xml: string): unknown {
-  switch (format) {
-    case 'rss':
-      return parseRssFeed(xml);
-    case 'atom':
-      return parseAtomFeed(xml);
-    case 'rdf':
-      return parseRdfFeed(xml);
-  }
-}
+type XmlFeedFormat = Exclude<FeedFormat, 'json'>;
+
+/**
+ * Reads an XML document that starts at its root element: the feed's fields, or null when it holds nothing of a
+ * feed. Throws XmlDetectError when the document does not show its format, XmlMalformedError when it is not XML that
+ * can be read, ReaderError at a cap. Production reads with raw-feed.ts; the differential test passes the reading
+ * Feeder had before (feedsmith) to compare the two.
+ */
+export type XmlFeedReader = (format: XmlFeedFormat, xml: string) => RawXmlFeed | null;
 
 /** The document without an unfinished tag at its very end (`</rss` without `>`), or null when there is none. */
 function withoutCutTag(xml: string): string | null {
@@ -72,30 +78,32 @@ function withoutCutTag(xml: string): string | null {
   return lt > 0 && xml.indexOf('>', lt) === -1 ? xml.slice(0, lt) : null;
 }
 
-/**
- * A document the parser refused, read as far as it is well-formed (as newsboat and feedparser do): first without
- * a tag cut off at the very end (fast-xml-parser closes the elements left open at the end), else up to its last
- * complete item or entry.
- */
-function parseTruncated(format: Exclude<FeedFormat, 'json'>, xml: string): unknown {
-  const uncut = withoutCutTag(xml);
-  if (uncut !== null) {
-    try {
-      return runXmlParser(format, uncut);
-    } catch {
-      // Not the only damage: try the last complete item.
-    }
-  }
-  const end = lastCompleteItemEnd(xml, format);
-  if (end <= 0 || end >= xml.length) throw invalid('The feed is not well-formed XML and could not be read.');
+/** A reading that gave a feed, or undefined when it failed or gave nothing; caps (ReaderError) are not retried. */
+function readOrUndefined(read: XmlFeedReader, format: XmlFeedFormat, xml: string): RawXmlFeed | undefined {
   try {
-    return runXmlParser(format, xml.slice(0, end));
-  } catch {
-    throw invalid('The feed is not well-formed XML and could not be read.');
+    return read(format, xml) ?? undefined;
+  } catch (error) {
+    if (error instanceof ReaderError) throw error;
+    return undefined;
   }
 }
 
-function parseXmlDocument(text: string, ctx: NormalizeContext): ParsedFeed {
+/**
+ * A document the reader refused, read as far as it is well-formed (as newsboat and feedparser do): first without
+ * a tag cut off at the very end (the elements left open at the end are closed there), else up to its last
+ * complete item or entry.
+ */
+function readTruncated(read: XmlFeedReader, format: XmlFeedFormat, xml: string): RawXmlFeed {
+  const uncut = withoutCutTag(xml);
+  const whole = uncut === null ? undefined : readOrUndefined(read, format, uncut);
+  if (whole) return whole;
+  const end = lastCompleteItemEnd(xml, format);
+  const upToItem = end > 0 && end < xml.length ? readOrUndefined(read, format, xml.slice(0, end)) : undefined;
+  if (!upToItem) throw invalid('The feed is not well-formed XML and could not be read.');
+  return upToItem;
+}
+
+function parseXmlDocument(read: XmlFeedReader, text: string, ctx: NormalizeContext): ParsedFeed {
   const prolog = scanProlog(text);
   if (!prolog) throw notAFeed('The document has no XML root element; it is not a feed.');
   const format = xmlFormatOf(prolog);
@@ -107,23 +115,23 @@ function parseXmlDocument(text: string, ctx: NormalizeContext): ParsedFeed {
     );
   }
   // Everything before the root (declaration, comments, the entity-free DOCTYPE) is dropped: its encoding has
-  // been applied already, and fast-xml-parser then never sees a DOCTYPE at all.
+  // been applied already, and the reader then never sees a DOCTYPE in the prolog.
   const xml = text.slice(prolog.rootStart);
 
-  let raw: unknown;
+  let raw: RawXmlFeed | null;
   try {
-    raw = runXmlParser(format, xml);
+    raw = read(format, xml);
   } catch (error) {
-    if (error instanceof DetectError) throw notAFeed(`The document is not a valid ${format.toUpperCase()} feed.`);
-    // feedsmith's ParseError: the root element is right but holds nothing it could read (an empty <channel>).
-    if (error instanceof ParseError) return emptyFeed(format);
-    if (!(error instanceof MalformedError)) throw error;
-    raw = parseTruncated(format, xml);
+    if (error instanceof XmlDetectError) throw notAFeed(`The document is not a valid ${format.toUpperCase()} feed.`);
+    if (!(error instanceof XmlMalformedError)) throw error;
+    raw = readTruncated(read, format, xml);
   }
+  // The root element is right but holds nothing that could be read (an empty <channel>).
+  if (raw === null) return emptyFeed(format);
 
   // Atom 0.3 declares http://purl.org/atom/ns# on its root element (Atom 1.0: http://www.w3.org/2005/Atom).
   const atom03 = format === 'atom' && xml.slice(0, xml.indexOf('>') + 1 || 2048).includes('purl.org/atom/ns#');
-  return normalize({ format, feed: raw, atom03 } as RawFeed, ctx);
+  return normalize({ ...raw, atom03 } as RawFeed, ctx);
 }
 
 function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
@@ -147,24 +155,29 @@ function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
   return normalize({ format: 'json', feed }, ctx);
 }
 
+/** parseFeed with another XML reader (the differential test's); production uses `parseFeed`. */
+export function createFeedParser(read: XmlFeedReader): (body: Buffer | Uint8Array | string, options: ParseOptions) => ParsedFeed {
+  return (body, options) => {
+    try {
+      const text = toText(body, options.contentType);
+      const ctx: NormalizeContext = { url: options.url, now: options.now ?? Date.now() };
+      const start = firstNonSpace(text);
+      if (start === -1) throw notAFeed('The document is empty.');
+      const c = text[start];
+      if (c === '{') return parseJsonDocument(text, ctx);
+      if (c === '[') throw notAFeed('The document is JSON but not a JSON Feed.');
+      return parseXmlDocument(read, text, ctx);
+    } catch (error) {
+      if (error instanceof ReaderError) throw error;
+      // Anything else (a bug, a stack overflow) is still "could not read this feed".
+      const reason = error instanceof Error ? error.message : String(error);
+      throw invalid(`The feed could not be read: ${reason.slice(0, 200)}`);
+    }
+  };
+}
+
 /**
  * Parses and normalises a feed body. Throws only ReaderError (PARSE_NOT_A_FEED, PARSE_INVALID,
  * PARSE_ENTITY_LIMIT); see the file comment.
  */
-export function parseFeed(body: Buffer | Uint8Array | string, options: ParseOptions): ParsedFeed {
-  try {
-    const text = toText(body, options.contentType);
-    const ctx: NormalizeContext = { url: options.url, now: options.now ?? Date.now() };
-    const start = firstNonSpace(text);
-    if (start === -1) throw notAFeed('The document is empty.');
-    const c = text[start];
-    if (c === '{') return parseJsonDocument(text, ctx);
-    if (c === '[') throw notAFeed('The document is JSON but not a JSON Feed.');
-    return parseXmlDocument(text, ctx);
-  } catch (error) {
-    if (error instanceof ReaderError) throw error;
-    // Anything else (a parser bug, a stack overflow on absurd nesting) is still "could not read this feed".
-    const reason = error instanceof Error ? error.message : String(error);
-    throw invalid(`The feed could not be read: ${reason.slice(0, 200)}`);
-  }
-}
+export const parseFeed: (body: Buffer | Uint8Array | string, options: ParseOptions) => ParsedFeed = createFeedParser(readRawFeed);

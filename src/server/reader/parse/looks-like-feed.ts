@@ -1,6 +1,6 @@
 /**
  * The cheap sniff discovery runs on the main thread (is this body a feed or a page?), apart from the parser so that
- * the main thread never loads feedsmith and fast-xml-parser (bench/README.md "Budgets": idle memory).
+ * the main thread never loads the feed parser and feedsmith (bench/README.md "Budgets": idle memory).
  */
 import type { FeedFormat } from '../types.js';
 import { decodeBody } from './encoding.js';

@@ -1,8 +1,9 @@
 /**
- * feedsmith's format-shaped objects → one ParsedFeed (types.ts): the dispatcher over the per-format normalisers
- * (rss.ts, rdf.ts, atom.ts, json.ts; helpers in shared.ts, identity in identity.ts). feedsmith has already
- * decoded entities, CDATA and namespaces and mapped legacy elements (Atom 0.3 issued/modified, JSON Feed 1.0
- * `author`); this layer decides what Feeder shows. The decisions taken here:
+ * The readers' format-shaped objects (raw-feed.ts for RSS, RDF and Atom; feedsmith for JSON Feed) → one ParsedFeed
+ * (types.ts): the dispatcher over the per-format normalisers (rss.ts, rdf.ts, atom.ts, json.ts; helpers in
+ * shared.ts, identity in identity.ts). The readers have already decoded entities, CDATA and namespaces and mapped
+ * legacy elements (Atom 0.3 issued/modified, JSON Feed 1.0 `author`); this layer decides what Feeder shows. The
+ * decisions taken here:
  *
  * - content vs summary: content = content:encoded / Atom content / JSON content_html (content_text, Atom
  *   type="text" and plain Media RSS text become escaped HTML with <br> for line breaks); summary = description /
@@ -36,8 +37,9 @@
  *   becomes null. itunes:duration fills the first enclosure's duration.
  * - ttlMinutes: RSS <ttl> when positive, else sy:updatePeriod / sy:updateFrequency.
  */
-import type { AtomFeed, JsonFeed, RdfFeed, RssFeed } from 'feedsmith';
+import type { JsonFeed } from 'feedsmith';
 import type { ParsedFeed } from '../types.js';
+import type { RawAtom, RawRdf, RawRss } from './raw-feed.js';
 import { normalizeAtom } from './atom.js';
 import { normalizeJson } from './json.js';
 import { normalizeRdf } from './rdf.js';
@@ -47,11 +49,11 @@ import type { NormalizeContext } from './shared.js';
 export type { NormalizeContext } from './shared.js';
 export { normalizeAtom, normalizeJson, normalizeRdf, normalizeRss };
 
-/** What feedsmith returned, tagged with the format the root element named. */
+/** What the readers returned (raw-feed.ts for XML, feedsmith for JSON Feed), tagged with the format. */
 export type RawFeed =
-  | { format: 'rss'; feed: RssFeed.Feed<string> }
-  | { format: 'rdf'; feed: RdfFeed.Feed<string> }
-  | { format: 'atom'; feed: AtomFeed.Feed<string>; atom03: boolean }
+  | { format: 'rss'; feed: RawRss }
+  | { format: 'rdf'; feed: RawRdf }
+  | { format: 'atom'; feed: RawAtom; atom03: boolean }
   | { format: 'json'; feed: JsonFeed.Feed<string> };
 
 /** Maps one parsed document to a ParsedFeed with the normaliser of its format. */

@@ -1,14 +1,14 @@
 /**
  * RSS 1.0 / 0.90 (RDF) → ParsedFeed (the decisions are listed in normalize.ts).
  */
-import type { RdfFeed } from 'feedsmith';
 import type { ParsedFeed } from '../types.js';
+import type { RawRdf } from './raw-feed.js';
 import { type ItemDraft, feedOf } from './identity.js';
 import { type NormalizeContext, MediaCollector, first, firstAuthor, firstDate, firstText, firstUrl, joinNames, mediaDescription, ttlMinutes } from './shared.js';
 import { nonEmpty, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
 
-export function normalizeRdf(feed: RdfFeed.Feed<string>, ctx: NormalizeContext): ParsedFeed {
+export function normalizeRdf(feed: RawRdf, ctx: NormalizeContext): ParsedFeed {
   const xmlBase = feed.xml?.base;
   const docBase = resolveBase(xmlBase, ctx.url);
   const siteUrl = firstUrl(docBase, feed.link, feed.rdf?.about);

@@ -1,8 +1,8 @@
 /**
  * RSS 0.9x / 2.0 → ParsedFeed (the decisions are listed in normalize.ts).
  */
-import type { RssFeed } from 'feedsmith';
 import type { ParsedFeed } from '../types.js';
+import type { RawRss } from './raw-feed.js';
 import { type ItemDraft, feedOf } from './identity.js';
 import {
   type NormalizeContext,
@@ -25,7 +25,7 @@ import {
 import { nonEmpty, textToHtml, textWithMarkupToText, titleToText } from './text.js';
 import { resolveBase } from './urls.js';
 
-export function normalizeRss(feed: RssFeed.Feed<string>, ctx: NormalizeContext): ParsedFeed {
+export function normalizeRss(feed: RawRss, ctx: NormalizeContext): ParsedFeed {
   const xmlBase = feed.xml?.base;
   const docBase = resolveBase(xmlBase, ctx.url);
   const siteUrl = firstUrl(docBase, feed.link, atomAlternate(feed.atom?.links));

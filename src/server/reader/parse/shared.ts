@@ -3,8 +3,8 @@
  * author among fallbacks, the feed's refresh hint, and the collector of enclosures and lead images. The decisions
  * they carry are listed in normalize.ts.
  */
-import type { AtomFeed, MediaNs, SyNs } from 'feedsmith';
 import type { Enclosure } from '../types.js';
+import type { RawAtomContent, RawAtomLink, RawAtomPerson, RawAtomText, RawMedia, RawMediaContent, RawMediaText, RawSy } from './raw-feed.js';
 import { parseDate } from './dates.js';
 import { collapseWhitespace, nonEmpty, textToHtml, textWithMarkupToText } from './text.js';
 import { resolveHttpUrl } from './urls.js';
@@ -61,7 +61,7 @@ export function firstAuthor(...candidates: (string | null)[]): string | null {
 }
 
 /** Media RSS <media:description type="plain|html"> → HTML. */
-function mediaDescriptionHtml(d: MediaNs.TitleOrDescription | undefined): string | null {
+function mediaDescriptionHtml(d: RawMediaText | undefined): string | null {
   const value = nonEmpty(d?.value);
   if (!d || !value) return null;
   return d.type?.toLowerCase() === 'html' ? value : textToHtml(value);
@@ -76,7 +76,7 @@ const SY_PERIOD_MINUTES: Record<string, number> = {
 };
 
 /** RSS 2.0 <ttl> (minutes), else the Syndication module (RSS 1.0 mod_syndication: period / frequency). */
-export function ttlMinutes(ttl: number | undefined, sy: SyNs.Feed<string> | undefined): number | null {
+export function ttlMinutes(ttl: number | undefined, sy: RawSy | undefined): number | null {
   if (typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0) return Math.max(1, Math.round(ttl));
   const period = sy?.updatePeriod ? SY_PERIOD_MINUTES[sy.updatePeriod.trim().toLowerCase()] : undefined;
   if (!period) return null;
@@ -118,14 +118,14 @@ export class MediaCollector {
     if (url) (late ? this.lateImages : this.images).push(url);
   }
 
-  mediaContent(c: MediaNs.Content) {
+  mediaContent(c: RawMediaContent) {
     this.enclosure(c.url, c.type, c.fileSize, c.duration);
     for (const t of c.thumbnails ?? []) this.image(t.url);
     if (c.medium?.toLowerCase() === 'image' || c.type?.toLowerCase().startsWith('image/')) this.image(c.url, true);
   }
 
   /** Media RSS at item level: thumbnails first, then groups, then bare media:content. */
-  media(m: MediaNs.ItemOrFeed | undefined) {
+  media(m: RawMedia | undefined) {
     if (!m) return;
     for (const t of m.thumbnails ?? []) this.image(t.url);
     for (const g of m.groups ?? []) {
@@ -157,18 +157,18 @@ export class MediaCollector {
   }
 }
 
-export function mediaTitle(m: MediaNs.ItemOrFeed | undefined): string | undefined {
+export function mediaTitle(m: RawMedia | undefined): string | undefined {
   return m?.title?.value ?? m?.groups?.find((g) => g.title)?.title?.value;
 }
 
-export function mediaDescription(m: MediaNs.ItemOrFeed | undefined): string | null {
+export function mediaDescription(m: RawMedia | undefined): string | null {
   if (!m) return null;
   const d = m.description ?? m.groups?.find((g) => g.description)?.description ?? m.contents?.find((c) => c.description)?.description;
   return mediaDescriptionHtml(d);
 }
 
 /** The alternate (HTML) link among Atom links (RFC 4287 §4.2.7.2: a link without rel is "alternate"). */
-export function atomAlternate(links: AtomFeed.Link<string>[] | undefined): string | undefined {
+export function atomAlternate(links: RawAtomLink[] | undefined): string | undefined {
   let fallback: string | undefined;
   for (const l of links ?? []) {
     const rel = (l.rel ?? 'alternate').toLowerCase();
@@ -179,13 +179,13 @@ export function atomAlternate(links: AtomFeed.Link<string>[] | undefined): strin
   return fallback;
 }
 
-export function atomEnclosures(links: AtomFeed.Link<string>[] | undefined, media: MediaCollector) {
+export function atomEnclosures(links: RawAtomLink[] | undefined, media: MediaCollector) {
   for (const l of links ?? []) {
     if (l.rel?.toLowerCase() === 'enclosure') media.enclosure(l.href, l.type, l.length, undefined);
   }
 }
 
-export function atomNames(people: AtomFeed.Person[] | undefined): string | null {
+export function atomNames(people: RawAtomPerson[] | undefined): string | null {
   return joinNames(
     (people ?? []).map((p) => p.name),
     collapseWhitespace,
@@ -195,14 +195,14 @@ export function atomNames(people: AtomFeed.Person[] | undefined): string | null 
 /**
  * The type of an Atom text construct or content without a type attribute. Atom 1.0 says "text" (RFC 4287
  * §3.1.1). Atom 0.3 said text/plain too, but its feeds used mode="escaped" to carry HTML almost without exception
- * (and feedsmith does not report `mode`), so for 0.3 an untyped value is read as HTML.
+ * (and the reader does not report `mode`), so for 0.3 an untyped value is read as HTML.
  */
 function defaultAtomType(atom03: boolean): string {
   return atom03 ? 'html' : 'text';
 }
 
 /** Atom text construct (RFC 4287 §3.1) → plain text; `markupToText` reads the html and xhtml types. */
-export function atomText(t: AtomFeed.Text | undefined, atom03: boolean, markupToText: (s: string) => string = textWithMarkupToText): string {
+export function atomText(t: RawAtomText | undefined, atom03: boolean, markupToText: (s: string) => string = textWithMarkupToText): string {
   if (!t) return '';
   const type = (t.type ?? defaultAtomType(atom03)).toLowerCase();
   return type === 'text' || type === 'text/plain' ? collapseWhitespace(t.value) : markupToText(t.value);
@@ -212,7 +212,7 @@ export function atomText(t: AtomFeed.Text | undefined, atom03: boolean, markupTo
  * Atom content or summary (RFC 4287 §4.1.3; Atom 0.3 used MIME types) → HTML, or null for out-of-line (src) and
  * non-text media types, which cannot be shown inline.
  */
-export function atomHtml(c: AtomFeed.Content | AtomFeed.Text | undefined, atom03: boolean): string | null {
+export function atomHtml(c: RawAtomContent | RawAtomText | undefined, atom03: boolean): string | null {
   const value = nonEmpty(c?.value);
   if (!c || !value) return null;
   const type = (c.type ?? defaultAtomType(atom03)).toLowerCase();

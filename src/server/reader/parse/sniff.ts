@@ -2,9 +2,9 @@
  * Cheap structural look at a document before (or instead of) parsing it: where the root element starts, what it
  * is called, and whether a DOCTYPE declares entities.
  *
- * Entity policy (decision, see index.ts): feeds never need a DTD. fast-xml-parser runs with
- * `processEntities: false` under feedsmith, so no declared entity is ever expanded and external entities are never
- * resolved; on top of that, a prolog DOCTYPE whose internal subset contains `<!ENTITY` is refused outright with
+ * Entity policy (decision, see index.ts): feeds never need a DTD. The XML reader (xml.ts) decodes only HTML's own
+ * character references, so no declared entity is ever expanded and external entities are never resolved; on top of
+ * that, a prolog DOCTYPE whose internal subset contains `<!ENTITY` is refused outright with
  * PARSE_ENTITY_LIMIT before any parsing. That is the billion-laughs / XXE signature, and refusing it costs one
  * linear scan of the prolog and no memory. A DOCTYPE without an internal subset (the Netscape RSS 0.91 one) or
  * with one that declares nothing is harmless and is simply skipped.

@@ -2,9 +2,8 @@
  * Text helpers of the parser. Titles, authors and feed descriptions are stored as plain text (types.ts), while
  * content and summary stay HTML; these functions convert between the two without a DOM.
  *
- * Entities: feedsmith already decodes every HTML named entity in element text (it runs fast-xml-parser with
- * `processEntities: false` and decodes with the `entities` package), so `&nbsp;`, `&eacute;` or `&hellip;` in a
- * feed that declares no DTD never break parsing. What reaches these helpers is therefore the *HTML* value of a
+ * Entities: the XML reader already decodes every HTML named entity in element text (xml-text.ts, as feedsmith did
+ * before it), so `&nbsp;`, `&eacute;` or `&hellip;` in a feed that declares no DTD never break parsing. What reaches these helpers is therefore the *HTML* value of a
  * field, which may carry a second level of escaping (`&amp;lt;b&amp;gt;` in the XML is the literal text `<b>`),
  * and htmlparser2 decodes that level with the full HTML5 entity table.
  */
