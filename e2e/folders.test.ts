@@ -1,7 +1,7 @@
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { apiAs, audit, createUser, launchBrowser, mouseDrag, newPage, signIn, t, uniqueEmail } from './helpers.js';
+import { afterPendingTimers, apiAs, audit, createUser, launchBrowser, mouseDrag, newPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
  * Sidebar folders and drag and drop (dashboard.md §2 "Sidebar", §4 "Folders", §9 touch drag) against the real
@@ -271,13 +271,15 @@ describe('sidebar folders', () => {
     await handle.focus();
     const live = () => page.evaluate(() => [...document.querySelectorAll('[aria-live]')].map((e) => e.textContent).join(' '));
     // An arrow key pressed before the drag has started moves nothing: wait for the pick-up (or its first position).
-    const pickedUp = (...said: string[]) =>
-      expect
+    const pickedUp = async (...said: string[]) => {
+      await expect
         .poll(async () => {
           const spoken = await live();
           return said.some((s) => spoken.includes(s));
         })
         .toBe(true);
+      await afterPendingTimers(page);
+    };
     await page.keyboard.press('Space');
     await pickedUp(t('folders.dnd.pickedUpFeed', { title: 'Alpha Nachrichten' }), 'Alpha Nachrichten:');
     await page.keyboard.press('ArrowUp');

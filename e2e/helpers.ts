@@ -90,6 +90,15 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  * elements), so `expect(await audit(page)).toEqual([])` shows what is wrong. `settleMs` waits first, for
  * transitions to finish before colours are measured.
  */
+/**
+ * Waits until the page's timers queued so far have run. dnd-kit's keyboard sensor starts listening for the arrow keys
+ * in a timer after the pick-up (so the key that picked up does not also move), and the pick-up announcement can be
+ * read before that timer runs on a busy machine: an arrow pressed in between would be lost.
+ */
+export async function afterPendingTimers(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+}
+
 export async function audit(page: Page, settleMs = 0): Promise<string[]> {
   if (settleMs > 0) await page.waitForTimeout(settleMs);
   await page.evaluate(axeSource);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../src/server/test/feed-server.js';
-import { apiAs, baseUrl, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
+import { afterPendingTimers, apiAs, baseUrl, createUser, launchBrowser, newPage, signIn, t, uniqueEmail } from './helpers.js';
 
 /**
  * The sidebar at 2,000 feeds (docs/decisions.md "Sidebar at scale"): the feed tree is windowed, so these are the
@@ -209,6 +209,7 @@ describe('the sidebar at 2,000 feeds', () => {
         return spoken.includes(t('folders.dnd.pickedUpFeed', { title: target.title })) || spoken.includes(`${target.title}:`);
       })
       .toBe(true);
+    await afterPendingTimers(page);
     await page.keyboard.press('ArrowUp');
     await expect.poll(live).toContain(t('folders.dnd.overFolder', { title: target.title, folder: 'Zeta' }));
     await page.keyboard.press('Space');
