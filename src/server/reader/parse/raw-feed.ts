@@ -184,15 +184,8 @@ export interface RawRdf {
   xml?: RawXmlAttributes;
 }
 
-export interface RawAtomEntry {
-  id?: string;
-  links?: RawAtomLink[];
-  authors?: RawAtomPerson[];
-  title?: RawAtomText;
-  summary?: RawAtomText;
-  content?: RawAtomContent;
-  published?: string;
-  updated?: string;
+/** An Atom entry: the Atom elements RSS and RDF may carry too, and its own. */
+export interface RawAtomEntry extends RawAtomInRss {
   source?: { authors?: RawAtomPerson[] };
   dc?: RawDc;
   itunes?: RawItunes;
