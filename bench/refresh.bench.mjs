@@ -64,6 +64,12 @@ function statusKb(pid, field) {
   }
 }
 
+/** CPU of this process (the feed server and the monitor), ms. */
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -237,7 +243,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
   };
   let sampling = null;
   onFirstRequest = () => {
-    start = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
+    start = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true), own: ownCpuMs() };
     sampling = sampleBackends(true);
   };
   let peakKb = 0;
@@ -249,7 +255,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
       if (start && tick % 5 === 0) await (sampling = sampling.then(() => sampleBackends(false)));
       if ((await monitor.count(column, since)) >= feeds) break;
     }
-    const end = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true) };
+    const end = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true), own: ownCpuMs() };
     await sampling;
     await sampleBackends(false);
     let pgCpu = 0;
@@ -275,6 +281,10 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
         cpu_ms_per_feed: +(feederCpu / feeds).toFixed(2),
         main_thread_cpu_ms_per_feed: +((end.main - start.main) / feeds).toFixed(2),
         ...(pids.length ? { pg_cpu_ms_per_feed: +(pgCpu / feeds).toFixed(2), total_cpu_ms_per_feed: +((feederCpu + pgCpu) / feeds).toFixed(2) } : {}),
+        // The feed server and this monitor share the two cores with Feeder: with them, how many cores the round kept
+        // busy (2 means the machine was saturated; less, that Feeder waited on something other than CPU).
+        bench_cpu_ms_per_feed: +((end.own - start.own) / feeds).toFixed(2),
+        cores_busy: +((feederCpu + pgCpu + end.own - start.own) / (seconds * 1000)).toFixed(2),
         requests: server.requests - before,
         articles: await monitor.scalar('articles'),
         peak_rss_mb: Math.round(peakKb / 1024),
