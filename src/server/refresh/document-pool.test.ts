@@ -121,6 +121,55 @@ describe('document processing on worker threads', () => {
     }
   });
 
+  it('posts the next document to a busy thread ahead, and answers every job with its own result in order', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const docs = Array.from({ length: 6 }, (_, n) => input(rss(`Feed ${n}`, [item(n + 1)])));
+      const answers = docs.map((d) => pool.process(d));
+      // One document runs, one is posted ahead of it, the rest wait for the thread.
+      expect(pool.queued).toBe(4);
+      expect((await Promise.all(answers)).map((d) => d.feed.title)).toEqual(docs.map((_, n) => `Feed ${n}`));
+      expect(pool.queued).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('lets a request job go before queued documents, never behind one posted ahead', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const docs = [1, 2, 3].map((n) => pool.process(input(rss(`Feed ${n}`, [item(n)]))));
+      const order: string[] = [];
+      docs.forEach((d, n) => void d.then(() => order.push(`feed ${n + 1}`)));
+      const svg = pool.run('svg', '<svg xmlns="http://www.w3.org/2000/svg"><circle r="8"/></svg>').then(() => order.push('svg'));
+      // Feeds 1 and 2 are on the thread; the icon waits for it before feed 3.
+      expect(pool.queued).toBe(2);
+      await Promise.all([...docs, svg]);
+      expect(order).toEqual(['feed 1', 'feed 2', 'svg', 'feed 3']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives a document posted ahead of one that ends its thread to the new thread, unharmed', async () => {
+    // One thread with a 16 MB cap: the huge feed ends it; the small one was posted ahead of it on that thread.
+    const pool = new WorkerPoolProcessor(1, WORKER, {}, () => {}, 16);
+    try {
+      const huge = rss(
+        'Huge',
+        Array.from({ length: 4000 }, (_, n) => item(n + 1, { description: `<p>${'Lots of text in a huge feed. '.repeat(40)}</p>` })),
+      );
+      const hugeAnswer = pool.process(input(huge)).catch((e) => e);
+      const fineAnswer = pool.process(input(rss('Fine', [item(1)])));
+      expect(pool.queued).toBe(0);
+      const err = await hugeAnswer;
+      expect(err.code).toBe('PARSE_INVALID');
+      expect((await fineAnswer).feed.title).toBe('Fine');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses a page nested deeper than the extraction cap before building a DOM', async () => {
     const pool = new WorkerPoolProcessor(1, WORKER);
     try {

@@ -135,17 +135,31 @@ function fromWorkerError(e: WorkerError): Error {
  */
 const WORKER_IDLE_MS = 60_000;
 
+/**
+ * Refresh documents a worker holds beyond the one it parses: the next is posted while it parses, so it never waits
+ * for the main thread to take an answer before it can start the next feed (docs/decisions.md "Parse threads: the
+ * next document posted ahead"). The main thread runs SQLite's write groups synchronously, tens of milliseconds at a
+ * time, and a worker that was handed one job at a time sat idle through them.
+ */
+const DOCUMENTS_AHEAD = 1;
+
 class PooledWorker {
   private worker: Worker | null = null;
   private closing = false;
   private idleTimer: NodeJS.Timeout | null = null;
   private limitTimer: NodeJS.Timeout | null = null;
-  current: Job | null = null;
+  /**
+   * The jobs posted to the thread, in the order it runs them: the first is the one it runs now (its time limit
+   * runs), the others were posted ahead and keep their input until they come first, so that they can go back to the
+   * pool if the thread ends before reaching them.
+   */
+  private readonly posted: Job[] = [];
 
   constructor(
     private readonly url: URL,
     private readonly limits: Readonly<Record<JobKind, number>>,
     private readonly onIdle: (w: PooledWorker) => void,
+    private readonly onReturned: (jobs: Job[]) => void,
     private readonly onLog: (record: LogRecord) => void,
     private readonly heapMb: number,
     private readonly idleMs: number,
@@ -154,6 +168,16 @@ class PooledWorker {
   /** Whether a worker thread is running for this slot (started on its first job, ended when idle). */
   get running(): boolean {
     return this.worker !== null;
+  }
+
+  /** Jobs posted to this worker and not answered yet. */
+  get load(): number {
+    return this.posted.length;
+  }
+
+  /** Whether a refresh document may be posted behind what the thread runs now (only behind documents: short jobs). */
+  get takesAhead(): boolean {
+    return this.worker !== null && !this.closing && this.posted.length > 0 && this.posted.length <= DOCUMENTS_AHEAD && this.posted.every((j) => j.kind === 'document');
   }
 
   private spawn(): Worker {
@@ -168,6 +192,7 @@ class PooledWorker {
       const answer = message;
       // A worker ended for its time limit may still have posted an answer: it belongs to no job any more.
       if (this.worker !== worker) return;
+      // The thread answers in the order the jobs were posted (document-worker.ts).
       const job = this.finish();
       if (job) {
         if ('ok' in answer) job.resolve(answer.ok as never);
@@ -185,17 +210,39 @@ class PooledWorker {
     return worker;
   }
 
+  /** The job the thread runs now starts counting its time (from the moment it comes first) and lets go of its input. */
+  private startFirst(): void {
+    const job = this.posted[0];
+    if (!job) return;
+    // The time limit counts from the moment the job comes first (a new worker's start-up included). One posted
+    // ahead may have started a little earlier, while the main thread was busy: its limit is that much longer.
+    this.limitTimer = setTimeout(() => {
+      if (this.posted[0] === job) this.replace('time');
+    }, this.limits[job.kind]);
+    this.limitTimer.unref();
+    // The input was copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved);
+    // the job lets go of its copy, so a fetched body is not held on the main thread while it is parsed.
+    job.input = null;
+  }
+
+  /** Takes the answered job off the front; the next one posted, if any, is now the one the thread runs. */
   private finish(): Job | null {
-    const job = this.current;
-    this.current = null;
+    const job = this.posted.shift() ?? null;
     if (this.limitTimer) clearTimeout(this.limitTimer);
     this.limitTimer = null;
+    this.startFirst();
     return job;
   }
 
-  /** Ends the worker (the next job starts a new one) and fails its job with `reason`'s error. */
+  /**
+   * Ends the worker (the next job starts a new one) and fails the job it ran with `reason`'s error; the jobs posted
+   * ahead of it were not started and go back to the pool.
+   */
   private replace(reason: Error | 'time'): void {
-    const job = this.finish();
+    if (this.limitTimer) clearTimeout(this.limitTimer);
+    this.limitTimer = null;
+    const job = this.posted.shift();
+    const ahead = this.posted.splice(0);
     void this.worker?.terminate().catch(() => {});
     this.worker = null;
     this.onLog({ level: 'warn', msg: 'document worker ended and replaced', fields: { kind: job?.kind, reason: reason === 'time' ? 'time limit' : reason.message } });
@@ -206,22 +253,16 @@ class PooledWorker {
         job.reject(outOfMemory ? tooMuch(job.kind, 'memory', this.limits[job.kind], this.heapMb) : reason);
       }
     }
+    this.onReturned(ahead);
     this.onIdle(this);
   }
 
   run(job: Job): void {
-    this.current = job;
+    this.posted.push(job);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.worker ??= this.spawn();
-    // The time limit counts from the moment the job is handed to its worker (a new worker's start-up included).
-    this.limitTimer = setTimeout(() => {
-      if (this.current === job) this.replace('time');
-    }, this.limits[job.kind]);
-    this.limitTimer.unref();
-    // The input is copied into the worker (a Buffer may share its memory with Node's pool, so it is not moved);
-    // the job lets go of its copy here, so a fetched body is not held on the main thread while it is parsed.
     this.worker.postMessage({ kind: job.kind, input: job.input });
-    job.input = null;
+    if (this.posted.length === 1) this.startFirst();
   }
 
   /** Called when the worker has nothing more to do: it ends after a while, giving its memory back. */
@@ -229,7 +270,7 @@ class PooledWorker {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       const worker = this.worker;
-      if (this.current || !worker) return;
+      if (this.posted.length > 0 || !worker) return;
       this.worker = null;
       void worker.terminate();
     }, this.idleMs);
@@ -239,7 +280,8 @@ class PooledWorker {
   async terminate(): Promise<void> {
     this.closing = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.finish()?.reject(new Error('document pool closed'));
+    if (this.limitTimer) clearTimeout(this.limitTimer);
+    for (const job of this.posted.splice(0)) job.reject(new Error('document pool closed'));
     await this.worker?.terminate();
   }
 }
@@ -268,7 +310,15 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
   ) {
     const limits = { ...JOB_TIME_LIMIT_MS, ...timeLimitsMs };
     for (let i = 0; i < size; i++) {
-      const w = new PooledWorker(url, limits, (worker) => this.release(worker), onLog, heapMb, idleMs);
+      const w = new PooledWorker(
+        url,
+        limits,
+        (worker) => this.release(worker),
+        (jobs) => this.waiting.unshift(...jobs),
+        onLog,
+        heapMb,
+        idleMs,
+      );
       this.all.push(w);
       this.idle.push(w);
     }
@@ -287,7 +337,7 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
     if (this.closed) return Promise.reject(new Error('document pool closed'));
     return new Promise<JobOutput<K>>((resolve, reject) => {
       const job: Job = { kind, input, resolve: resolve, reject };
-      const worker = this.idle.pop();
+      const worker = this.idle.pop() ?? (urgent(kind) || this.waiting.length > 0 ? undefined : this.all.find((w) => w.takesAhead));
       if (worker) worker.run(job);
       else if (urgent(kind)) {
         const firstDocument = this.waiting.findIndex((j) => !urgent(j.kind));
@@ -296,14 +346,25 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
     });
   }
 
+  /** Jobs waiting for a worker (not yet posted to one). */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** A worker answered (or was replaced): it takes the next job, and a refresh document ahead of that if it can. */
   private release(worker: PooledWorker): void {
-    if (worker.current) return;
-    const next = this.waiting.shift();
-    if (next && !this.closed) worker.run(next);
-    else {
-      if (!this.idle.includes(worker)) this.idle.push(worker);
-      worker.idle();
+    if (this.closed) return;
+    if (worker.load === 0) {
+      const next = this.waiting.shift();
+      if (!next) {
+        if (!this.idle.includes(worker)) this.idle.push(worker);
+        worker.idle();
+        return;
+      }
+      worker.run(next);
     }
+    // An urgent job waits for a worker with nothing posted rather than behind a document.
+    if (worker.takesAhead && this.waiting.length > 0 && !urgent(this.waiting[0].kind)) worker.run(this.waiting.shift()!);
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,7 @@ import { toWorkerError, type WorkerAnswer, type WorkerMessage } from './document
 import { runJob, type JobKind } from './pool-jobs.js';
 
 /**
- * The worker-thread side of document-pool.ts: receives one job at a time (pool-jobs.ts), answers with its output
+ * The worker-thread side of document-pool.ts: runs the jobs it receives (pool-jobs.ts) in order, answers with its output
  * or its error (ReaderErrors and AppErrors keep their code, so the user gets a translatable error).
  */
 /**
@@ -33,16 +33,32 @@ function log(record: LogRecord): void {
   parentPort!.postMessage({ log: record } satisfies WorkerMessage);
 }
 
+/**
+ * Jobs run one after the other and are answered in the order they came: the pool posts a refresh document ahead
+ * while the one before it runs (document-pool.ts), and matches answers to jobs by that order.
+ */
+let previous: Promise<void> = Promise.resolve();
+
+async function answer(message: { kind: JobKind; input: never }): Promise<void> {
+  let reply: WorkerAnswer;
+  try {
+    reply = { ok: await runJob(message.kind, message.input) };
+  } catch (err) {
+    // ReaderErrors and AppErrors are the document's fault and reach the user with their code; anything else is a
+    // bug in a parser or a job, worth its stack in the log.
+    if (!(err instanceof ReaderError) && !(err instanceof AppError)) {
+      log({ level: 'error', msg: 'parse job failed unexpectedly', fields: { kind: message.kind, err: err instanceof Error ? err.stack : String(err) } });
+    }
+    reply = { error: toWorkerError(err) };
+  }
+  try {
+    parentPort!.postMessage(reply satisfies WorkerAnswer);
+  } catch (err) {
+    // An answer that cannot be copied (a bug) still answers its job, so the ones after it keep their answers.
+    parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer);
+  }
+}
+
 parentPort!.on('message', (message: { kind: JobKind; input: never }) => {
-  runJob(message.kind, message.input).then(
-    (ok) => parentPort!.postMessage({ ok } satisfies WorkerAnswer),
-    (err: unknown) => {
-      // ReaderErrors and AppErrors are the document's fault and reach the user with their code; anything else is a
-      // bug in a parser or a job, worth its stack in the log.
-      if (!(err instanceof ReaderError) && !(err instanceof AppError)) {
-        log({ level: 'error', msg: 'parse job failed unexpectedly', fields: { kind: message.kind, err: err instanceof Error ? err.stack : String(err) } });
-      }
-      parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer);
-    },
-  );
+  previous = previous.then(() => answer(message)).catch(() => {});
 });
