@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { ReaderError } from '../reader/types.js';
 import { item, rss } from '../test/feed-server.js';
-import { documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor } from './document-pool.js';
+import { DOCUMENTS_AHEAD, documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor } from './document-pool.js';
 import type { DocumentInput } from './process-document.js';
 
 /**
@@ -124,10 +124,10 @@ describe('document processing on worker threads', () => {
   it('posts the next document to a busy thread ahead, and answers every job with its own result in order', async () => {
     const pool = new WorkerPoolProcessor(1, WORKER);
     try {
-      const docs = Array.from({ length: 6 }, (_, n) => input(rss(`Feed ${n}`, [item(n + 1)])));
+      const docs = Array.from({ length: DOCUMENTS_AHEAD + 4 }, (_, n) => input(rss(`Feed ${n}`, [item(n + 1)])));
       const answers = docs.map((d) => pool.process(d));
-      // One document runs, one is posted ahead of it, the rest wait for the thread.
-      expect(pool.queued).toBe(4);
+      // One document runs, DOCUMENTS_AHEAD are posted behind it, the rest wait for the thread.
+      expect(pool.queued).toBe(3);
       expect((await Promise.all(answers)).map((d) => d.feed.title)).toEqual(docs.map((_, n) => `Feed ${n}`));
       expect(pool.queued).toBe(0);
     } finally {
@@ -138,14 +138,15 @@ describe('document processing on worker threads', () => {
   it('lets a request job go before queued documents, never behind one posted ahead', async () => {
     const pool = new WorkerPoolProcessor(1, WORKER);
     try {
-      const docs = [1, 2, 3].map((n) => pool.process(input(rss(`Feed ${n}`, [item(n)]))));
+      const onThread = 1 + DOCUMENTS_AHEAD;
+      const docs = Array.from({ length: onThread + 1 }, (_, n) => pool.process(input(rss(`Feed ${n}`, [item(n + 1)]))));
       const order: string[] = [];
-      docs.forEach((d, n) => void d.then(() => order.push(`feed ${n + 1}`)));
+      docs.forEach((d, n) => void d.then(() => order.push(`feed ${n}`)));
       const svg = pool.run('svg', '<svg xmlns="http://www.w3.org/2000/svg"><circle r="8"/></svg>').then(() => order.push('svg'));
-      // Feeds 1 and 2 are on the thread; the icon waits for it before feed 3.
+      // The first feeds are on the thread; the icon waits for it, before the last feed.
       expect(pool.queued).toBe(2);
       await Promise.all([...docs, svg]);
-      expect(order).toEqual(['feed 1', 'feed 2', 'svg', 'feed 3']);
+      expect(order).toEqual([...Array.from({ length: onThread }, (_, n) => `feed ${n}`), 'svg', `feed ${onThread}`]);
     } finally {
       await pool.close();
     }

@@ -141,7 +141,7 @@ const WORKER_IDLE_MS = 60_000;
  * next document posted ahead"). The main thread runs SQLite's write groups synchronously, tens of milliseconds at a
  * time, and a worker that was handed one job at a time sat idle through them.
  */
-const DOCUMENTS_AHEAD = 1;
+export const DOCUMENTS_AHEAD = 1;
 
 class PooledWorker {
   private worker: Worker | null = null;
