@@ -8,10 +8,10 @@ let server: TestServer;
 let agent: Agent;
 let made: OriginDispatcher[];
 
-function agentWith(connections: number, keepAliveTimeout = 10_000): Agent {
-  const factory = originClients({ Client, Dispatcher }, connections);
+function agentWith(connections: number, maxOrigins = 256): Agent {
+  const factory = originClients({ Client, Dispatcher }, connections, maxOrigins);
   return new Agent({
-    keepAliveTimeout,
+    keepAliveTimeout: 10_000,
     factory: (origin, options) => {
       const dispatcher = factory(origin, options);
       made.push(dispatcher);
@@ -93,12 +93,12 @@ describe('originClients: the connections to one origin', () => {
 
   it('answers a request after close with undici’s closed error, and destroy fails what is under way', async () => {
     agent = agentWith(2);
-    const dispatcher = originClients({ Client, Dispatcher }, 2)(new URL(server.url('/')).origin, {});
+    const dispatcher = originClients({ Client, Dispatcher }, 2, 256)(new URL(server.url('/')).origin, {});
     await dispatcher.close();
     expect(dispatcher.closed).toBe(true);
     await expect(dispatcher.request({ path: '/', method: 'GET' })).rejects.toMatchObject({ code: expect.stringMatching(/^UND_ERR_(CLOSED|DESTROYED)$/) });
 
-    const other = originClients({ Client, Dispatcher }, 2)(new URL(server.url('/')).origin, {});
+    const other = originClients({ Client, Dispatcher }, 2, 256)(new URL(server.url('/')).origin, {});
     server.on('/never', () => {});
     const pending = other.request({ path: '/never', method: 'GET' });
     await new Promise<void>((resolve) => {
@@ -108,5 +108,43 @@ describe('originClients: the connections to one origin', () => {
     await other.destroy();
     expect(other.destroyed).toBe(true);
     await expect(pending).rejects.toMatchObject({ code: 'UND_ERR_DESTROYED' });
+  });
+
+  it('keeps the connections of the most recent origins only, closing those of the least recent idle one', async () => {
+    const servers = [server, await startTestServer(), await startTestServer()];
+    agent = agentWith(4, 2);
+    const held: ServerResponse[] = [];
+    for (const s of servers) {
+      s.on('/', (_req, res) => res.end('ok'));
+      s.on('/held', (_req, res) => void held.push(res));
+    }
+    const at = async (i: number, path = '/') => {
+      const url = new URL(servers[i].url(path));
+      return (await agent.request({ origin: url.origin, path: url.pathname, method: 'GET' })).body.text();
+    };
+    try {
+      // 0 has a request under way, 1 is idle: a third origin closes 1's connection, not 0's.
+      const slow = at(0, '/held');
+      await new Promise<void>((resolve) => {
+        const wait = () => (held.length ? resolve() : setImmediate(wait));
+        wait();
+      });
+      expect(await at(1)).toBe('ok');
+      const [first, second] = made;
+      const secondClosed = new Promise<void>((resolve) => second.once('disconnect', () => resolve()));
+      expect(await at(2)).toBe('ok');
+      await secondClosed;
+      held[0].end('held');
+      expect(await slow).toBe('held');
+      expect(first.closed).toBe(false);
+      // 0's connection is still there for its next request; 1 needs a new one.
+      expect(await at(0)).toBe('ok');
+      expect(servers[0].connections).toBe(1);
+      expect(await at(1)).toBe('ok');
+      expect(servers[1].connections).toBe(2);
+    } finally {
+      await servers[1].close();
+      await servers[2].close();
+    }
   });
 });

@@ -10,12 +10,30 @@ import type { Client, Dispatcher } from 'undici';
  * and a round reaches a new host with nearly every feed, so that cost was paid for every host of the last ten
  * seconds: at 4,000 feeds a 304 round held 4,000 Pools, over 100 MB. A request waiting for a free connection queues
  * in the least busy Client (its queue is an ordinary array), which is what the Pool did with its own queue.
+ *
+ * And however fast a round goes, at most `maxOrigins` origins keep their connections: when a request goes to one
+ * more, the connections of the origin used least recently that has nothing under way are closed (a browser keeps
+ * a few hundred sockets in the same way). Without that cap the connections kept alive grew with the rate of the
+ * round, which is the number of feeds for a 304 round (4,000 feeds in 2 s: 4,000 connections and their sockets,
+ * about 13 KB each). What reuse is worth keeps: a redirect's target, a site page and its icon follow within
+ * milliseconds, and a host with many feeds stays among the recent ones.
  */
 export type OriginDispatcher = Dispatcher & { readonly closed: boolean; readonly destroyed: boolean };
 export type OriginFactory = (origin: string | URL, options: Client.Options) => OriginDispatcher;
 
-export function originClients(undici: { Client: typeof Client; Dispatcher: typeof Dispatcher }, connections: number): OriginFactory {
+export function originClients(undici: { Client: typeof Client; Dispatcher: typeof Dispatcher }, connections: number, maxOrigins: number): OriginFactory {
   const max = Math.max(1, connections);
+  // The origins with connections, the one that had a request last at the end (a Set keeps insertion order).
+  const recent = new Set<OriginClients>();
+
+  /** Closes the connections of the least recently used origin that has no request under way. */
+  const evict = () => {
+    for (const origin of recent) {
+      if (origin.busy) continue;
+      origin.release();
+      return;
+    }
+  };
 
   class OriginClients extends undici.Dispatcher {
     private readonly clients: Client[] = [];
@@ -40,6 +58,9 @@ export function originClients(undici: { Client: typeof Client; Dispatcher: typeo
     override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
       // After close a Client of ours answers the request as undici does (ClientClosedError to the handler).
       if (this.ended) return (this.clients[0] ?? this.add()).dispatch(options, handler);
+      const known = recent.delete(this);
+      recent.add(this);
+      if (!known && recent.size > maxOrigins) evict();
       let best: Client | null = null;
       let bestSize = Infinity;
       for (const client of this.clients) {
@@ -52,6 +73,20 @@ export function originClients(undici: { Client: typeof Client; Dispatcher: typeo
       }
       if (!best || (bestSize > 0 && this.clients.length < max)) best = this.add();
       return best.dispatch(options, handler);
+    }
+
+    /** Whether a request is under way or waits on one of the connections. */
+    get busy(): boolean {
+      return this.clients.some((c) => c.stats.size > 0);
+    }
+
+    /**
+     * Closes the connections (idle ones close at once); a later request opens a new one. When the last has closed,
+     * the Agent hears of it and lets go of this origin.
+     */
+    release(): void {
+      recent.delete(this);
+      for (const client of this.clients.splice(0)) void client.close();
     }
 
     private add(): Client {
@@ -72,6 +107,7 @@ export function originClients(undici: { Client: typeof Client; Dispatcher: typeo
     override close(callback: () => void): void;
     override close(callback?: () => void): Promise<void> | void {
       this.ended ??= 'closed';
+      recent.delete(this);
       if (this.clients.length === 0) this.add();
       const done = Promise.all(this.clients.filter((c) => !c.closed).map((c) => c.close())).then(() => {});
       if (!callback) return done;
@@ -86,6 +122,7 @@ export function originClients(undici: { Client: typeof Client; Dispatcher: typeo
       const err = typeof errOrCallback === 'function' ? null : (errOrCallback ?? null);
       const cb = typeof errOrCallback === 'function' ? errOrCallback : callback;
       this.ended = 'destroyed';
+      recent.delete(this);
       if (this.clients.length === 0) this.add();
       const done = Promise.all(this.clients.filter((c) => !c.destroyed).map((c) => c.destroy(err))).then(() => {});
       if (!cb) return done;
