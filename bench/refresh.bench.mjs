@@ -68,7 +68,8 @@ function statusKb(pid, field) {
  * Where a process's resident memory is (BENCH_MEM_LOG): /proc/PID/smaps summed by kind of mapping, in KB. `files`:
  * mapped files (the node binary, libraries); `mainArena`: the main malloc arena ([heap], where the main thread's
  * malloc goes: SQLite's page cache, Buffers, undici's and V8's off-heap data); `arenas`: the other threads' malloc
- * arenas (anonymous mappings at a 64 MB boundary, glibc's heap size); `anon`: every other anonymous mapping (V8's
+ * arenas (anonymous mappings that start at a 64 MB boundary, glibc's heap size: a heuristic, a V8 page that happens to
+ * start there is counted too); `anon`: every other anonymous mapping (V8's
  * heaps of all threads, thread stacks, large mallocs).
  */
 function smapsKb(pid) {
