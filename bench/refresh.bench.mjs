@@ -16,7 +16,7 @@
 // FEEDER_DIST=/path/to/other/checkout runs another build (its bin/feeder.js and dist/, seeded with its own
 // migrations), so two commits can be measured back to back on the same machine.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,6 +69,37 @@ const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
+
+/**
+ * Where a process's resident memory is (BENCH_MEM_LOG): /proc/PID/smaps summed by kind of mapping, in KB. `files`:
+ * mapped files (the node binary, libraries); `mainArena`: the main malloc arena ([heap], where the main thread's
+ * malloc goes: SQLite's page cache, Buffers, undici's and V8's off-heap data); `arenas`: the other threads' malloc
+ * arenas (anonymous mappings that start at a 64 MB boundary, glibc's heap size: a heuristic, a V8 page that happens to
+ * start there is counted too); `anon`: every other anonymous mapping (V8's
+ * heaps of all threads, thread stacks, large mallocs).
+ */
+function smapsKb(pid) {
+  let text;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return null;
+  }
+  const kinds = { files: 0, mainArena: 0, arenas: 0, anon: 0 };
+  let kind = 'anon';
+  for (const line of text.split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const path = head[3];
+      const start = BigInt(`0x${head[1]}`);
+      kind =
+        path === '[heap]' ? 'mainArena' : path && !path.startsWith('[anon') ? (path.startsWith('[') ? 'anon' : 'files') : start % 0x4000000n === 0n ? 'arenas' : 'anon';
+      continue;
+    }
+    if (line.startsWith('Rss:')) kinds[kind] += Number(line.slice(4).trim().split(' ')[0]);
+  }
+  return kinds;
+}
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -188,7 +219,8 @@ async function monitorFor(database, pgDb) {
 function startFeeder(env) {
   return spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], {
     env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_CHILD_STDOUT=1 passes the server's stdout through (e.g. BENCH_NODE_ARGS=--trace-gc).
+    stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
 }
 
@@ -247,10 +279,22 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
     sampling = sampleBackends(true);
   };
   let peakKb = 0;
+  // BENCH_MEM_LOG=file: the RSS and where it is (smapsKb) every 50 ms of the round, one JSON line each, and the
+  // breakdown at the highest sample in the round's line.
+  let atPeak = null;
+  const memLog = process.env.BENCH_MEM_LOG;
   try {
     for (let tick = 0; ; tick++) {
       await sleep(50);
       peakKb = Math.max(peakKb, statusKb(child.pid, 'VmHWM'));
+      if (memLog) {
+        const rss = statusKb(child.pid, 'VmRSS');
+        const kinds = smapsKb(child.pid);
+        if (kinds) {
+          appendFileSync(memLog, JSON.stringify({ bench: name, feeds, pid: child.pid, t: Date.now(), rss, ...kinds }) + '\n');
+          if (!atPeak || rss > atPeak.rss) atPeak = { rss, ...kinds };
+        }
+      }
       if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
       if (start && tick % 5 === 0) await (sampling = sampling.then(() => sampleBackends(false)));
       if ((await monitor.count(column, since)) >= feeds) break;
@@ -288,6 +332,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
         requests: server.requests - before,
         articles: await monitor.scalar('articles'),
         peak_rss_mb: Math.round(peakKb / 1024),
+        ...(atPeak ? { at_peak_mb: Object.fromEntries(Object.entries(atPeak).map(([k, v]) => [k, Math.round(v / 1024)])) } : {}),
         ...extra,
         ...rest,
         load: `${loadBefore} → ${load()}`,

@@ -18,7 +18,8 @@ if (!existsSync(fileURLToPath(entry))) {
 //   data instead of being carried up to four times it (the parse threads, given about 1.3 by V8 for their 128 MB
 //   cap, get 1.5 too).
 // - The young generation does not grow while the server starts: loading the modules would otherwise leave it at its
-//   largest (two 16 MB semi-spaces) in a server that then sits idle. It grows again as soon as the server runs.
+//   largest (two 16 MB semi-spaces) in a server that then sits idle. Once a server runs it grows up to two 8 MB
+//   semi-spaces, not V8's 16 (limitYoungGeneration; docs/decisions.md "Process memory: idle and peak").
 // - No optimising compiler (TurboFan) while a server starts (docs/decisions.md "Process memory: modules on first
 //   use"): what runs at start runs once, and optimising it kept 6–10 MB in an idle server (optimised code, and the
 //   compiler's memory in the malloc arenas of V8's threads, which glibc keeps) while costing more CPU to start. It is
@@ -35,4 +36,7 @@ const { main } = await import(entry.href);
 // main() returns once a server is listening (a one-shot command exits inside it).
 await main(process.argv.slice(2), { beforeMigrations: optimise });
 optimise();
-v8.setFlagsFromString('--semi-space-growth-factor=2');
+if (serving) {
+  const { limitYoungGeneration } = await import(new URL('../dist/server/young-generation.js', import.meta.url).href);
+  limitYoungGeneration(16 * 1024 * 1024);
+} else v8.setFlagsFromString('--semi-space-growth-factor=2');

@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
-import type { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector, Client, Dispatcher } from 'undici';
 import { onFirstUse } from '../../../common/lazy.js';
 import { ReaderError, type FetcherOptions, type FetchResult, type Validators } from '../types.js';
 import { ACCEPT_ENCODING, BodyDecodeError, BodyTooLargeError, readBody } from './body.js';
 import { BlockedAddressError, blockedLiteral, createConnector } from './connect.js';
+import { originClients } from './origin-clients.js';
 
 /**
  * The reader's HTTP client (docs/ARCHITECTURE.md "Shape of the system": the first stage of the pipeline). One Fetcher per process: it owns an
@@ -35,6 +36,11 @@ const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/feed
  * RFC 9110 §15.4 leaves the limit to the client (browsers allow 20). A moved feed needs at most
  * http→https→www→new path, and every hop spends the same time budget.
  */
+/**
+ * How many origins at most keep their connections open between requests (origin-clients.ts; docs/decisions.md
+ * "Process memory: idle and peak"): about 13 KB each with the socket.
+ */
+const KEPT_ORIGINS = 256;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** RFC 9110 §15.4.2 / §15.4.9: only these two say "use the new URI from now on". */
@@ -53,7 +59,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   let agent: Agent | null = null;
   let closed = false;
-  const createAgent = (undici: { Agent: typeof Agent; buildConnector: typeof buildConnector }) =>
+  const createAgent = (undici: { Agent: typeof Agent; buildConnector: typeof buildConnector; Client: typeof Client; Dispatcher: typeof Dispatcher }) =>
     new undici.Agent({
       connect: createConnector(undici.buildConnector, { connectTimeoutMs, allowPrivateHosts: options.allowPrivateHosts }),
       // The overall timer below is the real limit; these make a stalled socket fail even when nothing else runs.
@@ -64,8 +70,10 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       // every host with an open connection keeps a connection pool in memory, and a round reaches thousands of hosts
       // (docs/decisions.md "Process memory: idle and peak").
       keepAliveMaxTimeout: 10_000,
-      // Be a polite client: many feeds of one host share a handful of connections instead of opening dozens.
-      connections: 16,
+      // Be a polite client: many feeds of one host share a handful of connections instead of opening dozens. An
+      // origin's connections are plain Clients, not undici's Pool, whose per-origin queue cost 20 KB for every host
+      // reached in the keep-alive time, and only the most recent origins keep theirs (origin-clients.ts).
+      factory: originClients(undici, 16, KEPT_ORIGINS),
     });
   // A failed load is thrown as it is (a ModuleLoadError, logged by the refresh as unexpected), not as a feed's error.
   const agentNow = async (): Promise<Agent> => {
