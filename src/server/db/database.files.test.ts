@@ -44,7 +44,8 @@ describe('SQLite file modes', () => {
 
 /**
  * FTS5's own statements on its data table are planned from the statistics; those of an almost empty index made its
- * range delete (every merge step) a scan of the whole index (decisions.md "Refresh engine: the main thread's cost").
+ * range delete (every merge step) a scan of the whole index (decisions.md "Refresh engine: what grew with the database
+ * on SQLite").
  */
 describe('SQLite planner statistics of the full-text index', () => {
   let database: Database | undefined;

@@ -87,10 +87,10 @@ export function openSqlite(file: string): Database {
 
 /**
  * FTS5 removes merged index segments with its own `DELETE FROM <table>_data WHERE id >= ? AND id <= ?`, prepared
- * once per connection. Statistics taken while the index was (nearly) empty (the optimize at open of a new database:
- * 1–2 rows) make SQLite plan that range as a scan of the whole table, and every merge step of the connection's life
- * then read the whole index from the OS: the refresh's main thread cost that grew with the database
- * (docs/decisions.md "Refresh engine: the main thread's cost"). The data tables' row estimates get a floor instead;
+ * once per connection. Statistics taken while the index was (nearly) empty (the optimize at open before a first round:
+ * 1–3 rows) make SQLite plan that range as a scan of the whole table, and every merge step of the connection's life
+ * then read the whole index from the OS: the refresh's main thread cost that grew with the database (docs/decisions.md
+ * "Refresh engine: what grew with the database on SQLite"). The data tables' row estimates get a floor instead;
  * FTS5's statements are all keyed on the row id, which no larger estimate can lead astray. Idempotent; after every
  * optimize, followed by `analyze sqlite_schema` (reloads the statistics) when it changed a row.
  */
