@@ -90,11 +90,13 @@ export function openSqlite(file: string): Database {
  * once per connection. Statistics taken while the index was (nearly) empty (the optimize at open before a first round:
  * 1–3 rows) make SQLite plan that range as a scan of the whole table, and every merge step of the connection's life
  * then read the whole index from the OS: the refresh's main thread cost that grew with the database (docs/decisions.md
- * "Refresh engine: what grew with the database on SQLite"). The data tables' row estimates get a floor instead;
- * FTS5's statements are all keyed on the row id, which no larger estimate can lead astray. Idempotent; after every
- * optimize, followed by `analyze sqlite_schema` (reloads the statistics) when it changed a row.
+ * "Refresh engine: what grew with the database on SQLite"). The data tables' row estimates get a floor instead
+ * (from 10 rows up SQLite plans the range as a range); FTS5's statements are all keyed on the row id, which no larger
+ * estimate can lead astray. The floor is low so that a real count above it stands: optimize analyses a table again
+ * when its size left a factor of 10 around the recorded one, and counting the rows of a large index reads all of it.
+ * Idempotent; after every optimize, followed by `analyze sqlite_schema` (reloads the statistics) when it changed a row.
  */
-const FTS_DATA_ROWS_FLOOR = 1_000_000;
+const FTS_DATA_ROWS_FLOOR = 1000;
 const HAS_STATISTICS = "select 1 as yes from sqlite_schema where name = 'sqlite_stat1'";
 const FLOOR_FTS_DATA_ROWS = `update sqlite_stat1 set stat = '${FTS_DATA_ROWS_FLOOR}' where tbl like '%\\_fts\\_data' escape '\\' and idx is null and cast(stat as integer) < ${FTS_DATA_ROWS_FLOOR}`;
 
