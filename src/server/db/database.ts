@@ -77,10 +77,28 @@ export function openSqlite(file: string): Database {
   // every row). optimize at open (0x10002: also tables never analysed) and after the hourly clean-up keeps the
   // statistics current.
   sqlite.pragma('analysis_limit = 10000');
-  if (file !== ':memory:') sqlite.pragma('optimize = 0x10002');
+  if (file !== ':memory:') {
+    sqlite.pragma('optimize = 0x10002');
+    if (sqlite.prepare(HAS_STATISTICS).get() && sqlite.prepare(FLOOR_FTS_DATA_ROWS).run().changes > 0) sqlite.exec('analyze sqlite_schema');
+  }
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }
+
+/**
+ * FTS5 removes merged index segments with its own `DELETE FROM <table>_data WHERE id >= ? AND id <= ?`, prepared
+ * once per connection. Statistics taken while the index was (nearly) empty (the optimize at open before a first round:
+ * 1–3 rows) make SQLite plan that range as a scan of the whole table, and every merge step of the connection's life
+ * then read the whole index from the OS: the refresh's main thread cost that grew with the database (docs/decisions.md
+ * "Refresh engine: what grew with the database on SQLite"). The data tables' row estimates get a floor instead
+ * (from 10 rows up SQLite plans the range as a range); FTS5's statements are all keyed on the row id, which no larger
+ * estimate can lead astray. The floor is low so that a real count above it stands: optimize analyses a table again
+ * when its size left a factor of 10 around the recorded one, and counting the rows of a large index reads all of it.
+ * Idempotent; after every optimize, followed by `analyze sqlite_schema` (reloads the statistics) when it changed a row.
+ */
+const FTS_DATA_ROWS_FLOOR = 1000;
+const HAS_STATISTICS = "select 1 as yes from sqlite_schema where name = 'sqlite_stat1'";
+const FLOOR_FTS_DATA_ROWS = `update sqlite_stat1 set stat = '${FTS_DATA_ROWS_FLOOR}' where tbl like '%\\_fts\\_data' escape '\\' and idx is null and cast(stat as integer) < ${FTS_DATA_ROWS_FLOOR}`;
 
 /** Statements kept prepared per connection; the SQL of `in (…)` lists varies with their length, so it is bounded. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -236,5 +254,9 @@ export async function ping(db: Db): Promise<void> {
  * PostgreSQL: nothing to do; autovacuum analyses on its own.
  */
 export async function optimizePlanner(database: Database): Promise<void> {
-  if (database.dialect === 'sqlite') await sql`pragma optimize`.execute(database.db);
+  if (database.dialect !== 'sqlite') return;
+  await sql`pragma optimize`.execute(database.db);
+  if ((await sql.raw(HAS_STATISTICS).execute(database.db)).rows.length === 0) return;
+  const floored = await sql.raw(FLOOR_FTS_DATA_ROWS).execute(database.db);
+  if (Number(floored.numAffectedRows ?? 0) > 0) await sql`analyze sqlite_schema`.execute(database.db);
 }
