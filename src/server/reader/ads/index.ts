@@ -141,7 +141,12 @@ interface KeyWord {
  * Key words by their hash (several words may share one); and the lists with a phrase without any word, which could
  * match anywhere and are always searched (none today).
  */
-const { KEY_WORDS, ALWAYS_SEARCHED } = (() => {
+/**
+ * The low bits of the key words' hashes, as a bit set: a text's word is looked up in KEY_WORDS only when its bit is
+ * set (a few hundred key words among 2^17 bits), so most words cost a load instead of a map look-up.
+ */
+const KEY_HASH_BITS = 1 << 17;
+const { KEY_WORDS, KEY_HASH_SEEN, ALWAYS_SEARCHED } = (() => {
   const byWord = new Map<string, number>();
   let always = 0;
   for (const [list, bit] of [
@@ -163,7 +168,9 @@ const { KEY_WORDS, ALWAYS_SEARCHED } = (() => {
     const h = wordHash(word, 0, word.length);
     byHash.set(h, [...(byHash.get(h) ?? []), { word, lists }]);
   }
-  return { KEY_WORDS: byHash as ReadonlyMap<number, readonly KeyWord[]>, ALWAYS_SEARCHED: always };
+  const bits = new Uint32Array(KEY_HASH_BITS / 32);
+  for (const h of byHash.keys()) bits[(h & (KEY_HASH_BITS - 1)) >>> 5] |= 1 << (h & 31);
+  return { KEY_WORDS: byHash as ReadonlyMap<number, readonly KeyWord[]>, KEY_HASH_SEEN: bits as Readonly<Uint32Array>, ALWAYS_SEARCHED: always };
 })();
 
 /**
@@ -188,7 +195,7 @@ function candidateLists(text: string): number {
       hash = (Math.imul(hash, 31) + unit) | 0;
       if (units === 2) hash = (Math.imul(hash, 31) + text.charCodeAt(i + 1)) | 0;
     } else if (start !== -1) {
-      const keys = KEY_WORDS.get(hash);
+      const keys = (KEY_HASH_SEEN[(hash & (KEY_HASH_BITS - 1)) >>> 5] & (1 << (hash & 31))) === 0 ? undefined : KEY_WORDS.get(hash);
       if (keys !== undefined) for (const k of keys) if (k.word.length === i - start && text.startsWith(k.word, start)) bits |= k.lists;
       start = -1;
     }

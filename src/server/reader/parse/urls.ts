@@ -43,62 +43,74 @@ const isLowerAlnum = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c 
  * the parser's on random URLs (urls.test.ts).
  */
 export function canonicalHttpUrl(s: string): HttpUrlParts | null {
+  const pathStart = canonicalPathStart(s);
+  if (pathStart === -1) return null;
+  const n = s.length;
+  const hashStart = s.indexOf('#', pathStart);
+  let queryStart = s.indexOf('?', pathStart);
+  if (hashStart !== -1 && queryStart > hashStart) queryStart = -1;
+  const pathEnd = queryStart !== -1 ? queryStart : hashStart !== -1 ? hashStart : n;
+  // An empty query ("?" alone) stays in the URL but reads as "" (as URL#search does).
+  const search = queryStart === -1 || queryStart + 1 === (hashStart === -1 ? n : hashStart) ? '' : s.slice(queryStart, hashStart === -1 ? n : hashStart);
+  return {
+    href: s,
+    protocol: s.charCodeAt(4) === 0x73 /* s */ ? 'https:' : 'http:',
+    hostname: s.slice(s.charCodeAt(4) === 0x73 ? 8 : 7, pathStart),
+    pathname: s.slice(pathStart, pathEnd),
+    search,
+  };
+}
+
+/** Where the path of `s` starts when canonicalHttpUrl takes it, else -1. */
+function canonicalPathStart(s: string): number {
   let i: number;
   if (s.startsWith('https://')) i = 8;
   else if (s.startsWith('http://')) i = 7;
-  else return null;
-  const hostStart = i;
+  else return -1;
   const n = s.length;
   let labelStart = i;
+  let xn = false;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c === 0x2f /* / */) break;
     if (c === 0x2e /* . */) {
-      if (i === labelStart || s.charCodeAt(i - 1) === 0x2d) return null;
+      if (i === labelStart || s.charCodeAt(i - 1) === 0x2d) return -1;
       labelStart = i + 1;
     } else if (c === 0x2d /* - */) {
-      if (i === labelStart) return null;
-    } else if (!isLowerAlnum(c)) return null;
+      if (i === labelStart) return -1;
+      // "xn--": a label the parser would decode as Punycode (and may refuse).
+      if (i === labelStart + 2 && s.charCodeAt(labelStart) === 0x78 && s.charCodeAt(labelStart + 1) === 0x6e && s.charCodeAt(i + 1) === 0x2d) xn = true;
+    } else if (!isLowerAlnum(c)) return -1;
   }
   // A host is followed by a path here; its last label starts with a letter (not a number, not IPv4) and ends in one.
-  if (i === n || i === labelStart || s.charCodeAt(i - 1) === 0x2d) return null;
+  if (xn || i === n || i === labelStart || s.charCodeAt(i - 1) === 0x2d) return -1;
   const first = s.charCodeAt(labelStart);
-  if (first < 0x61 || first > 0x7a) return null;
-  const hostname = s.slice(hostStart, i);
-  if (hostname.includes('xn--')) return null;
+  if (first < 0x61 || first > 0x7a) return -1;
   const pathStart = i;
-  let queryStart = -1;
-  let hashStart = -1;
+  let inPath = true;
+  let hash = false;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80 && KEPT_CHARS[c] === 1) {
-      if (queryStart !== -1 || hashStart !== -1) continue;
+      if (!inPath) continue;
       // A segment that may be a dot segment ("." or "..", also written %2e) is left to the parser.
       if (c === 0x2e && s.charCodeAt(i - 1) === 0x2f) {
         const next = i + 1 < n ? s.charCodeAt(i + 1) : 0x2f;
-        if (next === 0x2e || next === 0x2f || next === 0x3f || next === 0x23) return null;
-      } else if (c === 0x25 /* % */ && s.charCodeAt(i + 1) === 0x32 && (s.charCodeAt(i + 2) | 0x20) === 0x65) return null;
+        if (next === 0x2e || next === 0x2f || next === 0x3f || next === 0x23) return -1;
+      } else if (c === 0x25 /* % */ && s.charCodeAt(i + 1) === 0x32 && (s.charCodeAt(i + 2) | 0x20) === 0x65) return -1;
     } else if (c === 0x3f /* ? */) {
-      if (queryStart === -1 && hashStart === -1) queryStart = i;
-    } else if (c === 0x23 /* # */ && hashStart === -1) {
-      hashStart = i;
-    } else return null;
+      inPath = false;
+    } else if (c === 0x23 /* # */ && !hash) {
+      inPath = false;
+      hash = true;
+    } else return -1;
   }
-  const pathEnd = queryStart !== -1 ? queryStart : hashStart !== -1 ? hashStart : n;
-  const search = queryStart === -1 ? '' : s.slice(queryStart, hashStart === -1 ? n : hashStart);
-  return {
-    href: s,
-    protocol: hostStart === 8 ? 'https:' : 'http:',
-    hostname,
-    pathname: s.slice(pathStart, pathEnd),
-    // An empty query ("?" alone) is kept in the URL but reads as "" (as URL#search).
-    search: search === '?' ? '' : search,
-  };
+  return pathStart;
 }
 
 /** Whether a base given to the URL parser parses (with one that does not, the parser refuses every reference). */
 export function isUsableBase(base: string): boolean {
-  return canonicalHttpUrl(base) !== null || URL.canParse(base);
+  return canonicalPathStart(base) !== -1 || URL.canParse(base);
 }
 
 function tryUrl(raw: string, base: string | null | undefined): URL | null {
@@ -125,7 +137,7 @@ export function resolveHttpUrl(raw: string | null | undefined, base: string | nu
       .join('');
   }
   // Already in its final form: the parser would give it back unchanged (canonicalHttpUrl).
-  if ((!base || isUsableBase(base)) && canonicalHttpUrl(s) !== null) return s;
+  if (canonicalPathStart(s) !== -1 && (!base || isUsableBase(base))) return s;
   const url = tryUrl(s, base);
   return url && isHttp(url) ? url.href : null;
 }

@@ -70,10 +70,8 @@ export function stripTracking(url: string): string {
  * the string, the same ones.
  */
 function parse(value: string, base: string | null): HttpUrlParts | null {
-  if (base === null || isUsableBase(base)) {
-    const parts = canonicalHttpUrl(value);
-    if (parts !== null) return parts;
-  }
+  const parts = canonicalHttpUrl(value);
+  if (parts !== null && (base === null || isUsableBase(base))) return parts;
   try {
     return base === null ? new URL(value) : new URL(value, base);
   } catch {
