@@ -1,7 +1,6 @@
-import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { charsetFromContentType, decodeBody, decodeUtf8, detectEncoding } from './encoding.js';
+import { charsetFromContentType, decodeBody, detectEncoding } from './encoding.js';
 
 const xml = (encoding: string | null, body: string) =>
   `${encoding ? `<?xml version="1.0" encoding="${encoding}"?>` : ''}<rss version="2.0"><channel><title>${body}</title></channel></rss>`;
@@ -117,53 +116,5 @@ describe('decodeBody', () => {
     expect(decodeBody(spaced, 'application/xml; charset=UTF-32')).toBe(`\n ${doc}`);
     // A UTF-16LE BOM followed by text is still UTF-16.
     expect(detectEncoding(iconv.encode(doc, 'utf16le', { addBOM: true }))).toBe('UTF-16LE');
-  });
-});
-
-describe('decodeUtf8', () => {
-  // Sequences the WHATWG decoder treats each in its own way: BOM, overlong forms, surrogates, code points past
-  // U+10FFFF, truncated and stray continuation bytes, bytes that never occur in UTF-8.
-  const PIECES = [
-    [0xef, 0xbb, 0xbf],
-    [0xc0, 0x80],
-    [0xc1, 0xbf],
-    [0xe0, 0x80, 0xaf],
-    [0xed, 0xa0, 0x80],
-    [0xf4, 0x90, 0x80, 0x80],
-    [0xf0, 0x9f, 0x98, 0x80],
-    [0xf0, 0x9f, 0x98],
-    [0xe2, 0x82],
-    [0x80],
-    [0xbf],
-    [0xfe],
-    [0xff],
-    [0xf8, 0x88, 0x80, 0x80, 0x80],
-    [0x41],
-    [0x00],
-    [0xc3, 0xa9],
-    [0xe2, 0x80, 0x94],
-  ];
-  const bytes = fc.array(
-    fc.oneof(
-      fc.constantFrom(...PIECES),
-      fc.uint8Array({ minLength: 1, maxLength: 4 }).map((b) => [...b]),
-    ),
-    { maxLength: 16 },
-  );
-  const decoder = new TextDecoder('utf-8');
-
-  it('decodes every byte sequence as TextDecoder does', () => {
-    fc.assert(
-      fc.property(bytes, (pieces) => {
-        const buf = Buffer.from(pieces.flat());
-        expect(decodeUtf8(buf)).toBe(decoder.decode(buf));
-      }),
-      { numRuns: 50_000 },
-    );
-  });
-
-  it('drops one leading BOM, not a second one or one later', () => {
-    expect(decodeUtf8(Buffer.from('\uFEFF\uFEFFa\uFEFF', 'utf8'))).toBe('\uFEFFa\uFEFF');
-    expect(decodeUtf8(Buffer.from([0xef, 0xbb]))).toBe(decoder.decode(Buffer.from([0xef, 0xbb])));
   });
 });
