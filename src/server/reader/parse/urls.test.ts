@@ -2,8 +2,8 @@
  * canonicalHttpUrl against the WHATWG URL parser (the slow path it replaces): for every string it accepts, the parser
  * gives the same href (the string itself, with or without a base) and the same protocol, hostname, pathname and
  * search, which is all that the callers (sanitize/urls.ts, ads cleanLink, resolveHttpUrl) read of a parsed URL. So
- * each caller's fast path writes byte for byte what the parser's path writes (docs/decisions.md "The refresh round:
- * parse threads and process memory").
+ * each caller's fast path writes byte for byte what the parser's path writes (docs/decisions.md "Parse threads: less
+ * work per item").
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -34,9 +34,8 @@ const isLowerAlnum = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c 
 
 /**
  * The parts of `s` when it is an http(s) URL that the WHATWG URL parser gives back unchanged (`new URL(s).href ===
- * s`, whatever the base, as long as the base parses), without running the parser (docs/decisions.md "The refresh
- * round: parse threads and process memory", "URLs already in their final form"); null for anything else, which then
- * goes through the parser. Deliberately narrow, so that nothing in it is normalised by the parser: a lower-case
+ * s`, whatever the base, as long as the base parses), without running the parser (docs/decisions.md "Parse threads:
+ * less work per item"); null for anything else, which then goes through the parser. Deliberately narrow, so that nothing in it is normalised by the parser: a lower-case
  * scheme and host of letters, digits, hyphens and single dots whose last label starts with a letter (no IPv4 number,
  * no xn-- label to validate, no port, no user), then a path starting with "/" without dot segments (`/./`, `/..`,
  * `%2e`), a query and a fragment of characters the parser keeps as they are. A property test holds the parts equal to
