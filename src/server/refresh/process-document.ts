@@ -120,20 +120,35 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
 }
 
 /**
- * The fields of a stored item that the sanitiser wrote: it drops U+0000 from its input and its parser reads &#0; as
- * U+FFFD, so they never hold one (sanitize.test.ts). They are most of an item's characters, and are not searched.
+ * The fields of a stored item that never hold U+0000: what the sanitiser wrote (it drops U+0000 from its input and
+ * its parser reads &#0; as U+FFFD, sanitize.test.ts), which is most of an item's characters, and what is made here
+ * (hex digests, ISO dates from Date). They are not searched; every other field is.
  */
-const SANITISED_FIELDS: ReadonlySet<string> = new Set(['content', 'summary', 'text', 'teaser'] satisfies (keyof StoredItem)[]);
+const FIELDS_WITHOUT_NUL: ReadonlySet<string> = new Set([
+  'content',
+  'summary',
+  'text',
+  'teaser',
+  'guidHash',
+  'contentHash',
+  'publishedAt',
+  'updatedAt',
+] satisfies (keyof StoredItem)[]);
 
 function itemHasNul(item: StoredItem): boolean {
   for (const key in item) {
-    if (!SANITISED_FIELDS.has(key) && containsNul(item[key as keyof StoredItem])) return true;
+    if (FIELDS_WITHOUT_NUL.has(key)) continue;
+    const value = item[key as keyof StoredItem];
+    if (typeof value === 'string' ? value.includes('\0') : value !== null && containsNul(value)) return true;
   }
   return false;
 }
 
-/** The result with U+0000 dropped from every string (nul.ts stripNulDeep), the sanitiser's output not searched. */
+/**
+ * The result with U+0000 dropped from every string (nul.ts stripNulDeep); the sanitiser's output, the digests in
+ * `seen` and the ISO dates in `publishedTimes` are not searched.
+ */
 function withoutNul(result: ProcessedDocument): ProcessedDocument {
   const items = (list: StoredItem[]) => (list.some(itemHasNul) ? list.map((item) => (itemHasNul(item) ? stripNulDeep(item) : item)) : list);
-  return { ...stripNulDeep({ feed: result.feed, seen: result.seen, publishedTimes: result.publishedTimes }), fresh: items(result.fresh), changed: items(result.changed) };
+  return { feed: stripNulDeep(result.feed), seen: result.seen, publishedTimes: result.publishedTimes, fresh: items(result.fresh), changed: items(result.changed) };
 }

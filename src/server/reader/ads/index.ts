@@ -27,6 +27,7 @@ import {
   TRACKING_PARAM_PREFIXES,
   TRACKING_PARAMS,
 } from './lists.js';
+import { canonicalHttpUrl } from '../parse/urls.js';
 
 /** Text rules look at blocks up to this many characters (whitespace collapsed); a longer block is article text. */
 export const MAX_AD_TEXT_CHARS = 400;
@@ -140,7 +141,12 @@ interface KeyWord {
  * Key words by their hash (several words may share one); and the lists with a phrase without any word, which could
  * match anywhere and are always searched (none today).
  */
-const { KEY_WORDS, ALWAYS_SEARCHED } = (() => {
+/**
+ * The low bits of the key words' hashes, as a bit set: a text's word is looked up in KEY_WORDS only when its bit is
+ * set (a few hundred key words among 2^17 bits), so most words cost a load instead of a map look-up.
+ */
+const KEY_HASH_BITS = 1 << 17;
+const { KEY_WORDS, KEY_HASH_SEEN, ALWAYS_SEARCHED } = (() => {
   const byWord = new Map<string, number>();
   let always = 0;
   for (const [list, bit] of [
@@ -162,7 +168,9 @@ const { KEY_WORDS, ALWAYS_SEARCHED } = (() => {
     const h = wordHash(word, 0, word.length);
     byHash.set(h, [...(byHash.get(h) ?? []), { word, lists }]);
   }
-  return { KEY_WORDS: byHash as ReadonlyMap<number, readonly KeyWord[]>, ALWAYS_SEARCHED: always };
+  const bits = new Uint32Array(KEY_HASH_BITS / 32);
+  for (const h of byHash.keys()) bits[(h & (KEY_HASH_BITS - 1)) >>> 5] |= 1 << (h & 31);
+  return { KEY_WORDS: byHash as ReadonlyMap<number, readonly KeyWord[]>, KEY_HASH_SEEN: bits as Readonly<Uint32Array>, ALWAYS_SEARCHED: always };
 })();
 
 /**
@@ -173,18 +181,21 @@ function candidateLists(text: string): number {
   let bits = ALWAYS_SEARCHED;
   let start = -1;
   let hash = 0;
-  for (let i = 0; i <= text.length;) {
-    const cp = i < text.length ? text.codePointAt(i)! : 0x20;
+  const n = text.length;
+  for (let i = 0; i <= n;) {
+    // A code unit below the table's end is a whole character; only a surrogate pair needs its code point.
+    const unit = i < n ? text.charCodeAt(i) : 0x20;
+    const cp = unit >= 0xd800 && unit <= 0xdbff ? text.codePointAt(i)! : unit;
     const units = cp > 0xffff ? 2 : 1;
-    if (i < text.length && isWordChar(cp)) {
+    if (i < n && (cp < WORD_TABLE_END ? WORD_TABLE[cp] === 1 : isWordChar(cp))) {
       if (start === -1) {
         start = i;
         hash = 0;
       }
-      hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+      hash = (Math.imul(hash, 31) + unit) | 0;
       if (units === 2) hash = (Math.imul(hash, 31) + text.charCodeAt(i + 1)) | 0;
     } else if (start !== -1) {
-      const keys = KEY_WORDS.get(hash);
+      const keys = (KEY_HASH_SEEN[(hash & (KEY_HASH_BITS - 1)) >>> 5] & (1 << (hash & 31))) === 0 ? undefined : KEY_WORDS.get(hash);
       if (keys !== undefined) for (const k of keys) if (k.word.length === i - start && text.startsWith(k.word, start)) bits |= k.lists;
       start = -1;
     }
@@ -290,12 +301,21 @@ export function isAdBlock(el: AdCandidate): boolean {
   const tag = el.tag.toLowerCase();
   if (NEVER_REMOVED.has(tag)) return false;
   if (hasAdClass(`${el.className ?? ''} ${el.id ?? ''}`)) return true;
-  if (el.text == null || !TEXT_TAGS.has(tag)) return false;
+  return el.text != null && isAdText(tag, el.text);
+}
+
+/**
+ * The text rules of isAdBlock alone, for an element whose class and id were checked already (the feed-content
+ * sanitiser drops those with hasAdClass first): true when the element (`tag` in lower case) is an ad block by its
+ * text.
+ */
+export function isAdText(tag: string, text: string): boolean {
+  if (NEVER_REMOVED.has(tag) || !TEXT_TAGS.has(tag)) return false;
   // Bounded before any work: a long text is article text, never a box (and normalising it would cost).
-  if (el.text.length > MAX_AD_TEXT_CHARS * 4) return false;
+  if (text.length > MAX_AD_TEXT_CHARS * 4) return false;
   // The words decide first whether any text rule can apply: most blocks stop here, before any expression runs.
   // Collapsing whitespace changes no word, so the scan may read the text before it.
-  const lower = el.text.toLowerCase();
+  const lower = text.toLowerCase();
   const lists = candidateLists(lower);
   if (lists === 0 && !mayBeLabel(lower)) return false;
   const t = normalise(lower);
@@ -321,7 +341,7 @@ function httpUrl(href: string): URL | null {
   }
 }
 
-const bareHost = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
+const bareHost = (url: Pick<URL, 'hostname'>) => url.hostname.toLowerCase().replace(/^www\./, '');
 /** The list entry the host is or is a subdomain of, or undefined. */
 function listedHost(host: string, list: readonly string[]): string | undefined {
   return list.find((h) => host === h || (host.length > h.length && host.endsWith(h) && host.charCodeAt(host.length - h.length - 1) === 0x2e) /* . */);
@@ -397,6 +417,9 @@ function redirectTarget(url: URL, listed: string): string | null {
  * without a readable target (the caller keeps the link's text and drops the link).
  */
 export function cleanLink(href: string): string | null {
+  // A link the URL parser would give back unchanged, without a query: only its host can make it an affiliate link.
+  const parts = href.length <= MAX_HREF_CHARS ? canonicalHttpUrl(href) : null;
+  if (parts !== null && parts.search === '' && listedHost(bareHost(parts), AFFILIATE_HOSTS) === undefined) return href;
   const url = httpUrl(href);
   if (!url) return href;
   const listed = listedHost(bareHost(url), AFFILIATE_HOSTS);

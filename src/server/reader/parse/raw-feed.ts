@@ -21,6 +21,7 @@ import {
   readRawContent,
   readXmlTree,
   skipDoctype,
+  splitSelfClosing,
   tagEnd,
   trimStart,
 } from './xml.js';
@@ -592,16 +593,9 @@ function xhtmlDiv(value: string): { inner: string | undefined; base?: string; la
         let name = colon === -1 ? rawName : rawName.slice(colon + 1);
         let tagExp = space === -1 ? data : trimStart(data.slice(space + 1));
         const withAttributes = colon === -1 || name !== data.slice(colon + 1);
-        let selfClosing = false;
-        if (tagExp.length > 0 && tagExp.charCodeAt(tagExp.length - 1) === 0x2f) {
-          selfClosing = true;
-          if (name.charCodeAt(name.length - 1) === 0x2f) {
-            name = name.slice(0, -1);
-            tagExp = name;
-          } else {
-            tagExp = tagExp.slice(0, -1);
-          }
-        }
+        const closed = splitSelfClosing(name, tagExp);
+        const selfClosing = closed !== null;
+        if (closed !== null) ({ name, tagExp } = closed);
         if (name !== 'div') return null;
         const attributes: Record<string, string> = {};
         if (name !== tagExp && (selfClosing ? true : withAttributes)) {

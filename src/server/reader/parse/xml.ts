@@ -67,6 +67,21 @@ export function trimStart(s: string): string {
   return i === 0 ? s : s.slice(i);
 }
 
+/**
+ * A start tag's name and attribute text without the "/" of a self-closing tag, as fast-xml-parser split them (the
+ * scanner below and raw-feed.ts's XHTML div check read tags alike): the tag is self-closing when its attribute text
+ * (its name, when it has none) ends in "/", which comes off the name when the name holds it (`<br/>`: then the
+ * attribute text is the name again), else off the attribute text. Null when the tag is not self-closing.
+ */
+export function splitSelfClosing(name: string, tagExp: string): { name: string; tagExp: string } | null {
+  if (tagExp.length === 0 || tagExp.charCodeAt(tagExp.length - 1) !== 0x2f /* / */) return null;
+  if (name.charCodeAt(name.length - 1) === 0x2f) {
+    const bare = name.slice(0, -1);
+    return { name: bare, tagExp: bare };
+  }
+  return { name, tagExp: tagExp.slice(0, -1) };
+}
+
 function isNameChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e || c === 0x2d;
 }
@@ -641,16 +656,9 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
         current.text += text;
         text = '';
       }
-      let selfClosing = false;
-      if (tagExp.length > 0 && tagExp.charCodeAt(tagExp.length - 1) === 0x2f) {
-        selfClosing = true;
-        if (name.charCodeAt(name.length - 1) === 0x2f) {
-          name = name.slice(0, -1);
-          tagExp = name;
-        } else {
-          tagExp = tagExp.slice(0, -1);
-        }
-      }
+      const closed = splitSelfClosing(name, tagExp);
+      const selfClosing = closed !== null;
+      if (closed !== null) ({ name, tagExp } = closed);
       if (++elements > MAX_ELEMENTS) {
         throw new ReaderError('PARSE_INVALID', `The feed could not be read: it has more than ${MAX_ELEMENTS.toLocaleString('en')} elements.`);
       }

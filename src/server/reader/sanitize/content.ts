@@ -10,7 +10,7 @@
  * written only when a rule below names it, and the writer escapes every text and attribute value it writes.
  */
 import { Parser, type Handler } from 'htmlparser2';
-import { cleanLink, hasAdClass, isAdBlock, MAX_AD_TEXT_CHARS } from '../ads/index.js';
+import { cleanLink, hasAdClass, isAdText, MAX_AD_TEXT_CHARS } from '../ads/index.js';
 import { BLOCK_TAGS, collapseWhitespace } from '../parse/text.js';
 import { closeForeignContent } from './foreign.js';
 import { boundNesting } from './nesting.js';
@@ -172,13 +172,9 @@ function copyDimensions(from: Attributes, to: Attributes): void {
 
 /** A width or height of 0 or 1 marks a tracking pixel (or a spacer GIF): nothing a reader wants to see. */
 function isPixel(attribs: Attributes): boolean {
-  for (const v of [attribs.width, attribs.height]) {
-    if (v === undefined) continue;
-    const n = Number.parseFloat(v);
-    if (n <= 1) return true;
-  }
-  return false;
+  return isPixelSize(attribs.width) || isPixelSize(attribs.height);
 }
+const isPixelSize = (v: string | undefined) => v !== undefined && Number.parseFloat(v) <= 1;
 
 function copyGlobals(from: Attributes, to: Attributes): void {
   if (from.title) to.title = from.title;
@@ -422,8 +418,17 @@ const ESCAPED_TEXT = /[&<>]/g;
 const ESCAPED_VALUE = /[&<>"]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escapeChar = (c: string) => ESCAPES[c];
-const escapeText = (s: string) => s.replace(ESCAPED_TEXT, escapeChar);
-const escapeValue = (s: string) => s.replace(ESCAPED_VALUE, escapeChar);
+/** The index of the first character of `s` to escape (`&`, `<`, `>`, and `"` in a value), or -1. */
+function firstToEscape(s: string, quote: boolean): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x26 || c === 0x3c || c === 0x3e || (quote && c === 0x22)) return i;
+  }
+  return -1;
+}
+// Most text has nothing to escape: a scan first, the replacement only for text that needs it.
+const escapeText = (s: string) => (firstToEscape(s, false) === -1 ? s : s.replace(ESCAPED_TEXT, escapeChar));
+const escapeValue = (s: string) => (firstToEscape(s, true) === -1 ? s : s.replace(ESCAPED_VALUE, escapeChar));
 
 /** The start tag of an allowed element, every attribute value escaped; the final check of names and URLs. */
 function startTag(t: Tag): string {
@@ -525,9 +530,18 @@ class Sanitizer implements Partial<Handler> {
     // end (finish). Only blocks of at most MAX_AD_TEXT_CHARS are read, so the check costs little however long the
     // article is.
     const length = this.chars - frame.charsAt!;
-    if (length > 0 && length <= MAX_AD_TEXT_CHARS && isAdBlock({ tag: written, text: this.text.slice(frame.textAt).join('') })) {
+    // Its class and id were checked in decide; a text of one chunk (a link's, an <em>'s) is read without joining.
+    if (length > 0 && length <= MAX_AD_TEXT_CHARS && isAdText(written, this.textSince(frame.textAt!))) {
       this.adBlocks.push({ htmlAt: frame.htmlAt!, htmlEnd: this.html.length, textAt: frame.textAt!, textEnd: this.text.length, chars: length });
     }
+  }
+
+  /** The text written since chunk `at`. */
+  private textSince(at: number): string {
+    const chunks = this.text.length - at;
+    if (chunks === 1) return this.text[at];
+    if (chunks === 2) return this.text[at] + this.text[at + 1];
+    return this.text.slice(at).join('');
   }
 
   /**

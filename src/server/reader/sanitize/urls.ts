@@ -8,6 +8,7 @@
  * Cheat Sheet, "Embedded tab", "Embedded newline", "Spaces and meta chars before the JavaScript") are normalised by
  * the parser before we look at the scheme.
  */
+import { canonicalHttpUrl, isUsableBase, type HttpUrlParts } from '../parse/urls.js';
 
 /**
  * Query parameters that only identify a campaign or a click: removing them never changes what a page shows.
@@ -63,8 +64,14 @@ export function stripTracking(url: string): string {
   return url.slice(0, kept.length ? q + 1 : q) + kept.join('&') + hash;
 }
 
-/** Parses `value` against `base` the way a browser would; null when it is not a URL (or relative without a base). */
-function parse(value: string, base: string | null): URL | null {
+/**
+ * Parses `value` against `base` the way a browser would; null when it is not a URL (or relative without a base). A
+ * URL the parser would give back unchanged is not parsed (parse/urls.ts canonicalHttpUrl): its parts are read off
+ * the string, the same ones.
+ */
+function parse(value: string, base: string | null): HttpUrlParts | null {
+  const parts = canonicalHttpUrl(value);
+  if (parts !== null && (base === null || isUsableBase(base))) return parts;
   try {
     return base === null ? new URL(value) : new URL(value, base);
   } catch {
@@ -142,7 +149,7 @@ const TRACKER_PATHS: ReadonlyArray<readonly [host: string, pathPrefix: string]> 
   ['www.facebook.com', '/tr'], // Meta pixel
 ];
 
-export function isTrackerImage(url: URL): boolean {
+export function isTrackerImage(url: Pick<HttpUrlParts, 'hostname' | 'pathname'>): boolean {
   const host = url.hostname;
   for (const tracker of TRACKER_HOSTS) {
     if (host === tracker || (host.endsWith(tracker) && host.charCodeAt(host.length - tracker.length - 1) === 0x2e)) {
