@@ -62,9 +62,11 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // 32 MB of page cache (default 2 MB): the article indexes of a large reader stay in memory, which keeps storing
-  // new articles fast (bench/README.md: first refresh round about 35 → 45 feeds/s on the same machine).
-  sqlite.pragma('cache_size = -32768');
+  // 16 MB of page cache (default 2 MB): the article indexes a refresh writes stay in memory. It was 32 MB while
+  // FTS5's segment deletes read the whole index through it; since they are range reads, storing costs the same
+  // with 8, 16 or 32 MB, and a search for a word in 5 % of a million articles takes 60 ms instead of 42
+  // (docs/decisions.md "Process memory: idle and peak").
+  sqlite.pragma('cache_size = -16384');
   // Checkpoints every 4,000 pages (16 MB of WAL) instead of SQLite's 1,000: the refresh's index pages are written
   // again and again, and a checkpoint copies each page once however often it changed since the last one, so fewer
   // checkpoints write fewer pages (bench/README.md "Reading the refresh figures"). The WAL file is cut back to 16 MB
