@@ -1,7 +1,7 @@
 /**
- * PostgreSQL's search vector of an article, made on a parse thread: the text of `to_tsvector('simple', text)` for
- * the texts whose result this module knows exactly, null for every other (the store then asks PostgreSQL's
- * to_tsvector, as before). docs/decisions.md "Refresh engine: the search vector on the parse threads".
+ * PostgreSQL's search vector of an article, made on a parse thread: `to_tsvector('simple', text)` in tsvector's
+ * binary form for the texts whose result this module knows exactly, null for every other (the store then asks
+ * PostgreSQL's to_tsvector, as before). docs/decisions.md "Refresh engine: the search vector on the parse threads".
  *
  * PostgreSQL's default text search parser knows words, numbers, hyphenated words, hosts, e-mail addresses, URLs,
  * file paths, versions, XML tags and entities; the 'simple' configuration lower-cases every token it indexes and
