@@ -163,17 +163,41 @@ export function simpleTsvector(text: string): Uint8Array | null {
   return encodeVector(text, tokens);
 }
 
-/** Token ranges [start, end) of the text (plain arrays of small integers: cheap to make for one text). */
+/**
+ * Token ranges [start, end) of the text. The arrays are the module's scratch space, reused by every call: a call
+ * is synchronous and writes every entry it reads before reading it (article-text.property.test.ts runs hostile and
+ * clean texts through it in turn). A text with more tokens than they hold gets arrays of its own.
+ */
 class Tokens {
-  starts: number[] = [];
-  ends: number[] = [];
+  starts = SCRATCH.starts;
+  ends = SCRATCH.ends;
   count = 0;
   push(start: number, end: number): void {
-    this.starts.push(start);
-    this.ends.push(end);
+    if (this.count === this.starts.length) {
+      const starts = new Int32Array(this.count * 2);
+      starts.set(this.starts);
+      this.starts = starts;
+      const ends = new Int32Array(this.count * 2);
+      ends.set(this.ends);
+      this.ends = ends;
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
     this.count++;
   }
 }
+
+/** Tokens the scratch space holds (a benchmark item has about 130). */
+const SCRATCH_TOKENS = 4096;
+const SCRATCH = {
+  starts: new Int32Array(SCRATCH_TOKENS),
+  ends: new Int32Array(SCRATCH_TOKENS),
+  table: new Int32Array(SCRATCH_TOKENS * 2),
+  hashes: new Int32Array(SCRATCH_TOKENS),
+  last: new Int32Array(SCRATCH_TOKENS),
+  npos: new Int32Array(SCRATCH_TOKENS),
+  next: new Int32Array(SCRATCH_TOKENS),
+};
 
 /** Whether tokens a and b are the same lexeme: the same characters once lower-cased. */
 function sameLexeme(text: string, tokens: Tokens, a: number, b: number): boolean {
@@ -198,13 +222,16 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
   let slots = 16;
   while (slots < count * 2) slots *= 2;
   const mask = slots - 1;
-  const table: number[] = new Array<number>(slots).fill(-1);
-  // Per lexeme (by its first token): the hash, the last token, the number of positions; per token: the next token
-  // of the same lexeme.
-  const hashes: number[] = new Array<number>(count).fill(0);
-  const last: number[] = new Array<number>(count).fill(0);
-  const npos: number[] = new Array<number>(count).fill(0);
-  const next: number[] = new Array<number>(count).fill(-1);
+  const scratch = count <= SCRATCH_TOKENS;
+  const table = scratch ? SCRATCH.table.subarray(0, slots) : new Int32Array(slots);
+  table.fill(-1);
+  // Per lexeme (by its first token): the hash, the last token, the number of positions (written when the lexeme
+  // is first met, read only after); per token: the next token of the same lexeme.
+  const hashes = scratch ? SCRATCH.hashes : new Int32Array(count);
+  const last = scratch ? SCRATCH.last : new Int32Array(count);
+  const npos = scratch ? SCRATCH.npos : new Int32Array(count);
+  const next = scratch ? SCRATCH.next : new Int32Array(count);
+  next.fill(-1, 0, count);
   const firsts: number[] = [];
   let size = 4;
   for (let t = 0; t < count; t++) {
@@ -247,8 +274,11 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
     }
   }
   const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  view.setInt32(0, firsts.length);
+  const lexemes = firsts.length;
+  out[0] = lexemes >>> 24;
+  out[1] = (lexemes >>> 16) & 0xff;
+  out[2] = (lexemes >>> 8) & 0xff;
+  out[3] = lexemes & 0xff;
   let at = 4;
   for (const first of firsts) {
     for (let k = tokens.starts[first], end = tokens.ends[first]; k < end; k++) {
@@ -260,11 +290,12 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
       }
     }
     out[at++] = 0;
-    view.setUint16(at, npos[first]);
-    at += 2;
+    out[at++] = npos[first] >> 8;
+    out[at++] = npos[first] & 0xff;
     for (let t = first; t !== -1; t = next[t]) {
-      view.setUint16(at, t + 1 > MAX_POSITION ? MAX_POSITION : t + 1);
-      at += 2;
+      const position = t + 1 > MAX_POSITION ? MAX_POSITION : t + 1;
+      out[at++] = position >> 8;
+      out[at++] = position & 0xff;
     }
   }
   return out;
