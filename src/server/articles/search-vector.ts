@@ -12,7 +12,7 @@
  * lexeme gives null. The tables' agreement with the database (its locale's letters and lower case) is checked once
  * per engine with searchVectorProbe before any vector made here is used.
  *
- * Pure functions; the tables are built once and never written after.
+ * The tables are built on first use and never written after; the scratch arrays (Tokens) are reused by every call.
  */
 
 /** to_tsvector keeps at most this many positions per lexeme (MAXNUMPOS - 1) ... */
@@ -44,40 +44,57 @@ const BLANK_CHARS =
 /** ASCII separators with no meaning to the parser in any position this module lets them stand in. */
 const ASCII_BLANKS = ' \t\n\r\f\v!"#$%\'()*,:;=>?[\\]^_`{|}';
 
-/** Character class by UTF-16 code unit (the tables hold only BMP characters); 0 = not handled. */
-const CLASS = new Uint8Array(0x10000);
+/**
+ * Character class by UTF-16 code unit (the tables hold only BMP characters); 0 = not handled. The tables and the
+ * scratch space are made on first use (tables()): a parse thread that never makes a vector (SQLite) holds none.
+ */
+let CLASS = new Uint8Array(0);
 /**
  * Lower case of each handled letter, one code unit each (the database lower-cases character by character); digits
  * and the hyphen map to themselves.
  */
-const LOWER = new Uint16Array(0x10000);
+let LOWER = new Uint16Array(0);
 
-for (let c = 0x41; c <= 0x5a; c++) {
-  CLASS[c] = LETTER;
-  LOWER[c] = c + 32;
-  CLASS[c + 32] = LETTER;
-  LOWER[c + 32] = c + 32;
-}
-for (let c = 0x30; c <= 0x39; c++) {
-  CLASS[c] = DIGIT;
-  LOWER[c] = c;
-}
-// A hyphenated word's whole holds its hyphens.
-LOWER[0x2d] = 0x2d;
-for (const ch of ASCII_BLANKS) CLASS[ch.charCodeAt(0)] = BLANK;
-// '-', '.', '+', '&', '<' and '@' are separators too, checked in context below.
-for (const ch of '-.+&<@') CLASS[ch.charCodeAt(0)] = BLANK;
-for (const ch of BLANK_CHARS) CLASS[ch.charCodeAt(0)] = BLANK;
-for (const [from, to] of LETTER_RANGES) {
-  for (let c = from; c <= to; c++) {
-    const ch = String.fromCharCode(c);
-    if (!/^[\p{Lu}\p{Ll}\p{Lt}]$/u.test(ch)) continue;
-    // One character to one character, as the database's towlower maps (İ becomes "i̇" in JavaScript: left out),
-    // and below U+0800, two bytes of UTF-8 at most (encodeVector; Ⱥ's lower case is U+2C65: left out).
-    const lower = ch.toLowerCase();
-    if (lower.length !== 1 || lower.charCodeAt(0) >= 0x800 || !/^[\p{Lu}\p{Ll}\p{Lt}]$/u.test(lower)) continue;
+function tables(): void {
+  if (CLASS.length > 0) return;
+  CLASS = new Uint8Array(0x10000);
+  LOWER = new Uint16Array(0x10000);
+  SCRATCH = {
+    starts: new Int32Array(SCRATCH_TOKENS),
+    ends: new Int32Array(SCRATCH_TOKENS),
+    table: new Int32Array(SCRATCH_TOKENS * 2),
+    hashes: new Int32Array(SCRATCH_TOKENS),
+    last: new Int32Array(SCRATCH_TOKENS),
+    npos: new Int32Array(SCRATCH_TOKENS),
+    next: new Int32Array(SCRATCH_TOKENS),
+  };
+  for (let c = 0x41; c <= 0x5a; c++) {
     CLASS[c] = LETTER;
-    LOWER[c] = lower.charCodeAt(0);
+    LOWER[c] = c + 32;
+    CLASS[c + 32] = LETTER;
+    LOWER[c + 32] = c + 32;
+  }
+  for (let c = 0x30; c <= 0x39; c++) {
+    CLASS[c] = DIGIT;
+    LOWER[c] = c;
+  }
+  // A hyphenated word's whole holds its hyphens.
+  LOWER[0x2d] = 0x2d;
+  for (const ch of ASCII_BLANKS) CLASS[ch.charCodeAt(0)] = BLANK;
+  // '-', '.', '+', '&', '<' and '@' are separators too, checked in context below.
+  for (const ch of '-.+&<@') CLASS[ch.charCodeAt(0)] = BLANK;
+  for (const ch of BLANK_CHARS) CLASS[ch.charCodeAt(0)] = BLANK;
+  for (const [from, to] of LETTER_RANGES) {
+    for (let c = from; c <= to; c++) {
+      const ch = String.fromCharCode(c);
+      if (!/^[\p{Lu}\p{Ll}\p{Lt}]$/u.test(ch)) continue;
+      // One character to one character, as the database's towlower maps (İ becomes "i̇" in JavaScript: left out),
+      // and below U+0800, two bytes of UTF-8 at most (encodeVector; Ⱥ's lower case is U+2C65: left out).
+      const lower = ch.toLowerCase();
+      if (lower.length !== 1 || lower.charCodeAt(0) >= 0x800 || !/^[\p{Lu}\p{Ll}\p{Lt}]$/u.test(lower)) continue;
+      CLASS[c] = LETTER;
+      LOWER[c] = lower.charCodeAt(0);
+    }
   }
 }
 
@@ -92,6 +109,7 @@ const isSpaceOrEnd = (c: number) => Number.isNaN(c) || c === 0x20 || (c >= 0x09 
  * null when the text holds anything this module does not reproduce exactly.
  */
 export function simpleTsvector(text: string): Uint8Array | null {
+  tables();
   // The tokens as ranges of the text, in order: token t has position t + 1.
   const tokens = new Tokens();
   const n = text.length;
@@ -189,14 +207,14 @@ class Tokens {
 
 /** Tokens the scratch space holds (a benchmark item has about 130). */
 const SCRATCH_TOKENS = 4096;
-const SCRATCH = {
-  starts: new Int32Array(SCRATCH_TOKENS),
-  ends: new Int32Array(SCRATCH_TOKENS),
-  table: new Int32Array(SCRATCH_TOKENS * 2),
-  hashes: new Int32Array(SCRATCH_TOKENS),
-  last: new Int32Array(SCRATCH_TOKENS),
-  npos: new Int32Array(SCRATCH_TOKENS),
-  next: new Int32Array(SCRATCH_TOKENS),
+let SCRATCH = {
+  starts: new Int32Array(0),
+  ends: new Int32Array(0),
+  table: new Int32Array(0),
+  hashes: new Int32Array(0),
+  last: new Int32Array(0),
+  npos: new Int32Array(0),
+  next: new Int32Array(0),
 };
 
 /** Whether tokens a and b are the same lexeme: the same characters once lower-cased. */
@@ -307,6 +325,7 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
  * locale classes or lower-cases a character differently, or another parser, computes every vector itself).
  */
 export function searchVectorProbe(): string {
+  tables();
   const words: string[] = ['Hyphen-ated state-of-the-art x-Y', 'end. Next', "don't", 'a - b', 'C++', 'Tom & Jerry', 'a < b', 'x:y', 'foo_bar'];
   for (let c = 0; c < 0x10000; c++) {
     if (CLASS[c] === LETTER) words.push(`a${String.fromCharCode(c)}b`);
