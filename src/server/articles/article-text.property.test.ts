@@ -10,6 +10,7 @@ import { collapseWhitespace, escapeHtml, htmlToText, nonEmpty, textToHtml, textW
 import { sanitizeContent, sanitizeSvg, stripTracking } from '../reader/sanitize/index.js';
 import { boundNesting } from '../reader/sanitize/nesting.js';
 import { articleBody, ftsMatchQuery, pgTsQuery, searchWords, storedHtmlToText, teaser, teaserOfText } from './article-text.js';
+import { simpleTsvector } from './search-vector.js';
 
 const BASE = 'https://blog.example.com/post';
 
@@ -28,6 +29,7 @@ const HELPERS: Record<string, (s: string) => unknown> = {
   boundNesting,
   storedHtmlToText,
   articleBodyContent: (s) => articleBody(s, null),
+  simpleTsvector,
   articleBodySummary: (s) => articleBody(null, s),
   teaser,
   teaserShort: (s) => teaser(s, 40),

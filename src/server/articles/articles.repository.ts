@@ -3,6 +3,7 @@ import { dialectOf, type Db } from '../db/database.js';
 import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
 import { articleBody, teaser } from './article-text.js';
+import { searchVectorProbe, simpleTsvector } from './search-vector.js';
 import { articlesStored } from './reading-state.js';
 import { chunks } from '../db/chunks.js';
 import { matchArrivedArticles } from '../reading-lists/membership.js';
@@ -29,6 +30,11 @@ export interface StoredItem {
   text?: string;
   /** The compact card's teaser (article-text.ts teaser of summary, else content); computed here when absent. */
   teaser?: string;
+  /**
+   * PostgreSQL: `to_tsvector('simple', title + ' ' + text)` made on a parse thread (search-vector.ts, binary form);
+   * when absent or null, PostgreSQL computes it from the text. SQLite ignores it.
+   */
+  searchVector?: Uint8Array | null;
 }
 
 // SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 17 columns.
@@ -82,6 +88,23 @@ const itemText = (id: number, i: StoredItem): ItemText => ({
 /** PostgreSQL's search vector of an article ('simple' configuration: feeds come in every language). */
 const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple', ${`${t.title} ${t.body}`})`;
 
+/** A vector from a parse thread as the pg driver binds binary values (a Buffer; a thread's copy is a Uint8Array). */
+const vectorParam = (v: Uint8Array) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+
+/**
+ * Whether this PostgreSQL computes search vectors as search-vector.ts does: to_tsvector of searchVectorProbe() (every
+ * character and separator it handles) is the vector it makes. The refresh asks once per engine before it lets the
+ * parse threads make vectors (docs/decisions.md "Refresh engine: the search vector on the parse threads").
+ */
+export async function searchVectorsAgree(db: Db): Promise<boolean> {
+  if (dialectOf(db) !== 'postgres') return false;
+  const probe = searchVectorProbe();
+  const mine = simpleTsvector(probe);
+  if (!mine) return false;
+  const { rows } = await sql<{ same: boolean }>`select ${vectorParam(mine)}::tsvector::text = to_tsvector('simple', ${probe})::text as same`.execute(db);
+  return rows[0]?.same === true;
+}
+
 // FTS rows per insert statement (3 parameters each): a whole write group's new articles in one statement.
 const FTS_BATCH = 1000;
 
@@ -119,8 +142,9 @@ const ARTICLE_INSERT =
 const ARTICLE_HEAD = { sqlite: `${ARTICLE_INSERT})`, postgres: `${ARTICLE_INSERT}, "search_vector")` };
 const articleRow = (p: () => string) =>
   `(${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()})`;
-// PostgreSQL's search vector is written with the row (to_tsvector of one text parameter).
-const articleRowPg = (p: () => string) => `${articleRow(p).slice(0, -1)}, to_tsvector('simple', ${p()}))`;
+// PostgreSQL's search vector is written with the row: the parse thread's vector (binary), else to_tsvector of the
+// text (one of the two parameters is null).
+const articleRowPg = (p: () => string) => `${articleRow(p).slice(0, -1)}, coalesce(${p()}::tsvector, to_tsvector('simple', ${p()})))`;
 // Two workers cannot store the same feed at once (lease), but a retried job might: never duplicate.
 const ARTICLE_TAIL = ' on conflict ("feed_id", "guid_hash") do nothing returning "id", "guid_hash"';
 const USER_ARTICLE_INSERT = 'insert into "user_articles" ("user_id", "article_id", "feed_id", "published_at", "is_read", "is_favorite")';
@@ -213,7 +237,8 @@ export async function writeFeedItems(
       values.push(feedId, i.guidHash, i.updatedAt, now, now);
       if (texts) {
         const t = texts.get(i.guidHash)!;
-        values.push(`${t.title} ${t.body}`);
+        if (i.searchVector) values.push(vectorParam(i.searchVector), null);
+        else values.push(null, `${t.title} ${t.body}`);
       }
     }
     const rows = await insertRows<{ id: number; guid_hash: string }>(
@@ -263,7 +288,7 @@ export async function writeFeedItems(
         ...itemColumns(i),
         updated_at: i.updatedAt ?? now,
         last_seen_at: now,
-        ...(postgres ? ({ search_vector: tsvector(text) } as object) : {}),
+        ...(postgres ? ({ search_vector: i.searchVector ? sql`${vectorParam(i.searchVector)}::tsvector` : tsvector(text) } as object) : {}),
       })
       .where('feed_id', '=', feedId)
       .where('guid_hash', '=', i.guidHash)

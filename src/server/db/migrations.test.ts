@@ -4,7 +4,7 @@ import { Migrator, sql, type Generated, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openPostgres, openSqlite, type Database, type Dialect } from './database.js';
-import { DIALECTS, TEST_POSTGRES_URL } from '../test/dialects.js';
+import { createTestDatabase, DIALECTS, TEST_POSTGRES_URL } from '../test/dialects.js';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -275,6 +275,26 @@ describe('migration files', () => {
         imported.filter((m) => !['kysely', 'node:crypto', 'htmlparser2'].includes(m)),
         file,
       ).toEqual([]);
+    }
+  });
+});
+
+describe.runIf(DIALECTS.includes('postgres'))('0014_articles_lz4 (postgres)', () => {
+  it('stores the articles’ large columns with lz4 when the server has it, and down gives them the default back', async () => {
+    const database = await createTestDatabase('postgres');
+    try {
+      const db = database.db;
+      const lz4 = (await sql<{ lz4: boolean }>`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(db)).rows[0].lz4;
+      const methods = async () =>
+        (
+          await sql<{ attname: string; method: string }>`select attname, attcompression as method from pg_attribute
+            where attrelid = 'articles'::regclass and attname in ('content', 'summary', 'teaser', 'extracted_content', 'search_vector') order by attname`.execute(db)
+        ).rows.map((r) => `${r.attname}:${r.method}`);
+      expect(await methods()).toEqual(['content', 'extracted_content', 'search_vector', 'summary', 'teaser'].map((c) => `${c}:${lz4 ? 'l' : ''}`));
+      await (await import('./migrations/0014_articles_lz4.js')).down(db);
+      expect(await methods()).toEqual(['content', 'extracted_content', 'search_vector', 'summary', 'teaser'].map((c) => `${c}:`));
+    } finally {
+      await database.destroy();
     }
   });
 });

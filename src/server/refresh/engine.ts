@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { claimDueFeeds, markFeedsDue, releaseStaleClaims } from '../feeds/feeds.repository.js';
+import { searchVectorsAgree } from '../articles/articles.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
 import type { LogRecord } from '../log.js';
 import { documentWorkerAvailable, inlineProcessor, poolParsers, WorkerPoolProcessor, type DocumentProcessor, type ParsePool } from './document-pool.js';
@@ -24,6 +25,9 @@ import { WriteGroups } from './write-groups.js';
  */
 export type EngineRole = 'all' | 'web' | 'worker';
 export type RefreshLog = RefreshContext['log'];
+
+/** After a failed comparison of search vectors with PostgreSQL, the next attempt waits this long. */
+const VECTORS_RETRY_MS = 60_000;
 
 /** No log at all (tests that give the engine none). */
 const SILENT: RefreshLog = { info: () => {}, warn: () => {}, error: () => {} };
@@ -173,6 +177,28 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     windowMs: WRITE_GROUP_WINDOW_MS[database.dialect],
     writers: () => refreshing,
   });
+  // PostgreSQL: the parse threads make the search vectors when this database computes them as they do; asked once,
+  // and after a failed attempt again a minute later (docs/decisions.md "Refresh engine: the search vector on the
+  // parse threads").
+  let vectorsAgree: Promise<boolean> | null = null;
+  let vectorsAskedAt = 0;
+  const searchVectors = (): Promise<boolean> => {
+    if (vectorsAgree && vectorsAskedAt === 0) return vectorsAgree;
+    if (vectorsAgree && Date.now() - vectorsAskedAt < VECTORS_RETRY_MS) return vectorsAgree;
+    vectorsAskedAt = 0;
+    vectorsAgree = searchVectorsAgree(database.db).then(
+      (agree) => {
+        if (!agree) log.warn({}, 'PostgreSQL computes search vectors differently from the parse threads; it computes them itself');
+        return agree;
+      },
+      (err: unknown) => {
+        vectorsAskedAt = Date.now();
+        log.warn({ err }, 'could not compare search vectors with PostgreSQL; it computes them itself for now');
+        return false;
+      },
+    );
+    return vectorsAgree;
+  };
   const ctx: RefreshContext = {
     database,
     fetcher,
@@ -185,6 +211,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     background: (task) => background.run(task),
     parsers: poolParsers(pool),
     writes,
+    ...(database.dialect === 'postgres' ? { searchVectors } : {}),
   };
   const refresh = async (feedId: number, signal?: AbortSignal): Promise<RefreshOutcome> => {
     refreshing++;

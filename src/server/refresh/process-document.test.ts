@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { articleBody, teaser } from '../articles/article-text.js';
 import { containsNul } from '../nul.js';
+import { simpleTsvector } from '../articles/search-vector.js';
 import { processDocument } from './process-document.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../reader/parse/testdata/${name}`, import.meta.url));
@@ -89,5 +90,27 @@ describe('processDocument: item HTML handed to the sanitiser as compact strings'
     const { fresh } = processDocument({ body: Buffer.from(doc), url: 'https://example.com/feed.xml', contentType: null, known: new Map(), now: Date.UTC(2025, 0, 1) });
     expect(fresh.map((item) => item.content)).toEqual(['<p>Café crème à 2,50 € – “quoted” ’s</p>', '<p>Straße, naïve, ½ × 3 ÷ 4 ¿ © ÿ</p>', 'plain &amp; simple']);
     expect(fresh.map((item) => item.text)).toEqual(['Café crème à 2,50 € – “quoted” ’s', 'Straße, naïve, ½ × 3 ÷ 4 ¿ © ÿ', 'plain & simple']);
+  });
+});
+
+describe('processDocument: search vectors for PostgreSQL (decisions.md "Refresh engine: the search vector on the parse threads")', () => {
+  const rssOf = (items: string) => Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>T</title>${items}</channel></rss>`);
+  const input = { url: 'https://example.com/feed.xml', contentType: null, known: new Map<string, string>(), now: Date.UTC(2025, 0, 1) };
+
+  it('gives each item the vector of its title and text when asked, null when PostgreSQL has to make it, in one buffer', () => {
+    const body = rssOf(
+      '<item><guid>a</guid><title>Kestrel\u0000 sighted</title><description>&lt;p&gt;A well-known bird&lt;/p&gt;</description></item>' +
+        '<item><guid>b</guid><title>Release 2.5</title><description>see example.org</description></item>' +
+        '<item><guid>c</guid><title>Heron</title><description>nests</description></item>',
+    );
+    const { fresh } = processDocument({ ...input, body, searchVectors: true });
+    const [a, b, c] = fresh;
+    // The title without its NUL, as it is stored: the vector of "Kestrel sighted A well-known bird".
+    expect(a.searchVector).toEqual(simpleTsvector(`${a.title} ${a.text}`));
+    expect(a.title).toBe('Kestrel sighted');
+    expect(b.searchVector).toBeNull();
+    expect(c.searchVector).toEqual(simpleTsvector('Heron nests'));
+    expect(a.searchVector!.buffer).toBe(c.searchVector!.buffer);
+    expect(processDocument({ ...input, body }).fresh.every((item) => item.searchVector === undefined)).toBe(true);
   });
 });

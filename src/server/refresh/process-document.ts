@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { containsNul, stripNulDeep } from '../nul.js';
+import { simpleTsvector } from '../articles/search-vector.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
@@ -20,6 +21,12 @@ export interface DocumentInput {
   known: Map<string, string>;
   /** Milliseconds since the epoch: the fetch time (first-seen time of undated items; future dates clamp to it). */
   now: number;
+  /**
+   * Make each stored item's PostgreSQL search vector here (StoredItem.searchVector): the engine asks for it on a
+   * database that agrees with articles/search-vector.ts (docs/decisions.md "Refresh engine: the search vector on
+   * the parse threads").
+   */
+  searchVectors?: boolean;
 }
 
 export type FeedMeta = Omit<ParsedFeed, 'items'>;
@@ -116,7 +123,32 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
   });
   // Feed text is stored without U+0000, which PostgreSQL cannot hold, whatever field it came in (decisions.md "No
   // NUL characters"); done here, on the parse thread, like the rest of the per-item work.
-  return withoutNul(result);
+  const stored = withoutNul(result);
+  if (input.searchVectors) withSearchVectors([...stored.fresh, ...stored.changed]);
+  return stored;
+}
+
+/**
+ * Sets each item's search vector: of what the store indexes (title and text, as articles.repository.ts joins them),
+ * from the final strings; null (PostgreSQL computes it) for a text search-vector.ts does not handle. The vectors
+ * share one buffer, so the copy to the main thread is one ArrayBuffer for the document, not one per item.
+ */
+function withSearchVectors(items: StoredItem[]): void {
+  const vectors = items.map((item) => simpleTsvector(`${item.title} ${item.text}`));
+  let size = 0;
+  for (const v of vectors) if (v) size += v.length;
+  const all = new Uint8Array(size);
+  let at = 0;
+  items.forEach((item, k) => {
+    const v = vectors[k];
+    if (!v) {
+      item.searchVector = null;
+      return;
+    }
+    all.set(v, at);
+    item.searchVector = all.subarray(at, at + v.length);
+    at += v.length;
+  });
 }
 
 /**

@@ -49,6 +49,11 @@ export interface RefreshContext {
    * feed's writes are a transaction of their own.
    */
   writes?: WriteGroups;
+  /**
+   * Whether the parse threads make the articles' PostgreSQL search vectors (the engine's one check of the database,
+   * articles.repository.ts searchVectorsAgree); without it, the database computes them.
+   */
+  searchVectors?: () => Promise<boolean>;
 }
 
 /** Runs one feed's writes in a transaction: its group's, when the engine groups them. */
@@ -127,7 +132,8 @@ async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: Abo
     }
 
     const known = feed.last_success_at ? await currentItemHashes(ctx.database.db, feed.id, feed.last_success_at) : new Map<string, string>();
-    const doc = await ctx.processor.process({ body: result.body, url: result.url, contentType: result.contentType, known, now: now.getTime() });
+    const searchVectors = ctx.searchVectors ? await ctx.searchVectors() : false;
+    const doc = await ctx.processor.process({ body: result.body, url: result.url, contentType: result.contentType, known, now: now.getTime(), searchVectors });
     const stored = await storeDocument(ctx, feed, doc, base, now);
     if (iconDue(feed, now)) {
       // The task keeps only what it needs: a waiting task must not hold the whole document in memory.
