@@ -279,7 +279,7 @@ describe('migration files', () => {
   });
 });
 
-describe.runIf(DIALECTS.includes('postgres'))('0014_articles_lz4 (postgres)', () => {
+describe.runIf(DIALECTS.includes('postgres'))('0013_articles_lz4 (postgres)', () => {
   it('stores the articles’ large columns with lz4 when the server has it, and down gives them the default back', async () => {
     const database = await createTestDatabase('postgres');
     try {
@@ -291,7 +291,7 @@ describe.runIf(DIALECTS.includes('postgres'))('0014_articles_lz4 (postgres)', ()
             where attrelid = 'articles'::regclass and attname in ('content', 'summary', 'teaser', 'extracted_content', 'search_vector') order by attname`.execute(db)
         ).rows.map((r) => `${r.attname}:${r.method}`);
       expect(await methods()).toEqual(['content', 'extracted_content', 'search_vector', 'summary', 'teaser'].map((c) => `${c}:${lz4 ? 'l' : ''}`));
-      await (await import('./migrations/0014_articles_lz4.js')).down(db);
+      await (await import('./migrations/0013_articles_lz4.js')).down(db);
       expect(await methods()).toEqual(['content', 'extracted_content', 'search_vector', 'summary', 'teaser'].map((c) => `${c}:`));
     } finally {
       await database.destroy();

@@ -33,5 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0010_feed_posting_frequency': onRun(() => import('./0010_feed_posting_frequency.js')),
   '0011_reading_list_counters': onRun(() => import('./0011_reading_list_counters.js')),
   '0012_feed_list_version': onRun(() => import('./0012_feed_list_version.js')),
-  '0014_articles_lz4': onRun(() => import('./0014_articles_lz4.js')),
+  '0013_articles_lz4': onRun(() => import('./0013_articles_lz4.js')),
 };
