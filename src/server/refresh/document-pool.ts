@@ -136,12 +136,12 @@ function fromWorkerError(e: WorkerError): Error {
 const WORKER_IDLE_MS = 60_000;
 
 /**
- * Refresh documents a worker holds beyond the one it parses: the next is posted while it parses, so it never waits
- * for the main thread to take an answer before it can start the next feed (docs/decisions.md "Parse threads: the
- * next document posted ahead"). The main thread runs SQLite's write groups synchronously, tens of milliseconds at a
- * time, and a worker that was handed one job at a time sat idle through them.
+ * Refresh documents a worker holds beyond the one it parses: the next ones are posted while it parses, so it never
+ * waits for the main thread to take an answer before it can start the next feed (docs/decisions.md "Parse threads:
+ * the next document posted ahead"). The main thread runs SQLite's write groups synchronously, tens of milliseconds
+ * at a time, and a worker that was handed one job at a time sat idle through them; four cover a group's commit.
  */
-export const DOCUMENTS_AHEAD = 1;
+export const DOCUMENTS_AHEAD = 4;
 
 class PooledWorker {
   private worker: Worker | null = null;
