@@ -8,59 +8,30 @@
 //
 // FEEDER_DIST=/path/to/other/checkout measures another build (its bin/feeder.js and dist/), so two commits can be
 // compared back to back; BENCH_NODE_ARGS adds node options (e.g. `--heapsnapshot-signal=SIGUSR2`).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
+import { cpuMs, feederBin, feederEnv, feederRoot, loadAverage, sleep, startFeeder, statusKb, stopFeeder, waitHealthy } from './lib/feeder-process.mjs';
 
-const root = resolve(process.env.FEEDER_DIST || new URL('..', import.meta.url).pathname);
-const bin = join(root, 'bin/feeder.js');
 const STARTS = Number(process.env.BENCH_IDLE_STARTS) || 5;
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const mb = (kb) => Math.round(kb / 102.4) / 10;
 
 function status(pid) {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field) => Number(text.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0);
+  const kb = (field) => statusKb(pid, field);
   return { rss_mb: mb(kb('VmRSS')), hwm_mb: mb(kb('VmHWM')), anon_mb: mb(kb('RssAnon')), file_mb: mb(kb('RssFile')), threads: kb('Threads') };
 }
 
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * CLOCK_TICK_MS;
-}
-
 async function startOnce(env) {
-  const started = Date.now();
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = startFeeder(env);
   try {
-    let readyMs;
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) {
-        readyMs = Date.now() - started;
-        break;
-      }
-      if (i > 1500) throw new Error('feeder did not start');
-      await sleep(20);
-    }
+    const readyMs = await waitHealthy(child, env);
     await sleep(2000);
     return { ...status(child.pid), ready_ms: readyMs, start_cpu_ms: cpuMs(child.pid) };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    await stopFeeder(child);
   }
 }
 
@@ -68,19 +39,12 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 async function run(dialect, databaseUrl) {
   const dataDir = mkdtempSync(join(tmpdir(), 'feeder-bench-idle-'));
-  const env = {
-    PATH: process.env.PATH,
-    DATA_DIR: dataDir,
-    PORT: String(3900 + Math.floor(Math.random() * 90)),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  };
+  const env = feederEnv(dataDir, databaseUrl);
   try {
     // Migrated once, as every start but the first after an upgrade finds it.
-    const migrate = spawnSync(process.execPath, [bin, 'migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const migrate = spawnSync(process.execPath, [feederBin, 'migrate'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     if (migrate.status !== 0) throw new Error(`feeder migrate exited with ${migrate.status}`);
-    const loadBefore = load();
+    const loadBefore = loadAverage();
     const runs = [];
     for (let i = 0; i < STARTS; i++) runs.push(await startOnce(env));
     const pick = (key) => runs.map((r) => r[key]);
@@ -96,7 +60,7 @@ async function run(dialect, databaseUrl) {
         threads: median(pick('threads')),
         median_ready_ms: median(pick('ready_ms')),
         median_start_cpu_ms: median(pick('start_cpu_ms')),
-        load: `${loadBefore} → ${load()}`,
+        load: `${loadBefore} → ${loadAverage()}`,
       }),
     );
   } finally {
@@ -125,6 +89,6 @@ async function withPgDatabase(work) {
   }
 }
 
-console.log(JSON.stringify({ bench: 'idle', build: root, starts: STARTS, load: load() }));
+console.log(JSON.stringify({ bench: 'idle', build: feederRoot, starts: STARTS, load: loadAverage() }));
 if (!process.env.BENCH_SKIP_SQLITE) await run('sqlite', null);
 if (!process.env.BENCH_SKIP_POSTGRES) await withPgDatabase((url) => run('postgres', url));

@@ -15,13 +15,13 @@
 //
 // FEEDER_DIST=/path/to/other/checkout runs another build (its bin/feeder.js and dist/, seeded with its own
 // migrations), so two commits can be measured back to back on the same machine.
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startFeedServer } from './lib/feed-server.mjs';
+import { cpuMs, feederEnv, feederRoot, loadAverage, sleep, startFeeder, statusKb, stopFeeder, waitHealthy } from './lib/feeder-process.mjs';
 
 const ITEMS = 50;
 const SIZES = (process.env.BENCH_SIZES || process.env.BENCH_FEEDS || '500,1000,2000,4000')
@@ -29,40 +29,14 @@ const SIZES = (process.env.BENCH_SIZES || process.env.BENCH_FEEDS || '500,1000,2
   .map((s) => Number(s.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
 const MAX_FEEDS = Math.max(...SIZES);
-const root = resolve(process.env.FEEDER_DIST || new URL('..', import.meta.url).pathname);
-const dist = pathToFileURL(join(root, 'dist/server/'));
+const dist = pathToFileURL(join(feederRoot, 'dist/server/'));
 const { loadConfig } = await import(new URL('config.js', dist));
 const { openDatabase, migrateToLatest } = await import(new URL('db/database.js', dist));
 const { ensureFeed } = await import(new URL('feeds/feeds.repository.js', dist));
 const { subscribe } = await import(new URL('feeds/subscriptions.repository.js', dist));
-const bin = join(root, 'bin/feeder.js');
-const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REST_S = Number(process.env.BENCH_REST_S) || 0;
 const ROUNDS_304 = Math.max(1, Number(process.env.BENCH_304_ROUNDS) || 1);
-
-/**
- * user + system CPU of a process (all its threads), in ms; null when it is gone. `/proc/PID/task/PID` is the main
- * thread alone (where the storing runs; the parse threads are the others).
- */
-function cpuMs(pid, mainThreadOnly = false) {
-  try {
-    const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * CLOCK_TICK_MS;
-  } catch {
-    return null;
-  }
-}
-
-function statusKb(pid, field) {
-  try {
-    const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU of this process (the feed server and the monitor), ms. */
 const ownCpuMs = () => {
@@ -100,9 +74,6 @@ function smapsKb(pid) {
   }
   return kinds;
 }
-
-const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const hostOf = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${port}`;
 // Read at the feeder's first request of a round: the CPU its start cost is not the round's.
@@ -216,34 +187,12 @@ async function monitorFor(database, pgDb) {
   };
 }
 
-function startFeeder(env) {
-  return spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'all'], {
-    env,
-    // BENCH_CHILD_STDOUT=1 passes the server's stdout through (e.g. BENCH_NODE_ARGS=--trace-gc).
-    stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit'],
-  });
-}
-
-async function stopFeeder(child) {
-  child.kill('SIGTERM');
-  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-}
-
 /** RSS of `feeder all` once it answers /healthz and has settled, with nothing due (every feed checked far ahead). */
 async function idleRss(env, monitor) {
   await monitor.makeDue('2999-01-01T00:00:00.000Z');
   const child = startFeeder(env);
   try {
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 600) throw new Error('feeder did not start');
-      await sleep(50);
-    }
+    await waitHealthy(child, env, 50);
     await sleep(2000);
     return Math.round(statusKb(child.pid, 'VmRSS') / 1024);
   } finally {
@@ -257,7 +206,7 @@ async function idleRss(env, monitor) {
  */
 async function round(name, env, monitor, feeds, column, extra, restAfter = false) {
   const since = new Date().toISOString();
-  const loadBefore = load();
+  const loadBefore = loadAverage();
   const before = server.requests;
   const child = startFeeder(env);
   let start = null;
@@ -335,7 +284,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
         ...(atPeak ? { at_peak_mb: Object.fromEntries(Object.entries(atPeak).map(([k, v]) => [k, Math.round(v / 1024)])) } : {}),
         ...extra,
         ...rest,
-        load: `${loadBefore} → ${load()}`,
+        load: `${loadBefore} → ${loadAverage()}`,
       }),
     );
   } finally {
@@ -346,17 +295,11 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
 
 async function run(dialect, feeds, pgDb) {
   const dataDir = mkdtempSync(join(tmpdir(), 'feeder-bench-refresh-'));
-  const env = {
-    PATH: process.env.PATH,
-    DATA_DIR: dataDir,
-    PORT: String(3900 + Math.floor(Math.random() * 90)),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
+  const env = feederEnv(dataDir, pgDb?.url, {
     ALLOW_PRIVATE_FEED_HOSTS: 'true',
     ...(process.env.REFRESH_PARSE_THREADS ? { REFRESH_PARSE_THREADS: process.env.REFRESH_PARSE_THREADS } : {}),
     ...(process.env.REFRESH_CONCURRENCY ? { REFRESH_CONCURRENCY: process.env.REFRESH_CONCURRENCY } : {}),
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
-  };
+  });
   const monitor = await monitorFor(await seed(env, feeds), pgDb);
   try {
     const idle = await idleRss(env, monitor);
@@ -374,7 +317,7 @@ async function run(dialect, feeds, pgDb) {
   }
 }
 
-console.log(JSON.stringify({ bench: 'refresh', build: root, sizes: SIZES, load: load() }));
+console.log(JSON.stringify({ bench: 'refresh', build: feederRoot, sizes: SIZES, load: loadAverage() }));
 try {
   if (!process.env.BENCH_SKIP_SQLITE) for (const n of SIZES) await run('sqlite', n, null);
   if (!process.env.BENCH_SKIP_POSTGRES) {

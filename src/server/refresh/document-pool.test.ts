@@ -19,6 +19,12 @@ const input = (body: string, known = new Map<string, string>()): DocumentInput =
   now: Date.parse('2026-11-22T12:00:00Z'),
 });
 
+/** A feed that needs far more than a 16 MB heap cap while it is parsed (it stands for one over WORKER_HEAP_MB). */
+const HUGE_FEED = rss(
+  'Huge',
+  Array.from({ length: 4000 }, (_, n) => item(n + 1, { description: `<p>${'Lots of text in a huge feed. '.repeat(40)}</p>` })),
+);
+
 describe('document processing on worker threads', () => {
   it('finds the compiled worker (run `npm run build` first)', () => {
     expect(documentWorkerAvailable(WORKER)).toBe(true);
@@ -104,11 +110,7 @@ describe('document processing on worker threads', () => {
     // A 16 MB cap stands for WORKER_HEAP_MB: the feed needs several times its own size while it is parsed.
     const pool = new WorkerPoolProcessor(2, WORKER, {}, () => {}, 16);
     try {
-      const huge = rss(
-        'Huge',
-        Array.from({ length: 4000 }, (_, n) => item(n + 1, { description: `<p>${'Lots of text in a huge feed. '.repeat(40)}</p>` })),
-      );
-      const [err, fine] = await Promise.all([pool.process(input(huge)).catch((e) => e), pool.process(input(rss('Fine', [item(1)])))]);
+      const [err, fine] = await Promise.all([pool.process(input(HUGE_FEED)).catch((e) => e), pool.process(input(rss('Fine', [item(1)])))]);
       expect(err).toBeInstanceOf(ReaderError);
       expect(err.code).toBe('PARSE_INVALID');
       expect(err.message).toMatch(/too large .* more than 16 MB of memory/);
@@ -156,11 +158,7 @@ describe('document processing on worker threads', () => {
     // One thread with a 16 MB cap: the huge feed ends it; the small one was posted ahead of it on that thread.
     const pool = new WorkerPoolProcessor(1, WORKER, {}, () => {}, 16);
     try {
-      const huge = rss(
-        'Huge',
-        Array.from({ length: 4000 }, (_, n) => item(n + 1, { description: `<p>${'Lots of text in a huge feed. '.repeat(40)}</p>` })),
-      );
-      const hugeAnswer = pool.process(input(huge)).catch((e) => e);
+      const hugeAnswer = pool.process(input(HUGE_FEED)).catch((e) => e);
       const fineAnswer = pool.process(input(rss('Fine', [item(1)])));
       expect(pool.queued).toBe(0);
       const err = await hugeAnswer;
