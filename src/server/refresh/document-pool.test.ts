@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { ReaderError } from '../reader/types.js';
 import { item, rss } from '../test/feed-server.js';
-import { DOCUMENTS_AHEAD, documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor } from './document-pool.js';
+import { AHEAD_MAX_BYTES, DOCUMENTS_AHEAD, documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor } from './document-pool.js';
 import type { DocumentInput } from './process-document.js';
 
 /**
@@ -149,6 +149,22 @@ describe('document processing on worker threads', () => {
       expect(pool.queued).toBe(2);
       await Promise.all([...docs, svg]);
       expect(order).toEqual([...Array.from({ length: onThread }, (_, n) => `feed ${n}`), 'svg', `feed ${onThread}`]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('posts no large document ahead: it waits in the queue, behind a request that comes later', async () => {
+    const pool = new WorkerPoolProcessor(1, WORKER);
+    try {
+      const large = rss('Large', [item(1, { description: `<p>${'x'.repeat(AHEAD_MAX_BYTES)}</p>` })]);
+      const order: string[] = [];
+      const first = pool.process(input(rss('First', [item(1)]))).then(() => order.push('first'));
+      const big = pool.process(input(large)).then(() => order.push('large'));
+      expect(pool.queued).toBe(1);
+      const svg = pool.run('svg', '<svg xmlns="http://www.w3.org/2000/svg"><circle r="8"/></svg>').then(() => order.push('svg'));
+      await Promise.all([first, big, svg]);
+      expect(order).toEqual(['first', 'svg', 'large']);
     } finally {
       await pool.close();
     }

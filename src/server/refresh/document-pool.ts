@@ -142,6 +142,15 @@ const WORKER_IDLE_MS = 60_000;
  * at a time, and a worker that was handed one job at a time sat idle through them; four cover a group's commit.
  */
 export const DOCUMENTS_AHEAD = 4;
+/**
+ * Only documents this small are posted ahead: a request's job waits for those on its thread, and a small document
+ * takes milliseconds (a typical feed is 73 KB), where a large one may take its whole time limit. Larger documents
+ * wait in the pool's queue, behind any request's job.
+ */
+export const AHEAD_MAX_BYTES = 256 * 1024;
+
+/** Whether a job may be posted to a thread behind the one it runs (takesAhead): a small refresh document. */
+const goesAhead = (job: { kind: JobKind; input: unknown }) => job.kind === 'document' && (job.input as DocumentInput).body.byteLength <= AHEAD_MAX_BYTES;
 
 class PooledWorker {
   private worker: Worker | null = null;
@@ -337,7 +346,7 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
     if (this.closed) return Promise.reject(new Error('document pool closed'));
     return new Promise<JobOutput<K>>((resolve, reject) => {
       const job: Job = { kind, input, resolve: resolve, reject };
-      const worker = this.idle.pop() ?? (urgent(kind) || this.waiting.length > 0 ? undefined : this.all.find((w) => w.takesAhead));
+      const worker = this.idle.pop() ?? (this.waiting.length > 0 || !goesAhead(job) ? undefined : this.all.find((w) => w.takesAhead));
       if (worker) worker.run(job);
       else if (urgent(kind)) {
         const firstDocument = this.waiting.findIndex((j) => !urgent(j.kind));
@@ -363,8 +372,8 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
       }
       worker.run(next);
     }
-    // An urgent job waits for a worker with nothing posted rather than behind a document.
-    if (worker.takesAhead && this.waiting.length > 0 && !urgent(this.waiting[0].kind)) worker.run(this.waiting.shift()!);
+    // A request's job (and a large document) waits for a worker with nothing posted rather than behind documents.
+    if (worker.takesAhead && this.waiting.length > 0 && goesAhead(this.waiting[0])) worker.run(this.waiting.shift()!);
   }
 
   async close(): Promise<void> {
