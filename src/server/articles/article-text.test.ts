@@ -56,8 +56,14 @@ describe('search queries', () => {
   });
   it('builds a tsquery of quoted lexemes (PostgreSQL)', () => {
     expect(pgTsQuery('foo bar')).toBe("'foo' & 'bar':*");
-    expect(pgTsQuery("o'neil x-y")).toBe("('o' <-> 'neil') & ('x' <-> 'y':*)");
+    expect(pgTsQuery("o'neil x-y")).toBe("(('o' <-> 'neil') | 'o''neil') & (('x' <-> 'y':*) | 'x-y':*)");
     expect(pgTsQuery('& | ! :*')).toBeNull();
+  });
+  it('also looks for a word PostgreSQL keeps whole as typed', () => {
+    expect(pgTsQuery('"Example.com", 3.5')).toBe(`(('example' <-> 'com') | '"example.com",') & (('3' <-> '5':*) | '3.5':*)`);
+    expect(pgTsQuery('-11 kestrel')).toBe("('11' | '-11') & 'kestrel':*");
+    expect(pgTsQuery("it's")).toBe("(('it' <-> 's':*) | 'it''s':*)");
+    expect(pgTsQuery('a\\b')).toBe("(('a' <-> 'b':*) | 'a\\\\b':*)");
   });
 });
 

@@ -108,16 +108,39 @@ export function ftsMatchQuery(q: string): string | null {
  * PostgreSQL tsquery text for to_tsquery('simple', …): the tokens of one word must follow each other (<->),
  * all words are required (&), the last token is a prefix (:*). Tokens are letters and digits only and quoted as
  * lexemes, so no tsquery operator the user types has any effect. Null when there is nothing to search for.
+ *
+ * PostgreSQL's parser keeps some words whole where SQLite's splits them: a host (example.com), a number (3.5), an
+ * e-mail address, a URL, a signed number (-11, also in a date: 2026 -11 -25). Each word is therefore also looked for
+ * as typed, quoted: to_tsquery runs a quoted lexeme through the same parser as the articles' text, so it matches the
+ * tokens the article was indexed with (docs/decisions.md "Search: words PostgreSQL keeps whole").
  */
 export function pgTsQuery(q: string): string | null {
-  const words = searchWords(q);
+  const words = pgSearchWords(q);
   if (words.length === 0) return null;
   const lexeme = (t: string) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   return words
-    .map((tokens, i) => {
+    .map(({ tokens, whole }, i) => {
       const last = i === words.length - 1;
       const parts = tokens.map((t, j) => lexeme(t) + (last && j === tokens.length - 1 ? ':*' : ''));
-      return parts.length > 1 ? `(${parts.join(' <-> ')})` : parts[0];
+      const split = parts.length > 1 ? `(${parts.join(' <-> ')})` : parts[0];
+      return whole === null ? split : `(${split} | ${lexeme(whole)}${last ? ':*' : ''})`;
     })
     .join(' & ');
+}
+
+/**
+ * The user's words as pgTsQuery searches them: each word's tokens (searchWords), and the word itself as typed (lower
+ * case) unless it is just its one token. The punctuation around a word needs no trimming: PostgreSQL's parser skips
+ * it in the query as it did in the article.
+ */
+function pgSearchWords(q: string): { tokens: string[]; whole: string | null }[] {
+  const out: { tokens: string[]; whole: string | null }[] = [];
+  for (const word of q.split(/\s+/u)) {
+    if (out.length === MAX_QUERY_WORDS) break;
+    const tokens = searchWords(word)[0];
+    if (!tokens) continue;
+    const whole = word.toLowerCase();
+    out.push({ tokens, whole: tokens.length === 1 && whole === tokens[0] ? null : whole });
+  }
+  return out;
 }

@@ -219,6 +219,45 @@ describe.runIf(DIALECTS.includes('postgres'))('search vectors against PostgreSQL
       expect(rows[0].mine, q).toBe(rows[0].theirs);
     }
   });
+
+  it('turns anything a user types into a valid query that finds the text it was typed from', async () => {
+    const pieces = [
+      'example.com',
+      'news-desk@example.org',
+      '3.5',
+      '-11',
+      '2026-11-25',
+      'https://a.example/b?c=1',
+      "o'neil",
+      'x-y',
+      'C++',
+      'Straße',
+      '(',
+      ')',
+      "'",
+      '"',
+      '\\',
+      ':*',
+      '&',
+      '|',
+      '!',
+      '<->',
+      ',',
+      '.',
+    ];
+    const query = fc
+      .array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 }), fc.constantFrom(' ', '  ', '\t')), { minLength: 1, maxLength: 10 })
+      .map((parts) => parts.join(''));
+    let checked = 0;
+    for (const q of fc.sample(query, { numRuns: 1500, seed: 20261125 })) {
+      const tsquery = pgTsQuery(q);
+      if (tsquery === null) continue;
+      const { rows } = await client.query<{ found: boolean }>(`select to_tsvector('simple', $1) @@ to_tsquery('simple', $2) as found`, [q, tsquery]);
+      expect({ q, tsquery, found: rows[0].found }).toEqual({ q, tsquery, found: true });
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
 });
 
 for (const dialect of DIALECTS) {

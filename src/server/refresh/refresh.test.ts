@@ -117,6 +117,25 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('finds hosts, numbers, e-mail addresses and dates as the user types them, on both databases', async () => {
+      const body = '<p>Mirror at example.com, version 3.5, write to news-desk@example.org by 2026-11-25 (see https://example.net/a/b).</p>';
+      server.set(path, {
+        body: rss('Notes', [
+          item(1, { title: 'Release', description: body }),
+          item(2, { title: 'Other', description: '<p>An example of commerce in 2026, 35 of them</p>' }),
+        ]),
+      });
+      const alice = await env.user();
+      await env.engine.refreshFeed(await env.subscribe(alice, server.url(path)));
+      const search = async (q: string) => {
+        const match = (dialect === 'postgres' ? pgTsQuery : ftsMatchQuery)(q)!;
+        const found = await searchArticles(env.database.db, alice, env.clock.now().toISOString(), { match, showRead: true, limit: 10, offset: 0 });
+        return found.rows.map((r) => r.title).sort();
+      };
+      for (const q of ['example.com', '3.5', 'version 3.5', 'news-desk@example.org', '2026-11-25', 'https://example.net/a/b', '"example.com",', 'examp'])
+        expect({ q, found: await search(q) }).toEqual({ q, found: q === 'examp' ? ['Other', 'Release'] : ['Release'] });
+    });
+
     it('writes the feeds answered 304 together in one statement, each row with its own state', async () => {
       const paths = [path, `${path}-b`, `${path}-c`];
       paths.forEach((p, i) => server.set(p, { body: rss(`Feed ${i}`, [item(2), item(1)]) }));
