@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { containsNul, stripNulDeep } from '../nul.js';
-import { simpleTsvector } from '../articles/search-vector.js';
+import { TsvectorList } from '../articles/search-vector.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
@@ -134,20 +134,11 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
  * share one buffer, so the copy to the main thread is one ArrayBuffer for the document, not one per item.
  */
 function withSearchVectors(items: StoredItem[]): void {
-  const vectors = items.map((item) => simpleTsvector(`${item.title} ${item.text}`));
-  let size = 0;
-  for (const v of vectors) if (v) size += v.length;
-  const all = new Uint8Array(size);
-  let at = 0;
+  const list = new TsvectorList();
+  for (const item of items) list.add(item.title, `${item.text}`);
+  const vectors = list.finish();
   items.forEach((item, k) => {
-    const v = vectors[k];
-    if (!v) {
-      item.searchVector = null;
-      return;
-    }
-    all.set(v, at);
-    item.searchVector = all.subarray(at, at + v.length);
-    at += v.length;
+    item.searchVector = vectors[k];
   });
 }
 
