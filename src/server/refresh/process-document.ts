@@ -78,7 +78,10 @@ function latin1Compact(html: string): string {
 
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
   // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
-  const baseUrl = item.contentBase ?? item.url;
+  // One byte a character like the HTML (latin1Compact): links to a path of the site are the base's scheme and host
+  // followed by the path (sanitize/urls.ts), and a two-byte base would make the whole stored HTML two-byte.
+  const base = item.contentBase ?? item.url;
+  const baseUrl = base === null ? null : latin1Compact(base);
   // One parse of each HTML field gives the stored HTML and its plain text (docs/decisions.md "Sanitising in one
   // pass"): the text is what htmlToText of the stored HTML reads, as articleBody and teaser would compute it.
   const content: SanitizedContent | null = item.content ? sanitizeContentWithText(latin1Compact(item.content), { baseUrl }) : null;
