@@ -3,6 +3,7 @@ import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { containsNul, stripNulDeep } from '../nul.js';
 import { TsvectorList } from '../articles/search-vector.js';
+import { isoString } from '../reader/parse/dates.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
@@ -117,7 +118,7 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
     const guidHash = sha256(item.guid);
     const contentHash = fingerprint(item);
     // An undated item gets its first-seen time; the document's order (newest first) is kept by a millisecond each.
-    const publishedAt = item.publishedAt ?? new Date(input.now - index).toISOString();
+    const publishedAt = item.publishedAt ?? isoString(input.now - index);
     result.seen.push(guidHash);
     result.publishedTimes.push(publishedAt);
     const stored = input.known.get(guidHash);
