@@ -10,7 +10,7 @@ import { collapseWhitespace, escapeHtml, htmlToText, nonEmpty, textToHtml, textW
 import { sanitizeContent, sanitizeSvg, stripTracking } from '../reader/sanitize/index.js';
 import { boundNesting } from '../reader/sanitize/nesting.js';
 import { articleBody, ftsMatchQuery, pgTsQuery, searchWords, storedHtmlToText, teaser, teaserOfText } from './article-text.js';
-import { simpleTsvector } from './search-vector.js';
+import { simpleTsvector, TsvectorList } from './search-vector.js';
 
 const BASE = 'https://blog.example.com/post';
 
@@ -30,6 +30,13 @@ const HELPERS: Record<string, (s: string) => unknown> = {
   storedHtmlToText,
   articleBodyContent: (s) => articleBody(s, null),
   simpleTsvector,
+  // A document's vectors as the parse threads make them (one list, its title and text): the same scratch space.
+  tsvectorList: (s) => {
+    const list = new TsvectorList();
+    list.add(s, s);
+    list.add('title', s);
+    return list.finish();
+  },
   articleBodySummary: (s) => articleBody(null, s),
   teaser,
   teaserShort: (s) => teaser(s, 40),

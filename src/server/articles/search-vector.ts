@@ -59,7 +59,11 @@ function tables(): void {
   if (CLASS.length > 0) return;
   CLASS = new Uint8Array(0x10000);
   LOWER = new Uint16Array(0x10000);
+  const codes = new Uint16Array(SCRATCH_CODES);
   SCRATCH = {
+    codes,
+    codeBytes: Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength),
+    firsts: new Int32Array(SCRATCH_TOKENS),
     starts: new Int32Array(SCRATCH_TOKENS),
     ends: new Int32Array(SCRATCH_TOKENS),
     table: new Int32Array(SCRATCH_TOKENS * 2),
@@ -98,11 +102,60 @@ function tables(): void {
   }
 }
 
-const isWordChar = (c: number) => c < 0x10000 && (CLASS[c] === LETTER || CLASS[c] === DIGIT);
+const isWordChar = (c: number) => CLASS[c] === LETTER || CLASS[c] === DIGIT;
 const isLetter = (c: number) => CLASS[c] === LETTER;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-/** ASCII whitespace, or the end of the text (NaN). */
-const isSpaceOrEnd = (c: number) => Number.isNaN(c) || c === 0x20 || (c >= 0x09 && c <= 0x0d);
+/** ASCII whitespace. */
+const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+/**
+ * The code unit after the text (twice): no word character, digit, '.', '-', '@' or '_' (not handled: CLASS 0), so
+ * every look past the end reads as what ends a token. Where the end and a real U+FFFF would differ (what follows
+ * '&' or '<'), the index is compared with the length instead.
+ */
+const END = 0xffff;
+/** Code units the scratch space holds (a benchmark item's title and text are about 760); longer texts get their own. */
+const SCRATCH_CODES = 16 * 1024;
+/** Typed arrays are in the machine's byte order: a Uint16Array over UTF-16LE bytes reads the code units there. */
+const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
+
+/**
+ * The code units of `first` (and of ' ' + `second` when given), then END twice, in the scratch space (or an array
+ * of their own when longer). Node copies a string's code units into the array natively (UTF-16LE), so the scans
+ * below read a typed array rather than call charCodeAt per character.
+ */
+function codesOf(first: string, second: string | null, n: number): Uint16Array {
+  const own = n + 2 > SCRATCH_CODES;
+  const codes = own ? new Uint16Array(n + 2) : SCRATCH.codes;
+  if (LITTLE_ENDIAN) {
+    const bytes = own ? Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength) : SCRATCH.codeBytes;
+    bytes.write(first, 0, 'utf16le');
+    if (second !== null) {
+      codes[first.length] = 0x20;
+      bytes.write(second, 2 * (first.length + 1), 'utf16le');
+    }
+  } else {
+    for (let k = 0; k < first.length; k++) codes[k] = first.charCodeAt(k);
+    if (second !== null) {
+      codes[first.length] = 0x20;
+      for (let k = 0, at = first.length + 1; k < second.length; k++) codes[at + k] = second.charCodeAt(k);
+    }
+  }
+  codes[n] = END;
+  codes[n + 1] = END;
+  return codes;
+}
+
+/** Whether codes [from, to) hold a number's exponent, as /\d[eE][+-]?\d/ would find it in that slice. */
+function hasExponent(codes: Uint16Array, from: number, to: number): boolean {
+  for (let p = from; p + 2 < to; p++) {
+    if (!isDigit(codes[p]) || (codes[p + 1] | 0x20) !== 0x65) continue;
+    let q = p + 2;
+    if (codes[q] === 0x2b || codes[q] === 0x2d) q++;
+    if (q < to && isDigit(codes[q])) return true;
+  }
+  return false;
+}
 
 /**
  * `to_tsvector('simple', text)` in PostgreSQL's binary form (encodeVector; a query binds it as `$n::tsvector`), or
@@ -110,47 +163,99 @@ const isSpaceOrEnd = (c: number) => Number.isNaN(c) || c === 0x20 || (c >= 0x09 
  */
 export function simpleTsvector(text: string): Uint8Array | null {
   tables();
-  // The tokens as ranges of the text, in order: token t has position t + 1.
-  const tokens = new Tokens();
   const n = text.length;
+  const codes = codesOf(text, null, n);
+  const tokens = tokenize(codes, n);
+  return tokens === null ? null : encodeVector(codes, tokens, null);
+}
+
+/**
+ * The vectors of many texts (a document's items) written one after the other into one buffer, so that the copy to
+ * the main thread is one ArrayBuffer, and no array is allocated per vector. One list per document: nothing in it
+ * is shared.
+ */
+export class TsvectorList {
+  bytes = new Uint8Array(0);
+  private at = 0;
+  /** Start and end of each vector in `bytes`; -1, -1 for a text left to PostgreSQL. */
+  private readonly ranges: number[] = [];
+
+  /** Adds simpleTsvector(`${title} ${text}`): what the store indexes (articles.repository.ts). */
+  add(title: string, text: string): void {
+    tables();
+    const n = title.length + 1 + text.length;
+    const codes = codesOf(title, text, n);
+    const tokens = tokenize(codes, n);
+    if (tokens === null) {
+      this.ranges.push(-1, -1);
+      return;
+    }
+    const start = this.at;
+    encodeVector(codes, tokens, this);
+    this.ranges.push(start, this.at);
+  }
+
+  /** Room for `size` more bytes; returns where they start. */
+  reserve(size: number): number {
+    const at = this.at;
+    if (at + size > this.bytes.length) {
+      const bytes = new Uint8Array(Math.max(2 * this.bytes.length, at + size, 16 * 1024));
+      bytes.set(this.bytes.subarray(0, at));
+      this.bytes = bytes;
+    }
+    this.at = at + size;
+    return at;
+  }
+
+  /** The vectors in the order added (null: left to PostgreSQL), as views of one buffer of exactly their bytes. */
+  finish(): (Uint8Array | null)[] {
+    const all = this.bytes.slice(0, this.at);
+    const out: (Uint8Array | null)[] = [];
+    for (let k = 0; k < this.ranges.length; k += 2) out.push(this.ranges[k] === -1 ? null : all.subarray(this.ranges[k], this.ranges[k + 1]));
+    return out;
+  }
+}
+
+/** The tokens of codes [0, n) in order (token t has position t + 1), or null for a text left to PostgreSQL. */
+function tokenize(codes: Uint16Array, n: number): Tokens | null {
+  const tokens = new Tokens();
   let i = 0;
   while (i < n) {
-    const c = text.charCodeAt(i);
+    const c = codes[i];
     const cls = CLASS[c];
     if (cls === 0) return null;
     if (cls === BLANK) {
-      const next = text.charCodeAt(i + 1);
+      const next = codes[i + 1];
       if (c === 0x2e) {
         // A dot before a letter, digit or '_' (host, file, decimal, version) and '..' (a path) are tokens of their
         // own; an ellipsis is not.
         let k = i + 1;
-        while (text.charCodeAt(k) === 0x2e) k++;
-        const after = text.charCodeAt(k);
+        while (codes[k] === 0x2e) k++;
+        const after = codes[k];
         if (k - i === 2 || (k - i === 1 && (isWordChar(after) || after === 0x5f))) return null;
         i = k;
         continue;
       }
       // '-1' / '+1' (signed numbers), '&x' / '&#' (entity), '<x' (tag): left to PostgreSQL.
       if ((c === 0x2d || c === 0x2b) && isDigit(next)) return null;
-      if (c === 0x26 && !isSpaceOrEnd(next)) return null;
-      if (c === 0x3c && !isSpaceOrEnd(next)) return null;
+      if ((c === 0x26 || c === 0x3c) && i + 1 < n && !isSpace(next)) return null;
       i++;
       continue;
     }
     // A run of letters and digits.
     let j = i;
     let digits = false;
-    for (let d = c; j < n && isWordChar(d); d = text.charCodeAt(++j)) {
+    for (let d = c; j < n && isWordChar(d); d = codes[++j]) {
       if (d <= 0x39) digits = true;
     }
     if (j - i > MAX_WORD) return null;
-    const after = text.charCodeAt(j);
+    const after = codes[j];
     // After a word: '@' (e-mail) starts another token, and so does a number's exponent (1e5); '/' (path) is not
     // handled at all, '.' and '-' before a digit are checked by the loop.
     if (after === 0x40) return null;
-    if (digits && /\d[eE][+-]?\d/.test(text.slice(i, j + 2))) return null;
+    if (digits && hasExponent(codes, i, Math.min(j + 2, n))) return null;
     if (after === 0x2d) {
-      const next = text.charCodeAt(j + 1);
+      const next = codes[j + 1];
       if (digits || isDigit(next)) return null; // numbers and hyphens: left to PostgreSQL
       if (isLetter(next)) {
         // A hyphenated word of letters: the whole, then each part.
@@ -158,9 +263,9 @@ export function simpleTsvector(text: string): Uint8Array | null {
         tokens.push(i, j); // the whole's place; its end is set below
         tokens.push(i, j);
         let k = j;
-        while (text.charCodeAt(k) === 0x2d && isWordChar(text.charCodeAt(k + 1))) {
+        while (codes[k] === 0x2d && isWordChar(codes[k + 1])) {
           let m = k + 1;
-          for (let d = text.charCodeAt(m); m < n && isWordChar(d); d = text.charCodeAt(++m)) {
+          for (let d = codes[m]; m < n && isWordChar(d); d = codes[++m]) {
             if (d <= 0x39) return null;
           }
           if (m - k - 1 > MAX_WORD) return null;
@@ -169,7 +274,7 @@ export function simpleTsvector(text: string): Uint8Array | null {
         }
         if (k - i > MAX_WORD) return null;
         // What follows is checked as after a word ('.' and '-' by the loop).
-        if (text.charCodeAt(k) === 0x40) return null;
+        if (codes[k] === 0x40) return null;
         tokens.ends[first] = k;
         i = k;
         continue;
@@ -178,7 +283,7 @@ export function simpleTsvector(text: string): Uint8Array | null {
     tokens.push(i, j);
     i = j;
   }
-  return encodeVector(text, tokens);
+  return tokens;
 }
 
 /**
@@ -208,6 +313,8 @@ class Tokens {
 /** Tokens the scratch space holds (a benchmark item has about 130). */
 const SCRATCH_TOKENS = 4096;
 let SCRATCH = {
+  codes: new Uint16Array(0),
+  codeBytes: Buffer.alloc(0),
   starts: new Int32Array(0),
   ends: new Int32Array(0),
   table: new Int32Array(0),
@@ -215,15 +322,16 @@ let SCRATCH = {
   last: new Int32Array(0),
   npos: new Int32Array(0),
   next: new Int32Array(0),
+  firsts: new Int32Array(0),
 };
 
 /** Whether tokens a and b are the same lexeme: the same characters once lower-cased. */
-function sameLexeme(text: string, tokens: Tokens, a: number, b: number): boolean {
+function sameLexeme(codes: Uint16Array, tokens: Tokens, a: number, b: number): boolean {
   const sa = tokens.starts[a];
   const sb = tokens.starts[b];
   const length = tokens.ends[a] - sa;
   if (tokens.ends[b] - sb !== length) return false;
-  for (let k = 0; k < length; k++) if (LOWER[text.charCodeAt(sa + k)] !== LOWER[text.charCodeAt(sb + k)]) return false;
+  for (let k = 0; k < length; k++) if (LOWER[codes[sa + k]] !== LOWER[codes[sb + k]]) return false;
   return true;
 }
 
@@ -233,9 +341,10 @@ function sameLexeme(text: string, tokens: Tokens, a: number, b: number): boolean
  * integers big-endian. Lexemes go in the order they first occur (the database sorts them, faster than JavaScript
  * would); positions ascend, at most MAX_POSITIONS each, as to_tsvector keeps them. The lexemes are found with a
  * hash table over the tokens' lower-cased characters, so no string is made per word; the bytes are written from
- * the text through the lower-case table (every handled character is below U+0800: one or two bytes).
+ * the text through the lower-case table (every handled character is below U+0800: one or two bytes). Written into
+ * `list` when given (and null returned), else into an array of its own, returned.
  */
-function encodeVector(text: string, tokens: Tokens): Uint8Array {
+function encodeVector(codes: Uint16Array, tokens: Tokens, list: TsvectorList | null): Uint8Array | null {
   const count = tokens.count;
   let slots = 16;
   while (slots < count * 2) slots *= 2;
@@ -244,13 +353,15 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
   const table = scratch ? SCRATCH.table.subarray(0, slots) : new Int32Array(slots);
   table.fill(-1);
   // Per lexeme (by its first token): the hash, the last token, the number of positions (written when the lexeme
-  // is first met, read only after); per token: the next token of the same lexeme.
+  // is first met, read only after); per token: the next token of the same lexeme. The lexemes' first tokens in
+  // order: `firsts`.
   const hashes = scratch ? SCRATCH.hashes : new Int32Array(count);
   const last = scratch ? SCRATCH.last : new Int32Array(count);
   const npos = scratch ? SCRATCH.npos : new Int32Array(count);
   const next = scratch ? SCRATCH.next : new Int32Array(count);
+  const firsts = scratch ? SCRATCH.firsts : new Int32Array(count);
   next.fill(-1, 0, count);
-  const firsts: number[] = [];
+  let lexemes = 0;
   let size = 4;
   for (let t = 0; t < count; t++) {
     const start = tokens.starts[t];
@@ -258,14 +369,14 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
     let h = 0x811c9dc5;
     let bytes = 0;
     for (let k = start; k < end; k++) {
-      const u = LOWER[text.charCodeAt(k)];
+      const u = LOWER[codes[k]];
       h = Math.imul(h ^ u, 0x01000193);
       bytes += u < 0x80 ? 1 : 2;
     }
     let slot = h & mask;
     let found = -1;
     for (let e = table[slot]; e !== -1; e = table[slot]) {
-      if (hashes[e] === h && sameLexeme(text, tokens, e, t)) {
+      if (hashes[e] === h && sameLexeme(codes, tokens, e, t)) {
         found = e;
         break;
       }
@@ -276,7 +387,7 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
       hashes[t] = h;
       last[t] = t;
       npos[t] = 1;
-      firsts.push(t);
+      firsts[lexemes++] = t;
       size += bytes + 5;
       continue;
     }
@@ -291,16 +402,28 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
       size += 2;
     }
   }
-  const out = new Uint8Array(size);
-  const lexemes = firsts.length;
-  out[0] = lexemes >>> 24;
-  out[1] = (lexemes >>> 16) & 0xff;
-  out[2] = (lexemes >>> 8) & 0xff;
-  out[3] = lexemes & 0xff;
-  let at = 4;
-  for (const first of firsts) {
+  if (list === null) {
+    const out = new Uint8Array(size);
+    writeVector(codes, tokens, out, 0, lexemes, firsts, npos, next);
+    return out;
+  }
+  // reserve may replace the list's buffer: it is read after.
+  const at = list.reserve(size);
+  writeVector(codes, tokens, list.bytes, at, lexemes, firsts, npos, next);
+  return null;
+}
+
+/** encodeVector's bytes, from `at` in `out`. */
+function writeVector(codes: Uint16Array, tokens: Tokens, out: Uint8Array, at: number, lexemes: number, firsts: Int32Array, npos: Int32Array, next: Int32Array): void {
+  out[at] = lexemes >>> 24;
+  out[at + 1] = (lexemes >>> 16) & 0xff;
+  out[at + 2] = (lexemes >>> 8) & 0xff;
+  out[at + 3] = lexemes & 0xff;
+  at += 4;
+  for (let l = 0; l < lexemes; l++) {
+    const first = firsts[l];
     for (let k = tokens.starts[first], end = tokens.ends[first]; k < end; k++) {
-      const u = LOWER[text.charCodeAt(k)];
+      const u = LOWER[codes[k]];
       if (u < 0x80) out[at++] = u;
       else {
         out[at++] = 0xc0 | (u >> 6);
@@ -316,7 +439,6 @@ function encodeVector(text: string, tokens: Tokens): Uint8Array {
       out[at++] = position & 0xff;
     }
   }
-  return out;
 }
 
 /**

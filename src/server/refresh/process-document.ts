@@ -2,7 +2,8 @@ import { hash } from 'node:crypto';
 import { INDEX_TEXT_MAX, teaserOfText } from '../articles/article-text.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { containsNul, stripNulDeep } from '../nul.js';
-import { simpleTsvector } from '../articles/search-vector.js';
+import { TsvectorList } from '../articles/search-vector.js';
+import { isoString } from '../reader/parse/dates.js';
 import { parseFeed } from '../reader/parse/index.js';
 import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
@@ -78,7 +79,10 @@ function latin1Compact(html: string): string {
 
 function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
   // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
-  const baseUrl = item.contentBase ?? item.url;
+  // One byte a character like the HTML (latin1Compact): links to a path of the site are the base's scheme and host
+  // followed by the path (sanitize/urls.ts), and a two-byte base would make the whole stored HTML two-byte.
+  const base = item.contentBase ?? item.url;
+  const baseUrl = base === null ? null : latin1Compact(base);
   // One parse of each HTML field gives the stored HTML and its plain text (docs/decisions.md "Sanitising in one
   // pass"): the text is what htmlToText of the stored HTML reads, as articleBody and teaser would compute it.
   const content: SanitizedContent | null = item.content ? sanitizeContentWithText(latin1Compact(item.content), { baseUrl }) : null;
@@ -114,7 +118,7 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
     const guidHash = sha256(item.guid);
     const contentHash = fingerprint(item);
     // An undated item gets its first-seen time; the document's order (newest first) is kept by a millisecond each.
-    const publishedAt = item.publishedAt ?? new Date(input.now - index).toISOString();
+    const publishedAt = item.publishedAt ?? isoString(input.now - index);
     result.seen.push(guidHash);
     result.publishedTimes.push(publishedAt);
     const stored = input.known.get(guidHash);
@@ -134,20 +138,11 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
  * share one buffer, so the copy to the main thread is one ArrayBuffer for the document, not one per item.
  */
 function withSearchVectors(items: StoredItem[]): void {
-  const vectors = items.map((item) => simpleTsvector(`${item.title} ${item.text}`));
-  let size = 0;
-  for (const v of vectors) if (v) size += v.length;
-  const all = new Uint8Array(size);
-  let at = 0;
+  const list = new TsvectorList();
+  for (const item of items) list.add(item.title, `${item.text}`);
+  const vectors = list.finish();
   items.forEach((item, k) => {
-    const v = vectors[k];
-    if (!v) {
-      item.searchVector = null;
-      return;
-    }
-    all.set(v, at);
-    item.searchVector = all.subarray(at, at + v.length);
-    at += v.length;
+    item.searchVector = vectors[k];
   });
 }
 

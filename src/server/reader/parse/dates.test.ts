@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDate } from './dates.js';
+import { isoString, parseDate } from './dates.js';
 
 const NOW = Date.UTC(2024, 5, 15, 12, 0, 0);
 const iso = (s: string) => parseDate(s, NOW);
@@ -153,5 +154,25 @@ describe('parseDate', () => {
     const start = performance.now();
     for (const s of nasty) parseDate(s);
     expect(performance.now() - start).toBeLessThan(100);
+  });
+});
+
+describe('isoString', () => {
+  it('is toISOString for every time (random whole and fractional milliseconds, the ends of the range, beyond)', () => {
+    const edges = [0, 1, 999, 86_399_999, 86_400_000, Date.UTC(2000, 1, 29), Date.UTC(2100, 1, 28, 23, 59, 59, 999), Date.UTC(9999, 11, 31, 23, 59, 59, 999)];
+    for (const t of [...edges, Date.UTC(10_000, 0, 1), -1, 0.5, 1e15 + 0.25]) expect(isoString(t)).toBe(new Date(t).toISOString());
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: 0, max: 253_402_300_799_999 }),
+          fc.integer({ min: 631_152_000_000, max: 2_000_000_000_000 }),
+          fc.double({ min: -1e13, max: 3e14, noNaN: true }),
+        ),
+        (t) => {
+          expect(isoString(t)).toBe(new Date(t).toISOString());
+        },
+      ),
+      { numRuns: 100_000 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Feed dates → ISO 8601 UTC ("2024-01-05T10:20:30.000Z", via toISOString), or null.
+ * Feed dates → ISO 8601 UTC ("2024-01-05T10:20:30.000Z", as toISOString writes them: isoString), or null.
  *
  * Accepted forms, tried in this order (each one is a single anchored regex, linear in the input):
  *   - Unix timestamps: 9–10 digits are seconds, 12–13 digits milliseconds.
@@ -369,5 +369,38 @@ export function parseDate(input: string | null | undefined, now: number = Date.n
   const time = parseDateMs(input, now);
   if (time === null || !Number.isFinite(time)) return null;
   if (time < MIN_TIME) return null;
-  return new Date(time > now + MAX_FUTURE_MS ? now : time).toISOString();
+  return isoString(time > now + MAX_FUTURE_MS ? now : time);
+}
+
+/** Two-digit strings "00" to "99". */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+/** The last time of year 9999: toISOString writes later ones with a six-digit year. */
+const LAST_FOUR_DIGIT_YEAR = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * `new Date(time).toISOString()` for a whole number of milliseconds from 1970 to 9999, without a Date: toISOString
+ * took about half of a feed date's parse (1.3 µs of 2.5), and a 50-item Atom feed has a hundred dates. Any other
+ * time goes to toISOString. The calendar is Howard Hinnant's civil_from_days (proleptic Gregorian, as Date's);
+ * dates.test.ts compares the two over random times.
+ */
+export function isoString(time: number): string {
+  if (!Number.isInteger(time) || time < 0 || time > LAST_FOUR_DIGIT_YEAR) return new Date(time).toISOString();
+  const days = Math.floor(time / 86_400_000);
+  let rest = time - days * 86_400_000;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(rest / 3_600_000);
+  rest -= hour * 3_600_000;
+  const minute = Math.floor(rest / 60_000);
+  rest -= minute * 60_000;
+  const second = Math.floor(rest / 1000);
+  const ms = rest - second * 1000;
+  return `${TWO_DIGITS[Math.floor(year / 100)]}${TWO_DIGITS[year % 100]}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}.${ms < 100 ? '0' : ''}${ms < 10 ? '0' : ''}${ms}Z`;
 }

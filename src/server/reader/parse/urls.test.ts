@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalHttpUrl, isUsableBase, resolveHttpUrl } from './urls.js';
+import { canonicalHttpUrl, canonicalPathReference, isUsableBase, resolveHttpUrl } from './urls.js';
 
 const SCHEMES = ['http://', 'https://', 'HTTP://', 'Https://', 'http:/', 'http:\\\\', 'ftp://', 'https:', ' https://', '\thttp://', ''];
 const HOST_PIECES = [
@@ -182,5 +182,48 @@ describe('canonicalHttpUrl', () => {
     expect(isUsableBase('not a url')).toBe(false);
     expect(resolveHttpUrl('https://example.com/a', 'not a url')).toBeNull();
     expect(resolveHttpUrl('https://example.com/a', 'https://other.example/')).toBe('https://example.com/a');
+  });
+});
+
+describe('canonicalPathReference', () => {
+  const bases = [...BASES, 'https://site1.example', 'https://site1.example/posts/3?x=1#y', 'http://a-b.c/', 'https://Example.com/', 'not a url', 'mailto:x@example.com'];
+  /** A reference: mostly "/" then path pieces, sometimes anything from the pieces. */
+  const reference = fc.oneof(
+    fc.array(piece(PATH_PIECES), { minLength: 0, maxLength: 10 }).map((path) => `/${path.join('')}`),
+    fc.array(fc.oneof(piece(PATH_PIECES), piece(HOST_PIECES)), { minLength: 0, maxLength: 10 }).map((path) => path.join('')),
+    fc.stringMatching(/^\/[A-Za-z0-9\-._~!$&()*+,;=:@/%?#]{0,20}$/),
+  );
+
+  it('gives what the URL parser gives for every reference it takes (random compositions)', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(reference, piece(bases), (ref, base) => {
+        const parts = canonicalPathReference(ref, base);
+        if (parts === null) return;
+        taken++;
+        const parsed = new URL(ref, base);
+        expect(parts).toEqual({ href: parsed.href, protocol: parsed.protocol, hostname: parsed.hostname, pathname: parsed.pathname, search: parsed.search });
+      }),
+      { numRuns: 60_000 },
+    );
+    expect(taken).toBeGreaterThan(3_000);
+  });
+
+  it('takes links to a path of the same site, and leaves every other reference to the parser', () => {
+    expect(canonicalPathReference('/tags/river', 'https://site1.example/posts/3')?.href).toBe('https://site1.example/tags/river');
+    expect(canonicalPathReference('/', 'http://a.b/c/d')?.href).toBe('http://a.b/');
+    for (const [ref, base] of [
+      ['//evil.example/x', 'https://a.b/'],
+      ['/\\evil.example/x', 'https://a.b/'],
+      ['/\t/evil.example', 'https://a.b/'],
+      ['tags/x', 'https://a.b/c/'],
+      ['/a/../b', 'https://a.b/'],
+      ['/x', 'https://a.b:8080/'],
+      ['/x', 'https://u@a.b/'],
+      ['/x', 'not a url'],
+      ['/x y', 'https://a.b/'],
+    ]) {
+      expect(canonicalPathReference(ref, base), `${ref} against ${base}`).toBeNull();
+    }
   });
 });

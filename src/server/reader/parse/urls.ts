@@ -60,6 +60,23 @@ export function canonicalHttpUrl(s: string): HttpUrlParts | null {
   };
 }
 
+/**
+ * canonicalHttpUrl of a path-absolute reference (`/tags/x`: one "/", then neither "/" nor "\\") resolved against a
+ * base canonicalHttpUrl takes, without the parser: the WHATWG parser keeps the base's scheme and host and reads the
+ * reference as the path from its "/" on, exactly as it reads the same characters after the host of an absolute
+ * URL. So the result is the base's scheme and host followed by the reference when that string is one the parser
+ * gives back unchanged; null for anything else (another kind of reference, a base with a port or a user, a
+ * character the parser would change), which then goes through the parser (urls.test.ts compares the two).
+ */
+export function canonicalPathReference(ref: string, base: string): HttpUrlParts | null {
+  if (ref.charCodeAt(0) !== 0x2f /* / */) return null;
+  const second = ref.charCodeAt(1);
+  if (second === 0x2f || second === 0x5c /* \ */) return null;
+  const pathStart = canonicalPathStart(base);
+  if (pathStart === -1) return null;
+  return canonicalHttpUrl(base.slice(0, pathStart) + ref);
+}
+
 /** Where the path of `s` starts when canonicalHttpUrl takes it, else -1. */
 function canonicalPathStart(s: string): number {
   let i: number;

@@ -8,7 +8,7 @@
  * Cheat Sheet, "Embedded tab", "Embedded newline", "Spaces and meta chars before the JavaScript") are normalised by
  * the parser before we look at the scheme.
  */
-import { canonicalHttpUrl, isUsableBase, type HttpUrlParts } from '../parse/urls.js';
+import { canonicalHttpUrl, canonicalPathReference, isUsableBase, type HttpUrlParts } from '../parse/urls.js';
 
 /**
  * Query parameters that only identify a campaign or a click: removing them never changes what a page shows.
@@ -72,6 +72,9 @@ export function stripTracking(url: string): string {
 function parse(value: string, base: string | null): HttpUrlParts | null {
   const parts = canonicalHttpUrl(value);
   if (parts !== null && (base === null || isUsableBase(base))) return parts;
+  // A link to a path of the same site ("/tags/x"), as feeds write them: resolved without the parser too.
+  const resolved = base === null ? null : canonicalPathReference(value, base);
+  if (resolved !== null) return resolved;
   try {
     return base === null ? new URL(value) : new URL(value, base);
   } catch {
