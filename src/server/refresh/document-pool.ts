@@ -52,11 +52,13 @@ export const inlineProcessor: DocumentProcessor = {
  */
 export const WORKER_HEAP_MB = 128;
 /**
- * Young generation of a worker. V8's default (three 16 MB semi-spaces) costs each thread 48 MB of resident memory
- * once it has parsed a few feeds; 16 MB costs about 4 % more CPU in garbage collection (bench/README.md "The
- * refresh round, parse threads").
+ * Young generation of a worker. V8 makes its two semi-spaces a third of this each, rounded up to a power of two, and
+ * both are resident once the thread has parsed a few feeds: 8 MB gives two 4 MB semi-spaces (8 MB resident), where
+ * 16 gave two of 8 and V8's default two of 16. Our own feed reader allocates little that outlives a document, so the
+ * smaller space cost no CPU measurably; 4 MB (two 2 MB semi-spaces) costs a parse thread 15–20 % more
+ * (docs/decisions.md "Process memory: the peak of a first round").
  */
-const WORKER_YOUNG_MB = 16;
+const WORKER_YOUNG_MB = 8;
 
 /** The compiled worker script beside this module; absent when running from TypeScript sources (tests, dev). */
 export const DOCUMENT_WORKER_URL = new URL('./document-worker.js', import.meta.url);
