@@ -150,6 +150,16 @@ const ARTICLE_TAIL = ' on conflict ("feed_id", "guid_hash") do nothing returning
 const USER_ARTICLE_INSERT = 'insert into "user_articles" ("user_id", "article_id", "feed_id", "published_at", "is_read", "is_favorite")';
 const userArticleRow = (p: () => string) => `(${p()}, ${p()}, ${p()}, ${p()}, 0, 0)`;
 const USER_ARTICLE_TAIL = ' on conflict ("user_id", "article_id") do nothing';
+// PostgreSQL: the subscribers' copies are written by the articles' own statement (docs/decisions.md "Refresh engine:
+// PostgreSQL's work per new feed"): the inserted rows (a conflict returns none) times the feed's subscribers.
+// The subscribers are those of the rows' feed (every row of a statement is of one feed), found as one range of
+// subscriptions_feed_idx: an initplan, not a join, which the planner would make a hash join over every subscription.
+const ARTICLE_HEAD_PG_COPIES = `with "a" as (${ARTICLE_HEAD.postgres}`;
+const ARTICLE_TAIL_PG_COPIES =
+  ' on conflict ("feed_id", "guid_hash") do nothing returning "id", "guid_hash", "feed_id", "published_at"), "c" as (' +
+  `${USER_ARTICLE_INSERT} select "s"."user_id", "a"."id", "a"."feed_id", "a"."published_at", 0, 0 from "a", "subscriptions" as "s"` +
+  ' where "s"."feed_id" = (select "feed_id" from "a" limit 1)' +
+  `${USER_ARTICLE_TAIL}) select "id", "guid_hash" from "a"`;
 
 /** SQLite: (re)writes the FTS5 entries of these articles. PostgreSQL keeps search_vector on the row instead. */
 async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body'>[], replace: boolean): Promise<void> {
@@ -244,10 +254,10 @@ export async function writeFeedItems(
     const rows = await insertRows<{ id: number; guid_hash: string }>(
       trx,
       postgres,
-      postgres ? ARTICLE_HEAD.postgres : ARTICLE_HEAD.sqlite,
+      postgres ? ARTICLE_HEAD_PG_COPIES : ARTICLE_HEAD.sqlite,
       postgres ? articleRowPg : articleRow,
       batch.length,
-      ARTICLE_TAIL,
+      postgres ? ARTICLE_TAIL_PG_COPIES : ARTICLE_TAIL,
       values,
     );
     for (const r of rows) {
@@ -262,8 +272,8 @@ export async function writeFeedItems(
     if (end) end.add(writeNewFtsRows, freshTexts);
     else await writeNewFtsRows(trx, freshTexts);
   }
-  if (freshTexts.length > 0) {
-    // Every subscriber's copy, as plain rows: the subscribers are read once (subscriptions_feed_idx), and no join
+  if (!postgres && freshTexts.length > 0) {
+    // SQLite: every subscriber's copy, as plain rows: the subscribers are read once (subscriptions_feed_idx), and no join
     // walks the feed's older articles to find the new ones.
     const subscribers = await trx.selectFrom('subscriptions').select('user_id').where('feed_id', '=', feedId).execute();
     let copies: unknown[] = [];
