@@ -6,7 +6,7 @@ import { articleBody, teaser } from './article-text.js';
 import { searchVectorProbe, simpleTsvector } from './search-vector.js';
 import { articlesStored } from './reading-state.js';
 import { chunks } from '../db/chunks.js';
-import { matchArrivedArticles } from '../reading-lists/membership.js';
+import { matchArrivedArticles, smartListsOfSubscribers } from '../reading-lists/membership.js';
 import type { TransactionEnd } from '../refresh/write-groups.js';
 
 /** An item ready to store: sanitised HTML, plain-text title and author, hashes computed by the caller. */
@@ -150,6 +150,20 @@ const ARTICLE_TAIL = ' on conflict ("feed_id", "guid_hash") do nothing returning
 const USER_ARTICLE_INSERT = 'insert into "user_articles" ("user_id", "article_id", "feed_id", "published_at", "is_read", "is_favorite")';
 const userArticleRow = (p: () => string) => `(${p()}, ${p()}, ${p()}, ${p()}, 0, 0)`;
 const USER_ARTICLE_TAIL = ' on conflict ("user_id", "article_id") do nothing';
+// PostgreSQL: the subscribers' copies are written by the articles' own statement (docs/decisions.md "Refresh engine:
+// PostgreSQL's work per new feed"): the inserted rows (a conflict returns none) times the feed's subscribers.
+// The subscribers are those of the rows' feed (every row of a statement is of one feed), found as one range of
+// subscriptions_feed_idx: an initplan, not a join, which the planner would make a hash join over every subscription.
+// The rows come back with whether a subscriber has filters on the feed or a smart list (initplans, the same for
+// every row), so a feed nobody filters or lists skips those two reads.
+const A_FEED = '(select "feed_id" from "a" limit 1)';
+const ARTICLE_HEAD_PG_COPIES = `with "a" as (${ARTICLE_HEAD.postgres}`;
+const ARTICLE_TAIL_PG_COPIES =
+  ' on conflict ("feed_id", "guid_hash") do nothing returning "id", "guid_hash", "feed_id", "published_at"), "c" as (' +
+  `${USER_ARTICLE_INSERT} select "s"."user_id", "a"."id", "a"."feed_id", "a"."published_at", 0, 0 from "a", "subscriptions" as "s"` +
+  ` where "s"."feed_id" = ${A_FEED}${USER_ARTICLE_TAIL})` +
+  ' select "id", "guid_hash", exists (select 1 from "subscriptions" as "s" inner join "feed_filters" as "f" on "f"."user_id" = "s"."user_id"' +
+  ` and "f"."feed_id" = "s"."feed_id" where "s"."feed_id" = ${A_FEED}) as "filtered", ${smartListsOfSubscribers(A_FEED)} as "listed" from "a"`;
 
 /** SQLite: (re)writes the FTS5 entries of these articles. PostgreSQL keeps search_vector on the row instead. */
 async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body'>[], replace: boolean): Promise<void> {
@@ -186,8 +200,9 @@ type Verdicts = Map<number, { hide: number[]; show: number[] }>;
  * subscriber with filters on this feed hides (and, for edits, shows). Returns true when a subscriber has filters
  * (counts may change). The flags are written by articles/reading-state.ts (articlesStored).
  */
-async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited: boolean, verdicts: Verdicts): Promise<boolean> {
-  if (texts.length === 0) return false;
+async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited: boolean, verdicts: Verdicts, filtered?: boolean): Promise<boolean> {
+  // `filtered` false: the articles' statement found no filters of the feed's subscribers (ARTICLE_TAIL_PG_COPIES).
+  if (texts.length === 0 || filtered === false) return false;
   const filters = await trx.selectFrom('feed_filters').select(['user_id', 'filter_type', 'filter_scope', 'filter_text']).where('feed_id', '=', feedId).execute();
   if (filters.length === 0) return false;
   const byUser = new Map<number, FilterRule[]>();
@@ -226,6 +241,9 @@ export async function writeFeedItems(
   const postgres = dialectOf(trx) === 'postgres';
   const newIds: number[] = [];
   const freshTexts: ItemText[] = [];
+  // PostgreSQL: whether a subscriber has filters on the feed / a smart list, when the articles' statement said so.
+  let filtered: boolean | undefined;
+  let listed: boolean | undefined;
   for (const batch of chunks(items.fresh, INSERT_BATCH)) {
     const byGuid = new Map(batch.map((i) => [i.guidHash, i]));
     // On PostgreSQL the search vector is written with the row; its text is computed here, once per item.
@@ -241,16 +259,18 @@ export async function writeFeedItems(
         else values.push(null, `${t.title} ${t.body}`);
       }
     }
-    const rows = await insertRows<{ id: number; guid_hash: string }>(
+    const rows = await insertRows<{ id: number; guid_hash: string; filtered?: boolean; listed?: boolean }>(
       trx,
       postgres,
-      postgres ? ARTICLE_HEAD.postgres : ARTICLE_HEAD.sqlite,
+      postgres ? ARTICLE_HEAD_PG_COPIES : ARTICLE_HEAD.sqlite,
       postgres ? articleRowPg : articleRow,
       batch.length,
-      ARTICLE_TAIL,
+      postgres ? ARTICLE_TAIL_PG_COPIES : ARTICLE_TAIL,
       values,
     );
     for (const r of rows) {
+      filtered = r.filtered;
+      listed = r.listed;
       newIds.push(r.id);
       const known = texts?.get(r.guid_hash);
       freshTexts.push(known ? { ...known, id: r.id } : itemText(r.id, byGuid.get(r.guid_hash)!));
@@ -262,8 +282,8 @@ export async function writeFeedItems(
     if (end) end.add(writeNewFtsRows, freshTexts);
     else await writeNewFtsRows(trx, freshTexts);
   }
-  if (freshTexts.length > 0) {
-    // Every subscriber's copy, as plain rows: the subscribers are read once (subscriptions_feed_idx), and no join
+  if (!postgres && freshTexts.length > 0) {
+    // SQLite: every subscriber's copy, as plain rows: the subscribers are read once (subscriptions_feed_idx), and no join
     // walks the feed's older articles to find the new ones.
     const subscribers = await trx.selectFrom('subscriptions').select('user_id').where('feed_id', '=', feedId).execute();
     let copies: unknown[] = [];
@@ -306,13 +326,13 @@ export async function writeFeedItems(
     await trx.updateTable('articles').set({ last_seen_at: now }).where('feed_id', '=', feedId).where('guid_hash', 'in', batch).execute();
   }
   const verdicts: Verdicts = new Map();
-  await filterVerdicts(trx, feedId, freshTexts, false, verdicts);
-  const editsFiltered = await filterVerdicts(trx, feedId, changedTexts, true, verdicts);
+  await filterVerdicts(trx, feedId, freshTexts, false, verdicts, filtered);
+  const editsFiltered = await filterVerdicts(trx, feedId, changedTexts, true, verdicts, filtered);
   // Hidden flags and the subscribers' counters, by the owner of the reading state.
   await articlesStored(trx, feedId, { hidden: verdicts, changed: newIds.length > 0 || editsFiltered });
   // Smart reading lists of the feed's subscribers take the new articles that match their rules (one indexed query
   // when no subscriber has a smart list; docs/decisions.md "Organising: folders and reading lists").
-  await matchArrivedArticles(trx, feedId, { fresh: freshTexts, changed: changedTexts }, now);
+  await matchArrivedArticles(trx, feedId, { fresh: freshTexts, changed: changedTexts }, now, listed);
   return newIds;
 }
 

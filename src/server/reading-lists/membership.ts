@@ -29,19 +29,37 @@ export interface ArrivedArticle {
 }
 
 /**
+ * PostgreSQL SQL: whether a subscriber of the feed `feedId` (an SQL expression) has a smart list, the read
+ * matchArrivedArticles starts with. The store asks it in its articles' statement and passes the answer on, one
+ * statement fewer per new feed (docs/decisions.md "Refresh engine: PostgreSQL's work per new feed").
+ */
+export const smartListsOfSubscribers = (feedId: string) =>
+  `exists (select 1 from "subscriptions" as "s" inner join "reading_lists" as "l" on "l"."user_id" = "s"."user_id" where "s"."feed_id" = ${feedId} and "l"."is_smart" = 1)`;
+
+/**
  * New and edited articles of a feed against the smart lists of its subscribers (call inside the feed's
  * transaction). Costs one indexed query when no subscriber has a smart list. New matches are added; an edited
  * article that no longer matches leaves the smart list. Every list's copy of an edited article's date follows it.
  */
-export async function matchArrivedArticles(trx: Db, feedId: number, arrived: { fresh: ArrivedArticle[]; changed: ArrivedArticle[] }, now: string): Promise<void> {
+export async function matchArrivedArticles(
+  trx: Db,
+  feedId: number,
+  arrived: { fresh: ArrivedArticle[]; changed: ArrivedArticle[] },
+  now: string,
+  /** false: the store's own statement found no smart list among the feed's subscribers (smartListsOfSubscribers). */
+  smartLists?: boolean,
+): Promise<void> {
   if (arrived.fresh.length === 0 && arrived.changed.length === 0) return;
-  const lists = await trx
-    .selectFrom('subscriptions')
-    .innerJoin('reading_lists', 'reading_lists.user_id', 'subscriptions.user_id')
-    .select(['reading_lists.id', 'reading_lists.user_id', 'reading_lists.rules'])
-    .where('subscriptions.feed_id', '=', feedId)
-    .where('reading_lists.is_smart', '=', 1)
-    .execute();
+  const lists =
+    smartLists === false
+      ? []
+      : await trx
+          .selectFrom('subscriptions')
+          .innerJoin('reading_lists', 'reading_lists.user_id', 'subscriptions.user_id')
+          .select(['reading_lists.id', 'reading_lists.user_id', 'reading_lists.rules'])
+          .where('subscriptions.feed_id', '=', feedId)
+          .where('reading_lists.is_smart', '=', 1)
+          .execute();
   // Lists are ordered by date (reading_list_articles_page_idx); an edit may move the article (the store has just
   // written the article's new date).
   for (const batch of chunks(

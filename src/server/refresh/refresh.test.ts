@@ -221,6 +221,41 @@ for (const dialect of DIALECTS) {
       expect(await countUnread(env.database.db, user)).toBe(2);
     });
 
+    it("gives new articles to the feed's subscribers only, and an item that comes back is neither stored nor given again", async () => {
+      const [alice, bob, carol] = [await env.user(), await env.user(), await env.user()];
+      const feedId = await env.subscribe(alice, server.url(path));
+      await env.subscribe(bob, server.url(path));
+      const otherPath = `${path}-other`;
+      server.set(otherPath, { body: rss('Other', [item(1, { title: 'Elsewhere' })]) });
+      const otherId = await env.subscribe(carol, server.url(otherPath));
+      server.set(path, { body: rss('Blog', [item(2), item(1)]) });
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 2, updatedArticles: 0 });
+      // Item 1 leaves the document and comes back: the store compares with the last document only, so it arrives as
+      // new and the insert's conflict clause keeps the stored row (and its copies) as they are.
+      server.set(path, { body: rss('Blog', [item(3), item(2)]) });
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 1, updatedArticles: 0 });
+      server.set(path, { body: rss('Blog', [item(4), item(3), item(2), item(1)]) });
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 1, updatedArticles: 0 });
+      expect(await env.engine.refreshFeed(otherId)).toEqual({ status: 'ok', newArticles: 1, updatedArticles: 0 });
+
+      const copies = await env.database.db.selectFrom('user_articles').select(['user_id', 'article_id', 'feed_id', 'published_at']).execute();
+      const articles = await listFeedArticles(env.database.db, feedId);
+      expect(articles.map((a) => a.title)).toEqual(['Item 4', 'Item 3', 'Item 2', 'Item 1']);
+      for (const user of [alice, bob]) {
+        const mine = copies.filter((c) => c.user_id === user).sort((a, b) => a.article_id - b.article_id);
+        // One copy of each article, with the article's feed and date.
+        expect(mine.map((c) => [c.article_id, c.feed_id, c.published_at])).toEqual([...articles].sort((a, b) => a.id - b.id).map((a) => [a.id, feedId, a.published_at]));
+      }
+      expect(copies.filter((c) => c.user_id === carol).map((c) => c.feed_id)).toEqual([otherId]);
+      expect(await countUnread(env.database.db, alice)).toBe(4);
+      const subscription = await env.database.db
+        .selectFrom('subscriptions')
+        .select(['unread_count', 'article_count'])
+        .where('user_id', '=', bob)
+        .executeTakeFirstOrThrow();
+      expect(subscription).toEqual({ unread_count: 4, article_count: 4 });
+    });
+
     it('gives a later subscriber the stored articles at once', async () => {
       server.set(path, { body: rss('Blog', [item(2), item(1)]) });
       const first = await env.user();
