@@ -15,11 +15,13 @@ export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' '
 
 /**
  * The environment of a benchmark's server: its own data directory and a random port on the loopback, quiet logs,
- * the database (SQLite in DATA_DIR unless a URL is given), and whatever the benchmark adds.
+ * the database (SQLite in DATA_DIR unless a URL is given), and whatever the benchmark adds. glibc's allocator settings
+ * (MALLOC_*) pass through, to measure a server started with them (README "Memory on a small machine").
  */
 export function feederEnv(dataDir, databaseUrl, extra = {}) {
   return {
     PATH: process.env.PATH,
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_'))),
     DATA_DIR: dataDir,
     PORT: String(3900 + Math.floor(Math.random() * 90)),
     HOST: '127.0.0.1',
