@@ -32,6 +32,13 @@ for (const dialect of DIALECTS) {
       await env.close();
     });
 
+    /** The titles a user's search finds (read ones too), sorted: the query built as the service builds it. */
+    const searchTitles = async (userId: number, q: string) => {
+      const match = (dialect === 'postgres' ? pgTsQuery : ftsMatchQuery)(q)!;
+      const found = await searchArticles(env.database.db, userId, env.clock.now().toISOString(), { match, showRead: true, limit: 10, offset: 0 });
+      return found.rows.map((r) => r.title).sort();
+    };
+
     it('stores a new feed once for every subscriber, and a re-fetch is a conditional 304', async () => {
       server.set(path, { body: rss('News <&> Views', [item(3), item(2), item(1)]) });
       const [alice, bob] = [await env.user(), await env.user()];
@@ -71,11 +78,7 @@ for (const dialect of DIALECTS) {
         { status: 'ok', newArticles: 2, updatedArticles: 0 },
         { status: 'ok', newArticles: 1, updatedArticles: 0 },
       ]);
-      const search = async (q: string) => {
-        const match = (dialect === 'postgres' ? pgTsQuery : ftsMatchQuery)(q)!;
-        const found = await searchArticles(env.database.db, alice, env.clock.now().toISOString(), { match, showRead: true, limit: 10, offset: 0 });
-        return found.rows.map((r) => r.title).sort();
-      };
+      const search = (q: string) => searchTitles(alice, q);
       expect(await search('kestrel')).toEqual(['Kestrel sighted', 'Oak blossoms']);
       expect(await search('heron')).toEqual(['Heron nests']);
     });
@@ -91,11 +94,7 @@ for (const dialect of DIALECTS) {
       await env.engine.refreshFeed(feedId);
       server.set(path, { body: rss('Birds', [item(1, a1), item(2, { ...a2, title: 'Well-known falcons' })]) });
       expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 0, updatedArticles: 1 });
-      const search = async (q: string) => {
-        const match = (dialect === 'postgres' ? pgTsQuery : ftsMatchQuery)(q)!;
-        const found = await searchArticles(env.database.db, alice, env.clock.now().toISOString(), { match, showRead: true, limit: 10, offset: 0 });
-        return found.rows.map((r) => r.title).sort();
-      };
+      const search = (q: string) => searchTitles(alice, q);
       expect(await search('kestrel')).toEqual(['Release notes', 'Well-known falcons']);
       expect(await search('well-known falc')).toEqual(['Well-known falcons']);
       expect(await search('birds')).toEqual([]);
@@ -127,11 +126,7 @@ for (const dialect of DIALECTS) {
       });
       const alice = await env.user();
       await env.engine.refreshFeed(await env.subscribe(alice, server.url(path)));
-      const search = async (q: string) => {
-        const match = (dialect === 'postgres' ? pgTsQuery : ftsMatchQuery)(q)!;
-        const found = await searchArticles(env.database.db, alice, env.clock.now().toISOString(), { match, showRead: true, limit: 10, offset: 0 });
-        return found.rows.map((r) => r.title).sort();
-      };
+      const search = (q: string) => searchTitles(alice, q);
       for (const q of ['example.com', '3.5', 'version 3.5', 'news-desk@example.org', '2026-11-25', 'https://example.net/a/b', '"example.com",', 'examp'])
         expect({ q, found: await search(q) }).toEqual({ q, found: q === 'examp' ? ['Other', 'Release'] : ['Release'] });
     });
