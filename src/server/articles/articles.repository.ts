@@ -159,7 +159,7 @@ const USER_ARTICLE_TAIL = ' on conflict ("user_id", "article_id") do nothing';
 const A_FEED = '(select "feed_id" from "a" limit 1)';
 const ARTICLE_HEAD_PG_COPIES = `with "a" as (${ARTICLE_HEAD.postgres}`;
 const ARTICLE_TAIL_PG_COPIES =
-  ' on conflict ("feed_id", "guid_hash") do nothing returning "id", "guid_hash", "feed_id", "published_at"), "c" as (' +
+  `${ARTICLE_TAIL}, "feed_id", "published_at"), "c" as (` +
   `${USER_ARTICLE_INSERT} select "s"."user_id", "a"."id", "a"."feed_id", "a"."published_at", 0, 0 from "a", "subscriptions" as "s"` +
   ` where "s"."feed_id" = ${A_FEED}${USER_ARTICLE_TAIL})` +
   ' select "id", "guid_hash", exists (select 1 from "subscriptions" as "s" inner join "feed_filters" as "f" on "f"."user_id" = "s"."user_id"' +
