@@ -181,18 +181,18 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   // and after a failed attempt again a minute later (docs/decisions.md "Refresh engine: the search vector on the
   // parse threads").
   let vectorsAgree: Promise<boolean> | null = null;
-  let vectorsAskedAt = 0;
+  // When the last comparison failed (0: it has not).
+  let vectorsFailedAt = 0;
   const searchVectors = (): Promise<boolean> => {
-    if (vectorsAgree && vectorsAskedAt === 0) return vectorsAgree;
-    if (vectorsAgree && Date.now() - vectorsAskedAt < VECTORS_RETRY_MS) return vectorsAgree;
-    vectorsAskedAt = 0;
+    if (vectorsAgree && (vectorsFailedAt === 0 || Date.now() - vectorsFailedAt < VECTORS_RETRY_MS)) return vectorsAgree;
+    vectorsFailedAt = 0;
     vectorsAgree = searchVectorsAgree(database.db).then(
       (agree) => {
         if (!agree) log.warn({}, 'PostgreSQL computes search vectors differently from the parse threads; it computes them itself');
         return agree;
       },
       (err: unknown) => {
-        vectorsAskedAt = Date.now();
+        vectorsFailedAt = Date.now();
         log.warn({ err }, 'could not compare search vectors with PostgreSQL; it computes them itself for now');
         return false;
       },
