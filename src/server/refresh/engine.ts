@@ -74,6 +74,8 @@ export interface RefreshEngineDeps {
   /** Refresh lease length in ms (default LEASE_MS) and this instance's owner id (default host:pid:random); tests. */
   leaseMs?: number;
   leaseOwner?: string;
+  /** PostgreSQL: whether it makes search vectors as the parse threads do (default articles.repository.ts searchVectorsAgree); tests. */
+  searchVectorsAgree?: typeof searchVectorsAgree;
 }
 
 /** The User-Agent of every feed request: what we are and where we run, so publishers can tell (polite crawling). */
@@ -183,16 +185,17 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   let vectorsAgree: Promise<boolean> | null = null;
   // When the last comparison failed (0: it has not).
   let vectorsFailedAt = 0;
+  const compareVectors = deps.searchVectorsAgree ?? searchVectorsAgree;
   const searchVectors = (): Promise<boolean> => {
-    if (vectorsAgree && (vectorsFailedAt === 0 || Date.now() - vectorsFailedAt < VECTORS_RETRY_MS)) return vectorsAgree;
+    if (vectorsAgree && (vectorsFailedAt === 0 || now().getTime() - vectorsFailedAt < VECTORS_RETRY_MS)) return vectorsAgree;
     vectorsFailedAt = 0;
-    vectorsAgree = searchVectorsAgree(database.db).then(
+    vectorsAgree = compareVectors(database.db).then(
       (agree) => {
         if (!agree) log.warn({}, 'PostgreSQL computes search vectors differently from the parse threads; it computes them itself');
         return agree;
       },
       (err: unknown) => {
-        vectorsFailedAt = Date.now();
+        vectorsFailedAt = now().getTime();
         log.warn({ err }, 'could not compare search vectors with PostgreSQL; it computes them itself for now');
         return false;
       },
