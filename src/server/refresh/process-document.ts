@@ -32,11 +32,14 @@ export interface DocumentInput {
 
 export type FeedMeta = Omit<ParsedFeed, 'items'>;
 
+/** A stored item as made here: always with its text and teaser (articles.repository.ts computes them for other callers). */
+export type ProcessedItem = StoredItem & Required<Pick<StoredItem, 'text' | 'teaser'>>;
+
 export interface ProcessedDocument {
   feed: FeedMeta;
   /** New and edited items, sanitised, in document order. */
-  fresh: StoredItem[];
-  changed: StoredItem[];
+  fresh: ProcessedItem[];
+  changed: ProcessedItem[];
   /** Every item's guid hash (stored or not): the clean-up keeps what is still in the feed. */
   seen: string[];
   /** Every item's publication time: the posting frequency for the schedule. */
@@ -77,7 +80,7 @@ function latin1Compact(html: string): string {
   return BEYOND_LATIN1.test(html) ? html : Buffer.from(html, 'latin1').toString('latin1');
 }
 
-function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): StoredItem {
+function toStoredItem(item: ParsedItem, guidHash: string, contentHash: string, publishedAt: string): ProcessedItem {
   // Relative URLs in the content: the xml:base in scope for it (Atom, reader/types.ts), else the article link.
   // One byte a character like the HTML (latin1Compact): links to a path of the site are the base's scheme and host
   // followed by the path (sanitize/urls.ts), and a two-byte base would make the whole stored HTML two-byte.
@@ -137,9 +140,9 @@ export function processDocument(input: DocumentInput): ProcessedDocument {
  * from the final strings; null (PostgreSQL computes it) for a text search-vector.ts does not handle. The vectors
  * share one buffer, so the copy to the main thread is one ArrayBuffer for the document, not one per item.
  */
-function withSearchVectors(items: StoredItem[]): void {
+function withSearchVectors(items: ProcessedItem[]): void {
   const list = new TsvectorList();
-  for (const item of items) list.add(item.title, `${item.text}`);
+  for (const item of items) list.add(item.title, item.text);
   const vectors = list.finish();
   items.forEach((item, k) => {
     item.searchVector = vectors[k];
@@ -176,6 +179,6 @@ function itemHasNul(item: StoredItem): boolean {
  * `seen` and the ISO dates in `publishedTimes` are not searched.
  */
 function withoutNul(result: ProcessedDocument): ProcessedDocument {
-  const items = (list: StoredItem[]) => (list.some(itemHasNul) ? list.map((item) => (itemHasNul(item) ? stripNulDeep(item) : item)) : list);
+  const items = (list: ProcessedItem[]) => (list.some(itemHasNul) ? list.map((item) => (itemHasNul(item) ? stripNulDeep(item) : item)) : list);
   return { feed: stripNulDeep(result.feed), seen: result.seen, publishedTimes: result.publishedTimes, fresh: items(result.fresh), changed: items(result.changed) };
 }
