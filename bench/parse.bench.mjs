@@ -13,8 +13,10 @@
 // once to a temporary directory by this parent) and runs a warm-up, which gives the baseline RSS, then times one
 // pass over every document. Decoding bytes to text is part of each parser's timed work (the comparison parsers get
 // `buffer.toString('utf8')`, Feeder's decodes the Buffer itself, sniffing the encoding).
-// Options: --feeds=2000 --items=50 --format=mixed|rss|atom, --only=<name> to run one parser, and --dist=<path> to
-// measure another build (a checkout's dist/ directory: back-to-back comparisons of two commits).
+// Options: --feeds=2000 --items=50 --format=mixed|rss|atom, --only=<name> to run one parser, --dist=<path> to
+// measure another build (a checkout's dist/ directory: back-to-back comparisons of two commits), and --sites=loopback
+// for the refresh benchmark's documents (feed and site on http://127.0.x.y:3901, as bench/refresh.bench.mjs serves
+// them) instead of the default https://site<i>.example sites.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,10 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/
 const feeds = Number(args.feeds ?? 2000);
 const items = Number(args.items ?? 50);
 const format = args.format ?? 'mixed';
+const sites = args.sites ?? 'example';
+if (sites !== 'example' && sites !== 'loopback') throw new Error(`--sites=${sites}: example or loopback`);
+/** The refresh benchmark's hosts (bench/refresh.bench.mjs hostOf), on a port of the kind it listens on. */
+const loopbackOrigin = (i) => `http://127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:3901`;
 const dist = args.dist ? new URL(`file://${args.dist.replace(/\/?$/, '/')}server/reader/`) : new URL('../dist/server/reader/', import.meta.url);
 /** Bytes of item HTML handed to sanitizeContent in the timed pass (sanitising parsers only). */
 let htmlBytes = 0;
@@ -40,7 +46,7 @@ if (args.child) {
     // One generation for all parsers; a manifest keeps each document's URL and Content-Type.
     const manifest = [];
     for (let i = 0; i < feeds; i++) {
-      const doc = generateFeed(i, { items, format });
+      const doc = generateFeed(i, sites === 'loopback' ? { items, format, url: `${loopbackOrigin(i)}/feed/${i}.xml`, site: loopbackOrigin(i) } : { items, format });
       writeFileSync(join(dir, `${i}.xml`), doc.body);
       manifest.push({ url: doc.url, contentType: doc.contentType });
     }
@@ -57,6 +63,7 @@ if (args.child) {
           `--feeds=${feeds}`,
           `--items=${items}`,
           `--format=${format}`,
+          `--sites=${sites}`,
           ...(args.dist ? [`--dist=${args.dist}`] : []),
         ],
         { stdio: 'inherit' },
@@ -158,6 +165,7 @@ async function child(name, dir) {
     JSON.stringify({
       bench: `parse-${name}`,
       format,
+      sites,
       feeds: docs.length,
       items: parsed,
       errors,

@@ -35,11 +35,14 @@ const isLowerAlnum = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c 
 /**
  * The parts of `s` when it is an http(s) URL that the WHATWG URL parser gives back unchanged (`new URL(s).href ===
  * s`, whatever the base, as long as the base parses), without running the parser (docs/decisions.md "Parse threads:
- * less work per item"); null for anything else, which then goes through the parser. Deliberately narrow, so that nothing in it is normalised by the parser: a lower-case
- * scheme and host of letters, digits, hyphens and single dots whose last label starts with a letter (no IPv4 number,
- * no xn-- label to validate, no port, no user), then a path starting with "/" without dot segments (`/./`, `/..`,
- * `%2e`), a query and a fragment of characters the parser keeps as they are. A property test holds the parts equal to
- * the parser's on random URLs (urls.test.ts).
+ * less work per item"); null for anything else, which then goes through the parser. Deliberately narrow, so that
+ * nothing in it is normalised by the parser: a lower-case scheme; a
+ * host of letters, digits, hyphens and single dots whose last label starts with a letter (no xn-- label to validate,
+ * no user), or an IPv4 address as the parser writes it (four numbers 0–255 without leading zeros); a port other than
+ * the scheme's default, written without a leading zero, or none; then a path starting with "/" without dot segments
+ * (`/./`, `/..`, `%2e`), a query and a fragment of characters the parser keeps as they are. `hostname` is the host
+ * without the port, as URL#hostname. A property test holds the parts equal to the parser's on random URLs
+ * (urls.test.ts).
  */
 export function canonicalHttpUrl(s: string): HttpUrlParts | null {
   const pathStart = canonicalPathStart(s);
@@ -51,10 +54,13 @@ export function canonicalHttpUrl(s: string): HttpUrlParts | null {
   const pathEnd = queryStart !== -1 ? queryStart : hashStart !== -1 ? hashStart : n;
   // An empty query ("?" alone) stays in the URL but reads as "" (as URL#search does).
   const search = queryStart === -1 || queryStart + 1 === (hashStart === -1 ? n : hashStart) ? '' : s.slice(queryStart, hashStart === -1 ? n : hashStart);
+  const hostStart = s.charCodeAt(4) === 0x73 /* s */ ? 8 : 7;
+  // A port's ":" is the last one before the path (the scheme's is before the host).
+  const colon = s.lastIndexOf(':', pathStart - 1);
   return {
     href: s,
-    protocol: s.charCodeAt(4) === 0x73 /* s */ ? 'https:' : 'http:',
-    hostname: s.slice(s.charCodeAt(4) === 0x73 ? 8 : 7, pathStart),
+    protocol: hostStart === 8 ? 'https:' : 'http:',
+    hostname: s.slice(hostStart, colon >= hostStart ? colon : pathStart),
     pathname: s.slice(pathStart, pathEnd),
     search,
   };
@@ -64,9 +70,9 @@ export function canonicalHttpUrl(s: string): HttpUrlParts | null {
  * canonicalHttpUrl of a path-absolute reference (`/tags/x`: one "/", then neither "/" nor "\\") resolved against a
  * base canonicalHttpUrl takes, without the parser: the WHATWG parser keeps the base's scheme and host and reads the
  * reference as the path from its "/" on, exactly as it reads the same characters after the host of an absolute
- * URL. So the result is the base's scheme and host followed by the reference when that string is one the parser
- * gives back unchanged; null for anything else (another kind of reference, a base with a port or a user, a
- * character the parser would change), which then goes through the parser (urls.test.ts compares the two).
+ * URL. So the result is the base's scheme, host and port followed by the reference when that string is one the
+ * parser gives back unchanged; null for anything else (another kind of reference, a base with a user, a character
+ * the parser would change), which then goes through the parser (urls.test.ts compares the two).
  */
 export function canonicalPathReference(ref: string, base: string): HttpUrlParts | null {
   if (ref.charCodeAt(0) !== 0x2f /* / */) return null;
@@ -83,12 +89,13 @@ function canonicalPathStart(s: string): number {
   if (s.startsWith('https://')) i = 8;
   else if (s.startsWith('http://')) i = 7;
   else return -1;
+  const hostStart = i;
   const n = s.length;
   let labelStart = i;
   let xn = false;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x2f /* / */) break;
+    if (c === 0x2f /* / */ || c === 0x3a /* : */) break;
     if (c === 0x2e /* . */) {
       if (i === labelStart || s.charCodeAt(i - 1) === 0x2d) return -1;
       labelStart = i + 1;
@@ -98,10 +105,16 @@ function canonicalPathStart(s: string): number {
       if (i === labelStart + 2 && s.charCodeAt(labelStart) === 0x78 && s.charCodeAt(labelStart + 1) === 0x6e && s.charCodeAt(i + 1) === 0x2d) xn = true;
     } else if (!isLowerAlnum(c)) return -1;
   }
-  // A host is followed by a path here; its last label starts with a letter (not a number, not IPv4) and ends in one.
+  // A host is followed by a port or a path here. Its last label starts with a letter and ends in a letter or digit
+  // (a domain), or the host is an IPv4 address as the parser writes it: the parser reads any host whose last label
+  // is a number (decimal, 0x hex, even empty after a final dot) as IPv4 and rewrites or refuses other forms of it.
   if (xn || i === n || i === labelStart || s.charCodeAt(i - 1) === 0x2d) return -1;
   const first = s.charCodeAt(labelStart);
-  if (first < 0x61 || first > 0x7a) return -1;
+  if ((first < 0x61 || first > 0x7a) && !isCanonicalIpv4(s, hostStart, i)) return -1;
+  if (s.charCodeAt(i) === 0x3a /* : */) {
+    i = canonicalPortEnd(s, i + 1, hostStart === 8 ? 443 : 80);
+    if (i === -1 || s.charCodeAt(i) !== 0x2f /* / */) return -1;
+  }
   const pathStart = i;
   let inPath = true;
   let hash = false;
@@ -122,6 +135,48 @@ function canonicalPathStart(s: string): number {
     } else return -1;
   }
   return pathStart;
+}
+
+/**
+ * Whether s[start, end) is an IPv4 address as the WHATWG URL parser serialises one (URL Standard, "IPv4 serializer"):
+ * four decimal numbers 0–255 joined by dots, each without a leading zero ("0" itself is one).
+ */
+function isCanonicalIpv4(s: string, start: number, end: number): boolean {
+  let parts = 0;
+  let i = start;
+  while (i < end) {
+    const partStart = i;
+    let value = 0;
+    for (; i < end; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0x2e /* . */) break;
+      if (c < 0x30 || c > 0x39) return false;
+      value = value * 10 + (c - 0x30);
+    }
+    // More than three digits without a leading zero are over 255.
+    if (i === partStart || value > 255 || (i - partStart > 1 && s.charCodeAt(partStart) === 0x30)) return false;
+    if (++parts > 4) return false;
+    if (i < end) i++; // the dot
+  }
+  // A final dot ("1.2.3.4.") is refused by the host loop before this is asked.
+  return parts === 4;
+}
+
+/**
+ * Where a port starting at `start` (after its ":") ends when the parser writes it back as it stands: 1–5 decimal
+ * digits without a leading zero, at most 65535, not the scheme's default (which the parser drops); else -1.
+ */
+function canonicalPortEnd(s: string, start: number, defaultPort: number): number {
+  let i = start;
+  let value = 0;
+  // Six digits without a leading zero are over 65535 already: no need to read further.
+  for (; i < s.length && i - start < 6; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    value = value * 10 + (c - 0x30);
+  }
+  if (i === start || s.charCodeAt(start) === 0x30 || value > 65535 || value === defaultPort) return -1;
+  return i;
 }
 
 /** Whether a base given to the URL parser parses (with one that does not, the parser refuses every reference). */
