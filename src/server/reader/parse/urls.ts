@@ -74,13 +74,29 @@ export function canonicalHttpUrl(s: string): HttpUrlParts | null {
  * parser gives back unchanged; null for anything else (another kind of reference, a base with a user, a character
  * the parser would change), which then goes through the parser (urls.test.ts compares the two).
  */
-export function canonicalPathReference(ref: string, base: string): HttpUrlParts | null {
-  if (ref.charCodeAt(0) !== 0x2f /* / */) return null;
+export function canonicalPathReference(ref: string, base: UrlBase): HttpUrlParts | null {
+  if (base.origin === null || ref.charCodeAt(0) !== 0x2f /* / */) return null;
   const second = ref.charCodeAt(1);
   if (second === 0x2f || second === 0x5c /* \ */) return null;
-  const pathStart = canonicalPathStart(base);
-  if (pathStart === -1) return null;
-  return canonicalHttpUrl(base.slice(0, pathStart) + ref);
+  return canonicalHttpUrl(base.origin + ref);
+}
+
+/**
+ * A base URL checked once for all the references resolved against it: every link of an item shares one, and
+ * checking the base again for each link cost as much as reading the link (docs/decisions.md "Parse threads: less
+ * work per item").
+ */
+export interface UrlBase {
+  readonly href: string;
+  /** Whether the URL parser takes it as a base (isUsableBase): with one it does not, it refuses every reference. */
+  readonly usable: boolean;
+  /** Its scheme, host and port when canonicalHttpUrl takes it (canonicalPathReference joins paths to it); else null. */
+  readonly origin: string | null;
+}
+
+export function urlBase(href: string): UrlBase {
+  const pathStart = canonicalPathStart(href);
+  return { href, usable: pathStart !== -1 || URL.canParse(href), origin: pathStart === -1 ? null : href.slice(0, pathStart) };
 }
 
 /** Where the path of `s` starts when canonicalHttpUrl takes it, else -1. */

@@ -12,6 +12,7 @@
 import { Parser, type Handler } from 'htmlparser2';
 import { cleanLink, hasAdClass, isAdText, MAX_AD_TEXT_CHARS } from '../ads/index.js';
 import { BLOCK_TAGS, collapseWhitespace } from '../parse/text.js';
+import { urlBase, type UrlBase } from '../parse/urls.js';
 import { closeForeignContent } from './foreign.js';
 import { boundNesting } from './nesting.js';
 import { IFRAME_HOSTS } from './sources.js';
@@ -186,7 +187,7 @@ function tag(tagName: string, attribs: Attributes): Tag {
   return { tagName, attribs };
 }
 
-function transformLink(name: string, attribs: Attributes, base: string | null): Decision {
+function transformLink(name: string, attribs: Attributes, base: UrlBase | null): Decision {
   const url = attribs.href === undefined ? null : linkUrl(attribs.href, base);
   // Affiliate redirectors lead to their target, tracking and affiliate parameters go (reader/ads, dashboard.md §5);
   // an affiliate network's link without a readable target keeps only its words.
@@ -198,7 +199,7 @@ function transformLink(name: string, attribs: Attributes, base: string | null): 
   return tag('a', out);
 }
 
-function transformImage(name: string, attribs: Attributes, base: string | null): Decision {
+function transformImage(name: string, attribs: Attributes, base: UrlBase | null): Decision {
   if (isPixel(attribs)) return DROP;
   const src = attribs.src === undefined ? null : imageUrl(attribs.src, base, true);
   const srcset = attribs.srcset === undefined ? null : sanitizeSrcset(attribs.srcset, base);
@@ -221,7 +222,7 @@ function transformImage(name: string, attribs: Attributes, base: string | null):
   return tag('img', out);
 }
 
-function transformSource(name: string, attribs: Attributes, base: string | null): Decision {
+function transformSource(name: string, attribs: Attributes, base: UrlBase | null): Decision {
   const out: Attributes = {};
   // <source src> belongs to audio/video, <source srcset> to picture; sanitise whichever is there.
   if (attribs.src !== undefined) {
@@ -240,7 +241,7 @@ function transformSource(name: string, attribs: Attributes, base: string | null)
   return tag('source', out);
 }
 
-function transformMedia(name: string, attribs: Attributes, base: string | null): Decision {
+function transformMedia(name: string, attribs: Attributes, base: UrlBase | null): Decision {
   const out: Attributes = {};
   if (attribs.src !== undefined) {
     const src = mediaUrl(attribs.src, base);
@@ -264,11 +265,11 @@ function transformMedia(name: string, attribs: Attributes, base: string | null):
   return tag(name, out);
 }
 
-function transformIframe(name: string, attribs: Attributes, base: string | null): Decision {
+function transformIframe(name: string, attribs: Attributes, base: UrlBase | null): Decision {
   if (attribs.src === undefined) return DROP;
   let url: URL;
   try {
-    url = base === null ? new URL(attribs.src) : new URL(attribs.src, base);
+    url = base === null ? new URL(attribs.src) : new URL(attribs.src, base.href);
   } catch {
     return DROP;
   }
@@ -392,7 +393,7 @@ const NO_ATTRIBUTES: Attributes = Object.freeze({});
  * The rules, in one place: what becomes of an element the feed wrote (its name lower-cased, its attributes as
  * parsed). A later rule (an ad block to drop, a link to rewrite) is added here.
  */
-function decide(name: string, attribs: Attributes, base: string | null): Decision | null {
+function decide(name: string, attribs: Attributes, base: UrlBase | null): Decision | null {
   // An element whose class or id names an ad, affiliate or tracking block goes with its content (reader/ads).
   if ((attribs.class !== undefined && hasAdClass(attribs.class)) || (attribs.id !== undefined && hasAdClass(attribs.id))) return DROP;
   switch (name) {
@@ -483,7 +484,7 @@ class Sanitizer implements Partial<Handler> {
   /** Ad blocks found so far, as ranges of the output (chunk indexes) and their text length. */
   private readonly adBlocks: { htmlAt: number; htmlEnd: number; textAt: number; textEnd: number; chars: number }[] = [];
 
-  constructor(private readonly base: string | null) {}
+  constructor(private readonly base: UrlBase | null) {}
 
   onopentag(name: string, attribs: Attributes): void {
     if (this.skipping > 0) {
@@ -591,7 +592,8 @@ export function sanitizeContentWithText(html: string, options: SanitizeContentOp
   // Elements past the nesting bound are flattened first (nesting.ts): htmlparser2's Parser keeps its element stack
   // with Array#unshift, quadratic in depth. An svg or math left open would take the rest of the article with it
   // (foreign.ts).
-  const sanitizer = new Sanitizer(options.baseUrl);
+  // The base is checked once for all the item's links (parse/urls.ts UrlBase).
+  const sanitizer = new Sanitizer(options.baseUrl === null ? null : urlBase(options.baseUrl));
   const parser = new Parser(sanitizer, { decodeEntities: true });
   parser.end(boundNesting(closeForeignContent(input)));
   return sanitizer.finish();

@@ -8,7 +8,7 @@
  * Cheat Sheet, "Embedded tab", "Embedded newline", "Spaces and meta chars before the JavaScript") are normalised by
  * the parser before we look at the scheme.
  */
-import { canonicalHttpUrl, canonicalPathReference, isUsableBase, type HttpUrlParts } from '../parse/urls.js';
+import { canonicalHttpUrl, canonicalPathReference, type HttpUrlParts, type UrlBase } from '../parse/urls.js';
 
 /**
  * Query parameters that only identify a campaign or a click: removing them never changes what a page shows.
@@ -69,21 +69,21 @@ export function stripTracking(url: string): string {
  * URL the parser would give back unchanged is not parsed (parse/urls.ts canonicalHttpUrl): its parts are read off
  * the string, the same ones.
  */
-function parse(value: string, base: string | null): HttpUrlParts | null {
+function parse(value: string, base: UrlBase | null): HttpUrlParts | null {
   const parts = canonicalHttpUrl(value);
-  if (parts !== null && (base === null || isUsableBase(base))) return parts;
+  if (parts !== null && (base === null || base.usable)) return parts;
   // A link to a path of the same site ("/tags/x"), as feeds write them: resolved without the parser too.
   const resolved = base === null ? null : canonicalPathReference(value, base);
   if (resolved !== null) return resolved;
   try {
-    return base === null ? new URL(value) : new URL(value, base);
+    return base === null ? new URL(value) : new URL(value, base.href);
   } catch {
     return null;
   }
 }
 
 /** An absolute, tracking-free http(s) or mailto: URL for an `<a href>`, or null when the link must go. */
-export function linkUrl(value: string, base: string | null): string | null {
+export function linkUrl(value: string, base: UrlBase | null): string | null {
   const url = parse(value, base);
   if (url === null) return null;
   if (url.protocol === 'mailto:') return url.href;
@@ -92,7 +92,7 @@ export function linkUrl(value: string, base: string | null): string | null {
 }
 
 /** An absolute, tracking-free http(s) URL for media (video/audio src, poster), or null. */
-export function mediaUrl(value: string, base: string | null): string | null {
+export function mediaUrl(value: string, base: UrlBase | null): string | null {
   if (value.trim() === '') return null; // src="" would resolve to the article page itself
   const url = parse(value, base);
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
@@ -109,7 +109,7 @@ const RASTER_DATA_URL = /^data:image\/(?:png|jpeg|jpg|gif|webp)(?:;base64)?,/i;
  * A URL for an image (`img src`, srcset candidates): http(s) without tracking and not from a tracker host, or a
  * data: URL of a raster type. Null when the image must go.
  */
-export function imageUrl(value: string, base: string | null, allowData: boolean): string | null {
+export function imageUrl(value: string, base: UrlBase | null, allowData: boolean): string | null {
   const trimmed = value.trim();
   if (trimmed === '') return null; // src="" would resolve to the article page itself
   if (trimmed.length > 5 && (trimmed.charCodeAt(0) | 0x20) === 0x64 /* d */ && /^data:/i.test(trimmed)) {
@@ -175,7 +175,7 @@ function isSpace(c: number): boolean {
  * (resolved, tracker-free, http(s) only: data: candidates are dropped to keep the grammar simple), descriptors are
  * kept only when they are a width (`640w`) or a density (`2x`). Returns null when no candidate survives.
  */
-export function sanitizeSrcset(value: string, base: string | null): string | null {
+export function sanitizeSrcset(value: string, base: UrlBase | null): string | null {
   const out: string[] = [];
   const n = value.length;
   let i = 0;
