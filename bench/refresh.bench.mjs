@@ -13,6 +13,10 @@
 //
 // BENCH_304_ROUNDS=5 runs the 304 round five times after one first round (more samples for less waiting).
 //
+// BENCH_304_WARM=1 also measures a warm 304 round: one process runs a 304 round unmeasured, then the measured one (a
+// long-running server's state: its modules loaded and its code compiled; the other rounds each start a fresh process,
+// and a 304 round is short enough for that start to weigh). Its peak RSS is that of both rounds.
+//
 // FEEDER_DIST=/path/to/other/checkout runs another build (its bin/feeder.js and dist/, seeded with its own
 // migrations), so two commits can be measured back to back on the same machine.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,6 +41,7 @@ const { subscribe } = await import(new URL('feeds/subscriptions.repository.js', 
 const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REST_S = Number(process.env.BENCH_REST_S) || 0;
 const ROUNDS_304 = Math.max(1, Number(process.env.BENCH_304_ROUNDS) || 1);
+const WARM_304 = process.env.BENCH_304_WARM === '1';
 
 /** CPU of this process (the feed server and the monitor), ms. */
 const ownCpuMs = () => {
@@ -204,12 +209,23 @@ async function idleRss(env, monitor) {
  * Runs `feeder all` until every feed was fetched since `since`; prints feeds/s, CPU per feed and peak RSS (and, with
  * `restAfter` and BENCH_REST_S, the RSS once the process sat idle after the round).
  */
-async function round(name, env, monitor, feeds, column, extra, restAfter = false) {
-  const since = new Date().toISOString();
+async function round(name, env, monitor, feeds, column, extra, restAfter = false, warmUp = 0) {
+  let since = new Date().toISOString();
   const loadBefore = loadAverage();
-  const before = server.requests;
+  let before = server.requests;
   const child = startFeeder(env);
   let start = null;
+  // A warm round (BENCH_304_WARM): the same process runs `warmUp` rounds unmeasured first, as a server that has been
+  // up for a while would have; each next round starts when the scheduler sees the feeds due again (its next step).
+  for (let w = 0; w < warmUp; w++) {
+    while ((await monitor.count(column, since)) < feeds) {
+      if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
+      await sleep(50);
+    }
+    since = new Date().toISOString();
+    before = server.requests;
+    await monitor.makeDue(since);
+  }
   // PostgreSQL backends: CPU at the round's start (0 for those that connect later) and as last seen. The pool closes
   // idle connections, and an ended backend's figures leave /proc with it, so they are sampled during the round.
   const backendStart = new Map();
@@ -310,6 +326,10 @@ async function run(dialect, feeds, pgDb) {
     for (let r = 0; r < ROUNDS_304; r++) {
       await monitor.makeDue(new Date().toISOString());
       await round(`refresh-304-${dialect}`, env, monitor, feeds, 'last_fetched_at', ROUNDS_304 > 1 ? { repeat: r + 1 } : {});
+    }
+    if (WARM_304) {
+      await monitor.makeDue(new Date().toISOString());
+      await round(`refresh-304-warm-${dialect}`, env, monitor, feeds, 'last_fetched_at', { warm_up_rounds: 1 }, false, 1);
     }
   } finally {
     await monitor.close();
