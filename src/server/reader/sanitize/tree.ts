@@ -117,7 +117,7 @@ const FOREIGN = new Set(['math', 'svg']);
 const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 
 /** Attributes passed when the handler does not read them (never written to). */
-const UNREAD: Attributes = Object.freeze({}) as Attributes;
+const UNREAD: Attributes = Object.freeze({});
 
 /**
  * Told of every start tag once it has ended (its name lower-cased, after the elements it implies closed), and of
@@ -135,6 +135,11 @@ const STOPPED = new Error('stopped by the tag watcher');
 class ElementTree implements TokenizerCallbacks {
   /** Open elements, innermost last. */
   private readonly stack: string[] = [];
+  /**
+   * How many elements of each name are open: an end tag that matches none is ignored without walking the stack, so
+   * the work stays linear however deep the stack (`<script/>` opens a script that is no raw text and stays open).
+   */
+  private readonly counts = new Map<string, number>();
   /**
    * Whether we are in foreign content, pushed by each svg/math (true) and integration element (false) opened and
    * popped by any end tag of those names, as the Parser keeps it; the last entry counts.
@@ -170,10 +175,11 @@ class ElementTree implements TokenizerCallbacks {
     const closes = IMPLIES_CLOSE.get(name);
     if (closes !== undefined) {
       const stack = this.stack;
-      while (stack.length > 0 && closes.has(stack[stack.length - 1])) this.handler.onclosetag(stack.pop()!);
+      while (stack.length > 0 && closes.has(stack[stack.length - 1])) this.handler.onclosetag(this.pop());
     }
     if (!VOID.has(name)) {
       this.stack.push(name);
+      this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
       if (FOREIGN.has(name)) this.foreign.push(true);
       else if (INTEGRATION.has(name)) this.foreign.push(false);
     }
@@ -228,8 +234,15 @@ class ElementTree implements TokenizerCallbacks {
     const stack = this.stack;
     if (stack.length > 0 && stack[stack.length - 1] === name) {
       this.handler.onclosetag(name);
-      stack.pop();
+      this.pop();
     }
+  }
+
+  /** Removes the innermost open element and returns its name. */
+  private pop(): string {
+    const name = this.stack.pop()!;
+    this.counts.set(name, this.counts.get(name)! - 1);
+    return name;
   }
 
   onclosetag(start: number, end: number): void {
@@ -237,10 +250,13 @@ class ElementTree implements TokenizerCallbacks {
     this.watcher?.close(name);
     if (FOREIGN.has(name) || INTEGRATION.has(name)) this.foreign.pop();
     if (!VOID.has(name)) {
-      const stack = this.stack;
-      const at = stack.lastIndexOf(name);
-      if (at !== -1) {
-        while (stack.length > at) this.handler.onclosetag(stack.pop()!);
+      if ((this.counts.get(name) ?? 0) > 0) {
+        // Closes the innermost open element of that name and everything open inside it.
+        let closed: string;
+        do {
+          closed = this.pop();
+          this.handler.onclosetag(closed);
+        } while (closed !== name);
       } else if (name === 'p') {
         this.openTag('p');
         this.closeCurrentTag();
