@@ -128,6 +128,9 @@ export interface TagWatcher {
   close(name: string): void;
 }
 
+/** The depth past which ElementTree counts its open elements by name. */
+const COUNTED_DEPTH = 32;
+
 /** Thrown through the Tokenizer when the watcher stops the pass. */
 const STOPPED = new Error('stopped by the tag watcher');
 
@@ -136,10 +139,11 @@ class ElementTree implements TokenizerCallbacks {
   /** Open elements, innermost last. */
   private readonly stack: string[] = [];
   /**
-   * How many elements of each name are open: an end tag that matches none is ignored without walking the stack, so
-   * the work stays linear however deep the stack (`<script/>` opens a script that is no raw text and stays open).
+   * How many elements of each name are open, kept once the stack has been deeper than COUNTED_DEPTH: an end tag that
+   * matches none is then ignored without walking the stack, so the work stays linear however deep it gets
+   * (`<script/>` opens a script that is no raw text and stays open). Shallower, walking the stack costs less.
    */
-  private readonly counts = new Map<string, number>();
+  private counts: Map<string, number> | null = null;
   /**
    * Whether we are in foreign content, pushed by each svg/math (true) and integration element (false) opened and
    * popped by any end tag of those names, as the Parser keeps it; the last entry counts.
@@ -178,8 +182,7 @@ class ElementTree implements TokenizerCallbacks {
       while (stack.length > 0 && closes.has(stack[stack.length - 1])) this.handler.onclosetag(this.pop());
     }
     if (!VOID.has(name)) {
-      this.stack.push(name);
-      this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+      this.push(name);
       if (FOREIGN.has(name)) this.foreign.push(true);
       else if (INTEGRATION.has(name)) this.foreign.push(false);
     }
@@ -238,11 +241,30 @@ class ElementTree implements TokenizerCallbacks {
     }
   }
 
+  private push(name: string): void {
+    const stack = this.stack;
+    stack.push(name);
+    if (this.counts !== null) this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+    else if (stack.length > COUNTED_DEPTH) {
+      const counts = new Map<string, number>();
+      for (const open of stack) counts.set(open, (counts.get(open) ?? 0) + 1);
+      this.counts = counts;
+    }
+  }
+
   /** Removes the innermost open element and returns its name. */
   private pop(): string {
     const name = this.stack.pop()!;
-    this.counts.set(name, this.counts.get(name)! - 1);
+    if (this.counts !== null) this.counts.set(name, this.counts.get(name)! - 1);
     return name;
+  }
+
+  /** Whether an element of this name is open. */
+  private isOpen(name: string): boolean {
+    if (this.counts !== null) return (this.counts.get(name) ?? 0) > 0;
+    const stack = this.stack;
+    for (let i = stack.length - 1; i >= 0; i--) if (stack[i] === name) return true;
+    return false;
   }
 
   onclosetag(start: number, end: number): void {
@@ -250,7 +272,7 @@ class ElementTree implements TokenizerCallbacks {
     this.watcher?.close(name);
     if (FOREIGN.has(name) || INTEGRATION.has(name)) this.foreign.pop();
     if (!VOID.has(name)) {
-      if ((this.counts.get(name) ?? 0) > 0) {
+      if (this.isOpen(name)) {
         // Closes the innermost open element of that name and everything open inside it.
         let closed: string;
         do {
