@@ -1,7 +1,8 @@
 /**
- * Article HTML as Feeder shows it: an allowlist applied in one streaming pass over htmlparser2's Parser events
- * (docs/ARCHITECTURE.md "Stack": never DOMPurify + linkedom, which fails open when linkedom parses differently from
- * a browser; docs/decisions.md "Sanitising in one pass"). Whatever a feed sends, the output holds only the elements
+ * Article HTML as Feeder shows it: an allowlist applied in one streaming pass over the element events of
+ * htmlparser2's Parser, rebuilt on its Tokenizer with a stack of our own (tree.ts; docs/ARCHITECTURE.md "Stack":
+ * never DOMPurify + linkedom, which fails open when linkedom parses differently from a browser; docs/decisions.md
+ * "Sanitising in one pass", "Sanitising on the tokenizer"). Whatever a feed sends, the output holds only the elements
  * and attributes listed here, every URL in it is absolute and of an allowed scheme, and no script can run. The
  * same pass collects the output's plain text (teaser and search text), so an item's HTML is parsed once.
  *
@@ -9,22 +10,19 @@
  * against the OWASP XSS Filter Evasion Cheat Sheet (sanitize.test.ts). It fails closed: an element or attribute is
  * written only when a rule below names it, and the writer escapes every text and attribute value it writes.
  */
-import { Parser, type Handler } from 'htmlparser2';
 import { cleanLink, hasAdClass, isAdText, MAX_AD_TEXT_CHARS } from '../ads/index.js';
 import { BLOCK_TAGS, collapseWhitespace } from '../parse/text.js';
 import { urlBase, type UrlBase } from '../parse/urls.js';
 import { closeForeignContent } from './foreign.js';
-import { boundNesting } from './nesting.js';
+import { boundNesting, mayExceedBound, NestingBound } from './nesting.js';
 import { IFRAME_HOSTS } from './sources.js';
+import { type Attributes, type ElementHandler, walkElements } from './tree.js';
 import { imageUrl, linkUrl, mediaUrl, sanitizeSrcset } from './urls.js';
 
 export interface SanitizeContentOptions {
   /** The URL relative references resolve against (the article's URL, else the feed's); null drops them. */
   baseUrl: string | null;
 }
-
-/** Attributes of an element, as htmlparser2 gives them (names lower-cased, first occurrence wins). */
-type Attributes = Record<string, string>;
 
 /** An element as it is written: its name and its (already allowed) attributes. */
 interface Tag {
@@ -454,7 +452,7 @@ const AD_BLOCK_MAX_SHARE = 0.9;
 
 /** An element open in the input: what was written for it. */
 interface Frame {
-  /** The element's name in the input (htmlparser2 closes it by this name). */
+  /** The element's name in the input (tree.ts closes it by this name). */
   name: string;
   /** The name it is written under; null when its tags are not written (not allowed, or unwrapped). */
   written: string | null;
@@ -465,11 +463,11 @@ interface Frame {
 }
 
 /**
- * One sanitising pass: htmlparser2's Parser calls it for every element and text, and it writes the output as it
- * goes. One instance per call, nothing kept between calls (docs/ARCHITECTURE.md "Rules" 15). A class rather than
- * closures, so the parser's callback sites stay monomorphic.
+ * One sanitising pass: tree.ts calls it for every element and text, as htmlparser2's Parser would, and it writes
+ * the output as it goes. One instance per call, nothing kept between calls (docs/ARCHITECTURE.md "Rules" 15). A
+ * class rather than closures, so the callback sites stay monomorphic.
  */
-class Sanitizer implements Partial<Handler> {
+class Sanitizer implements ElementHandler {
   readonly html: string[] = [];
   /** The output's text as htmlToText would read it back: text, and a space at every block element's tag. */
   readonly text: string[] = [];
@@ -485,6 +483,11 @@ class Sanitizer implements Partial<Handler> {
   private readonly adBlocks: { htmlAt: number; htmlEnd: number; textAt: number; textEnd: number; chars: number }[] = [];
 
   constructor(private readonly base: UrlBase | null) {}
+
+  /** Attributes are read only when the element is not inside one dropped with its content. */
+  wantsAttributes(): boolean {
+    return this.skipping === 0;
+  }
 
   onopentag(name: string, attribs: Attributes): void {
     if (this.skipping > 0) {
@@ -518,7 +521,8 @@ class Sanitizer implements Partial<Handler> {
     if (this.skipping > 0 && --this.skipping > 0) return;
     const frame = this.stack.pop();
     if (frame === undefined) return;
-    // htmlparser2 closes elements in order; a mismatch would be a parser bug, and the frame stays for its own end.
+    // Elements are closed in order; a mismatch (as when the input ends inside a start tag: tree.ts has the element
+    // open but never told it) leaves the frame for its own end.
     if (frame.name !== name) {
       this.stack.push(frame);
       return;
@@ -589,14 +593,17 @@ export function sanitizeContentWithText(html: string, options: SanitizeContentOp
   // Text without "<" or "&" has no markup and no character references: it is already safe HTML as it is, and
   // plain-text summaries are common enough to skip the parser for them.
   if (!/[<&]/.test(input)) return { html: input, text: collapseWhitespace(input) };
-  // Elements past the nesting bound are flattened first (nesting.ts): htmlparser2's Parser keeps its element stack
-  // with Array#unshift, quadratic in depth. An svg or math left open would take the rest of the article with it
-  // (foreign.ts).
+  // An svg or math left open would take the rest of the article with it (foreign.ts).
+  const source = closeForeignContent(input);
   // The base is checked once for all the item's links (parse/urls.ts UrlBase).
-  const sanitizer = new Sanitizer(options.baseUrl === null ? null : urlBase(options.baseUrl));
-  const parser = new Parser(sanitizer, { decodeEntities: true });
-  parser.end(boundNesting(closeForeignContent(input)));
-  return sanitizer.finish();
+  const base = options.baseUrl === null ? null : urlBase(options.baseUrl);
+  // The nesting bound (nesting.ts) is watched in the same pass. Only when an element is past it is the pass thrown
+  // away and run again on the input with those elements flattened, as if boundNesting had always run first.
+  const sanitizer = new Sanitizer(base);
+  if (walkElements(source, sanitizer, mayExceedBound(source) ? new NestingBound() : null)) return sanitizer.finish();
+  const bounded = new Sanitizer(base);
+  walkElements(boundNesting(source), bounded);
+  return bounded.finish();
 }
 
 /** Sanitised article HTML (sanitizeContentWithText without the text). */

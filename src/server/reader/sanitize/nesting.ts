@@ -1,12 +1,14 @@
 /**
- * The nesting bound of the sanitiser (docs/decisions.md "Sanitising: nesting bound"). The sanitiser (content.ts) runs on
- * htmlparser2's Parser, whose element stack costs time proportional to its depth at every tag: 100,000 nested
- * <div> (1.1 MB) took seconds. This pre-pass walks the input once with htmlparser2's Tokenizer (no stack of its
- * own) and removes the tags of elements opened past MAX_DEPTH open elements, or after MAX_ELEMENTS elements in
- * all, keeping their text: what the sanitiser then parses is never deeper than MAX_DEPTH. Its output is still
- * untrusted HTML and goes through the allowlist like any other input.
+ * The nesting bound of the sanitiser (docs/decisions.md "Sanitising: nesting bound"): the tags of elements opened
+ * past MAX_DEPTH open elements, or after MAX_ELEMENTS elements in all, are removed, keeping their text, so what the
+ * sanitiser builds is never deeper than MAX_DEPTH. It was made for htmlparser2's Parser, which the sanitiser ran on
+ * and which took seconds on 100,000 nested <div> (1.1 MB); the sanitiser's own stack (tree.ts) is linear, and the
+ * bound stays as what the output is. The sanitiser watches it in its own pass (NestingBound), and only when an
+ * element is past it does boundNesting rewrite the input (walking it with htmlparser2's Tokenizer) for a second
+ * pass. Its output is still untrusted HTML and goes through the allowlist like any other input.
  */
 import { Tokenizer } from 'htmlparser2';
+import { IMPLIES_CLOSE, type TagWatcher, VOID } from './tree.js';
 
 /** Open elements kept at most; tags deeper than this are removed. Real articles stay far below 100. */
 export const MAX_DEPTH = 100;
@@ -18,86 +20,42 @@ export const MAX_ELEMENTS = 50_000;
  * kept (removing the tag would turn a script's source into article text), costing at most one level.
  */
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp']);
-/** Void elements as htmlparser2 (and so the sanitiser) knows them: they never stay open. */
-const VOID = new Set([
-  'area',
-  'base',
-  'basefont',
-  'br',
-  'col',
-  'command',
-  'embed',
-  'frame',
-  'hr',
-  'img',
-  'input',
-  'isindex',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
 
-const P = ['p'];
-const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 /**
- * Open tags that close the open element on top when it is one of these (htmlparser2's openImpliesClose, which
- * the sanitiser parses with): `<p>a<p>b` or a list of unclosed `<li>` is two or many siblings, not a deep tree.
+ * The bound, told of the tags in order (tree.ts TagWatcher): the open elements as htmlparser2 nests them (void
+ * elements and implied end tags do not count), and whether an element is kept.
  */
-const IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  Object.entries({
-    tr: ['tr', 'th', 'td'],
-    th: ['th'],
-    td: ['thead', 'th', 'td'],
-    body: ['head', 'link', 'script'],
-    li: ['li'],
-    p: P,
-    h1: P,
-    h2: P,
-    h3: P,
-    h4: P,
-    h5: P,
-    h6: P,
-    select: FORM,
-    input: FORM,
-    output: FORM,
-    button: FORM,
-    datalist: FORM,
-    textarea: FORM,
-    option: ['option'],
-    optgroup: ['optgroup', 'option'],
-    dd: ['dd', 'dt'],
-    dt: ['dd', 'dt'],
-    address: P,
-    article: P,
-    aside: P,
-    blockquote: P,
-    details: P,
-    div: P,
-    dl: P,
-    fieldset: P,
-    figcaption: P,
-    figure: P,
-    footer: P,
-    form: P,
-    header: P,
-    hr: P,
-    main: P,
-    nav: P,
-    ol: P,
-    pre: P,
-    section: P,
-    table: P,
-    ul: P,
-    rt: ['rt', 'rp'],
-    rp: ['rt', 'rp'],
-    tbody: ['thead', 'tbody'],
-    tfoot: ['thead', 'tbody'],
-  }).map(([k, v]) => [k, new Set(v)]),
-);
+export class NestingBound implements TagWatcher {
+  private readonly stack: string[] = [];
+  private elements = 0;
+
+  /** Whether the element of this start tag is kept; an element not kept is not counted. */
+  open(name: string): boolean {
+    const closes = IMPLIES_CLOSE.get(name);
+    const stack = this.stack;
+    if (closes) while (stack.length > 0 && closes.has(stack[stack.length - 1])) stack.pop();
+    if (VOID.has(name) || RAW_TEXT.has(name)) return true;
+    if (stack.length >= MAX_DEPTH || this.elements >= MAX_ELEMENTS) return false;
+    this.elements++;
+    // A self-closing non-void tag (`<div/>`) opens an element in HTML; the sanitiser reads it the same way.
+    stack.push(name);
+    return true;
+  }
+
+  /** An end tag of an element that was kept. */
+  close(name: string): void {
+    // Pop up to the matching element, as the HTML parser closes what is left open inside it.
+    const at = this.stack.lastIndexOf(name);
+    if (at !== -1) this.stack.length = at;
+  }
+}
+
+/** Whether `html` has more than MAX_DEPTH tags: fewer cannot exceed the bound. */
+export function mayExceedBound(html: string): boolean {
+  let lts = 0;
+  for (let i = html.indexOf('<'); i !== -1 && lts <= MAX_DEPTH; i = html.indexOf('<', i + 1)) lts++;
+  return lts > MAX_DEPTH;
+}
 
 /**
  * `html` with the tags of too deep (or too many) elements removed, or `html` itself when nothing needed
@@ -105,31 +63,19 @@ const IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
  * against it is bounded.
  */
 export function boundNesting(html: string): string {
-  // Cheap exit: fewer tags than the depth bound cannot exceed it.
-  let lts = 0;
-  for (let i = html.indexOf('<'); i !== -1 && lts <= MAX_DEPTH; i = html.indexOf('<', i + 1)) lts++;
-  if (lts <= MAX_DEPTH) return html;
+  if (!mayExceedBound(html)) return html;
 
-  const stack: string[] = [];
+  const bound = new NestingBound();
   /** Open tags removed, by name, whose end tags are still to come (and to be removed with them). */
   const dropped = new Map<string, number>();
   /** Source ranges to remove, in order. */
   const cuts: number[] = [];
-  let elements = 0;
   let openStart = 0;
   let openName = '';
   const open = (end: number, selfClosing: boolean) => {
-    const closes = IMPLIES_CLOSE.get(openName);
-    if (closes) while (stack.length > 0 && closes.has(stack[stack.length - 1])) stack.pop();
-    if (VOID.has(openName) || RAW_TEXT.has(openName)) return;
-    if (stack.length >= MAX_DEPTH || elements >= MAX_ELEMENTS) {
-      cuts.push(openStart, end + 1);
-      if (!selfClosing) dropped.set(openName, (dropped.get(openName) ?? 0) + 1);
-      return;
-    }
-    elements++;
-    // A self-closing non-void tag (`<div/>`) opens an element in HTML; the sanitiser's Parser reads it the same way.
-    stack.push(openName);
+    if (bound.open(openName)) return;
+    cuts.push(openStart, end + 1);
+    if (!selfClosing) dropped.set(openName, (dropped.get(openName) ?? 0) + 1);
   };
   const tokenizer = new Tokenizer(
     { xmlMode: false, decodeEntities: true },
@@ -150,9 +96,7 @@ export function boundNesting(html: string): string {
           cuts.push(html.lastIndexOf('<', start), close);
           return;
         }
-        // Pop up to the matching element, as the HTML parser closes what is left open inside it.
-        const at = stack.lastIndexOf(name);
-        if (at !== -1) stack.length = at;
+        bound.close(name);
       },
       ontext() {},
       ontextentity() {},
