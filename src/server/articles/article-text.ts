@@ -81,6 +81,9 @@ export function teaser(html: string | null, max = TEASER_MAX): string {
 /** At most this many words of a query count (q is at most 200 characters anyway). */
 export const MAX_QUERY_WORDS = 20;
 
+/** The runs of letters and digits of one (lower-cased) word: its search tokens. */
+const wordTokens = (word: string) => (word.match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
+
 /**
  * A user's search words: split at whitespace, each kept as its runs of letters and digits (so `foo-bar` is the
  * tokens foo, bar and `"*NEAR(` is near). Words without a letter or digit are dropped. Lower-cased.
@@ -88,7 +91,7 @@ export const MAX_QUERY_WORDS = 20;
 export function searchWords(q: string): string[][] {
   return q
     .split(/\s+/u)
-    .map((w) => (w.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[])
+    .map((w) => wordTokens(w.toLowerCase()))
     .filter((tokens) => tokens.length > 0)
     .slice(0, MAX_QUERY_WORDS);
 }
@@ -137,9 +140,9 @@ function pgSearchWords(q: string): { tokens: string[]; whole: string | null }[] 
   const out: { tokens: string[]; whole: string | null }[] = [];
   for (const word of q.split(/\s+/u)) {
     if (out.length === MAX_QUERY_WORDS) break;
-    const tokens = searchWords(word)[0];
-    if (!tokens) continue;
     const whole = word.toLowerCase();
+    const tokens = wordTokens(whole);
+    if (tokens.length === 0) continue;
     out.push({ tokens, whole: tokens.length === 1 && whole === tokens[0] ? null : whole });
   }
   return out;
