@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateFeed } from './lib/feed-server.mjs';
+import { generateFeed, loopbackHost } from './lib/feed-server.mjs';
 
 const PARSERS = ['feeder', 'feeder+sanitize', 'sanitize', 'document', 'feed-parser', 'rss-parser'];
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
@@ -31,8 +31,8 @@ const items = Number(args.items ?? 50);
 const format = args.format ?? 'mixed';
 const sites = args.sites ?? 'example';
 if (sites !== 'example' && sites !== 'loopback') throw new Error(`--sites=${sites}: example or loopback`);
-/** The refresh benchmark's hosts (bench/refresh.bench.mjs hostOf), on a port of the kind it listens on. */
-const loopbackOrigin = (i) => `http://127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:3901`;
+/** The refresh benchmark's hosts (feed-server.mjs loopbackHost), on a port of the kind it listens on. */
+const loopbackOrigin = (i) => `http://${loopbackHost(i, 3901)}`;
 const dist = args.dist ? new URL(`file://${args.dist.replace(/\/?$/, '/')}server/reader/`) : new URL('../dist/server/reader/', import.meta.url);
 /** Bytes of item HTML handed to sanitizeContent in the timed pass (sanitising parsers only). */
 let htmlBytes = 0;

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { startFeedServer } from './lib/feed-server.mjs';
+import { loopbackHost, startFeedServer } from './lib/feed-server.mjs';
 import { cpuMs, feederEnv, feederRoot, loadAverage, sleep, startFeeder, statusKb, stopFeeder, waitHealthy } from './lib/feeder-process.mjs';
 
 const ITEMS = 50;
@@ -80,7 +80,6 @@ function smapsKb(pid) {
   return kinds;
 }
 
-const hostOf = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${port}`;
 // Read at the feeder's first request of a round: the CPU its start cost is not the round's.
 let onFirstRequest = null;
 // Each feed's site is its own host on this server too, so the first round's icon look-ups are answered (404)
@@ -90,7 +89,7 @@ const server = await startFeedServer({
   items: ITEMS,
   format: 'mixed',
   host: '0.0.0.0',
-  site: (i, port) => `http://${hostOf(i, port)}`,
+  site: (i, port) => `http://${loopbackHost(i, port)}`,
   onRequest: () => {
     if (onFirstRequest) {
       const f = onFirstRequest;
@@ -99,7 +98,7 @@ const server = await startFeedServer({
     }
   },
 });
-const feedUrl = (i) => `http://${hostOf(i, server.port)}/feed/${i}.xml`;
+const feedUrl = (i) => `http://${loopbackHost(i, server.port)}/feed/${i}.xml`;
 
 /**
  * PostgreSQL: a database of its own per run, so its backends are the feeder's and the monitor's (the tests share

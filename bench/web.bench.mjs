@@ -36,7 +36,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { startFeedServer } from './lib/feed-server.mjs';
+import { loopbackHost, startFeedServer } from './lib/feed-server.mjs';
 import { waitUp } from './lib/http.mjs';
 
 const SIZES = (process.env.BENCH_WEB_SIZES || '10,2000,12000').split(',').map(Number);
@@ -62,7 +62,6 @@ const PASSWORD = 'bench-password';
 /** Feeds per folder in the OPML file; a fifth of the feeds stay at the root. */
 const PER_FOLDER = 50;
 
-const hostOf = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${port}`;
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(1) : null;
@@ -73,7 +72,7 @@ const log = (line) => console.log(JSON.stringify(line));
 
 function opmlFor(n, port) {
   const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-  const outline = (i) => `<outline type="rss" text="${esc(`Bench feed ${i}`)}" xmlUrl="http://${hostOf(i, port)}/feed/${i}.xml"/>`;
+  const outline = (i) => `<outline type="rss" text="${esc(`Bench feed ${i}`)}" xmlUrl="http://${loopbackHost(i, port)}/feed/${i}.xml"/>`;
   const rootCount = Math.max(2, Math.round(n / 5));
   const body = [];
   for (let i = 0; i < Math.min(rootCount, n); i++) body.push(outline(i));
@@ -545,7 +544,7 @@ const browser = await chromium.launch({
 let failed = false;
 try {
   for (const n of SIZES) {
-    const feedServer = await startFeedServer({ feeds: n, items: ITEMS, format: 'mixed', host: '0.0.0.0', site: (i, port) => `http://${hostOf(i, port)}` });
+    const feedServer = await startFeedServer({ feeds: n, items: ITEMS, format: 'mixed', host: '0.0.0.0', site: (i, port) => `http://${loopbackHost(i, port)}` });
     try {
       const server = await seededServer(n, 'sqlite', feedServer);
       try {

@@ -125,6 +125,12 @@ export function formatOf(i, format) {
   return format === 'mixed' ? (i % 2 === 0 ? 'rss' : 'atom') : format;
 }
 
+/**
+ * Feed i's own host on the loopback range (127.0.x.y) with a port: the refresh benchmark gives every feed one, so the
+ * per-host limit does not serialise the run, and the parse benchmark's --sites=loopback writes the same sites.
+ */
+export const loopbackHost = (i, port) => `127.0.${Math.floor(i / 250)}.${(i % 250) + 1}:${port}`;
+
 /** The site a feed belongs to (its channel link, item links, images): an unresolvable name by default. */
 const defaultSite = (i) => `https://site${i}.example`;
 
