@@ -1,10 +1,11 @@
 import { STATUS_CODES } from 'node:http';
-import type { Agent, buildConnector, Client, Dispatcher } from 'undici';
+import type { Agent } from 'undici';
 import { onFirstUse } from '../../../common/lazy.js';
 import { ReaderError, type FetcherOptions, type FetchResult, type Validators } from '../types.js';
 import { ACCEPT_ENCODING, BodyDecodeError, BodyTooLargeError, readBody } from './body.js';
 import { BlockedAddressError, blockedLiteral, createConnector } from './connect.js';
 import { originClients } from './origin-clients.js';
+import { loadUndiciParts, type UndiciParts } from './undici-parts.js';
 
 /**
  * The reader's HTTP client (docs/ARCHITECTURE.md "Shape of the system": the first stage of the pipeline). One Fetcher per process: it owns an
@@ -50,16 +51,16 @@ const MAX_RETRY_AFTER_SECONDS = 7 * 24 * 3600;
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL', 'ENODATA']);
 
 /**
- * undici is loaded on the first fetch, not at start: it loads all of itself (fetch, cache, WebSocket, HTTP/2), several
- * MB of a process that may sit idle (docs/decisions.md "Process memory: modules on first use").
+ * The HTTP client is loaded on the first fetch, not at start, and only the parts of undici it uses (undici-parts.ts):
+ * several MB of a process that may sit idle (docs/decisions.md "Process memory: modules on first use").
  */
-const loadUndici = onFirstUse('the HTTP client (undici)', () => import('undici'));
+const loadUndici = onFirstUse('the HTTP client (undici)', loadUndiciParts);
 
 export function createFetcher(options: FetcherOptions): Fetcher {
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   let agent: Agent | null = null;
   let closed = false;
-  const createAgent = (undici: { Agent: typeof Agent; buildConnector: typeof buildConnector; Client: typeof Client; Dispatcher: typeof Dispatcher }) =>
+  const createAgent = (undici: UndiciParts) =>
     new undici.Agent({
       connect: createConnector(undici.buildConnector, { connectTimeoutMs, allowPrivateHosts: options.allowPrivateHosts }),
       // The overall timer below is the real limit; these make a stalled socket fail even when nothing else runs.
