@@ -20,9 +20,9 @@
  * not closed, elements nested more than 100 deep), it is read again up to its last complete item/entry, so what did
  * arrive is not lost.
  */
-import { DetectError, ParseError, parseJsonFeed } from 'feedsmith';
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
 import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
+import { readJsonFeed } from './json-feed.js';
 import { type RawXmlFeed, XmlDetectError, XmlMalformedError, readRawFeed } from './raw-feed.js';
 import { scanProlog } from './sniff.js';
 import { firstNonSpace, toText, xmlFormatOf } from './looks-like-feed.js';
@@ -144,15 +144,10 @@ function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw notAFeed('The document is JSON but not a JSON Feed.');
   }
-  let feed;
-  try {
-    feed = parseJsonFeed(value);
-  } catch (error) {
-    if (error instanceof DetectError) throw notAFeed('The document is JSON but not a JSON Feed.');
-    if (error instanceof ParseError) return emptyFeed('json');
-    throw error;
-  }
-  return normalize({ format: 'json', feed }, ctx);
+  const reading = readJsonFeed(value);
+  if (reading === 'not-json-feed') throw notAFeed('The document is JSON but not a JSON Feed.');
+  if (reading === 'empty') return emptyFeed('json');
+  return normalize({ format: 'json', feed: reading.feed }, ctx);
 }
 
 /** parseFeed with another XML reader (the differential test's); production uses `parseFeed`. */
