@@ -314,6 +314,7 @@ async function run(dialect, feeds, pgDb) {
     ALLOW_PRIVATE_FEED_HOSTS: 'true',
     ...(process.env.REFRESH_PARSE_THREADS ? { REFRESH_PARSE_THREADS: process.env.REFRESH_PARSE_THREADS } : {}),
     ...(process.env.REFRESH_CONCURRENCY ? { REFRESH_CONCURRENCY: process.env.REFRESH_CONCURRENCY } : {}),
+    ...(process.env.SQLITE_CACHE_MB ? { SQLITE_CACHE_MB: process.env.SQLITE_CACHE_MB } : {}),
   });
   const monitor = await monitorFor(await seed(env, feeds), pgDb);
   try {

@@ -141,7 +141,15 @@ async function runOne(dialect, env, { name, seed, sizes, serve }) {
  * `port` the server's port, `sizes` goes on the seed line.
  */
 export async function benchOnBothDialects({ name, schema, port, sizes = {}, seed, serve }) {
-  const common = { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'error', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` };
+  const common = {
+    PATH: process.env.PATH,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // SQLite's page cache for this run (README "Configuration").
+    ...(process.env.SQLITE_CACHE_MB ? { SQLITE_CACHE_MB: process.env.SQLITE_CACHE_MB } : {}),
+  };
   const bench = { name, seed, sizes, serve };
 
   if (!process.env.BENCH_SKIP_SQLITE) {

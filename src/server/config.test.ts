@@ -1,8 +1,10 @@
 import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, legalWarning, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'feeder-config-'));
 
@@ -11,7 +13,7 @@ describe('loadConfig', () => {
     const dir = tempDir();
     const a = loadConfig({ DATA_DIR: dir });
     expect(a.port).toBe(3000);
-    expect(a.database).toEqual({ dialect: 'sqlite', file: join(dir, 'feeder.db') });
+    expect(a.database).toEqual({ dialect: 'sqlite', file: join(dir, 'feeder.db'), cacheMb: 16 });
     expect(a.publicUrl).toBe('http://localhost:3000');
     expect(a.registrationDomains).toEqual([]);
     expect(a.secret.length).toBeGreaterThanOrEqual(32);
@@ -99,10 +101,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, DATABASE_URL: 'mysql://x' })).toThrow(/postgres/);
     expect(() => loadConfig({ DATA_DIR: dir, SECRET: 'short' })).toThrow(/16/);
     expect(() => loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ DATA_DIR: dir, SQLITE_CACHE_MB: '1' })).toThrow(/SQLITE_CACHE_MB must be a number from 2 to 4096/);
+    expect(() => loadConfig({ DATA_DIR: dir, SQLITE_CACHE_MB: 'lots' })).toThrow(/SQLITE_CACHE_MB/);
   });
 
   it('accepts sqlite: URLs', () => {
     const c = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'sqlite:/tmp/x/feeder.db' });
-    expect(c.database).toEqual({ dialect: 'sqlite', file: '/tmp/x/feeder.db' });
+    expect(c.database).toEqual({ dialect: 'sqlite', file: '/tmp/x/feeder.db', cacheMb: 16 });
+  });
+
+  it("takes SQLite's page cache from SQLITE_CACHE_MB, and the database opens with it", async () => {
+    const dir = tempDir();
+    const c = loadConfig({ DATA_DIR: dir, SQLITE_CACHE_MB: '8' });
+    expect(c.database).toEqual({ dialect: 'sqlite', file: join(dir, 'feeder.db'), cacheMb: 8 });
+    const cacheSize = async (config: ReturnType<typeof loadConfig>) => {
+      const database = openDatabase(config);
+      try {
+        return (await sql<{ cache_size: number }>`pragma cache_size`.execute(database.db)).rows[0].cache_size;
+      } finally {
+        await database.destroy();
+      }
+    };
+    expect(await cacheSize(c)).toBe(-8192);
+    expect(await cacheSize(loadConfig({ DATA_DIR: tempDir() }))).toBe(-16384);
   });
 });

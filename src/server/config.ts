@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LegalInfo, Operator } from '../common/api.js';
+import { SQLITE_CACHE_MB } from './db/sqlite-cache.js';
 import { tightenMode } from './private-file.js';
 
 /**
@@ -16,8 +17,11 @@ export interface Config {
   host: string;
   /** Where the SQLite database, the generated secret and the mail outbox live (DATA_DIR, default ./data). */
   dataDir: string;
-  /** DATABASE_URL: postgres://… for PostgreSQL; unset (or sqlite:path) means SQLite in DATA_DIR/feeder.db. */
-  database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  /**
+   * DATABASE_URL: postgres://… for PostgreSQL; unset (or sqlite:path) means SQLite in DATA_DIR/feeder.db.
+   * SQLITE_CACHE_MB: SQLite's page cache in MB (default 16; docs/decisions.md "SQLite's page cache: a setting").
+   */
+  database: { dialect: 'sqlite'; file: string; cacheMb?: number } | { dialect: 'postgres'; url: string };
   /** REDIS_URL: when set, refresh jobs and rate limits are shared through Redis (scaled-out mode). */
   redisUrl: string | null;
   /** SMTP_URL: smtp(s)://user:pass@host:port; unset means mails are written to DATA_DIR/outbox as .eml files. */
@@ -81,14 +85,15 @@ function parsePort(raw: string | undefined): number {
   return n;
 }
 
-function parseDatabase(raw: string | undefined, dataDir: string): Config['database'] {
+function parseDatabase(raw: string | undefined, dataDir: string, cacheRaw: string | undefined): Config['database'] {
   const url = raw?.trim();
-  if (!url) return { dialect: 'sqlite', file: join(dataDir, 'feeder.db') };
+  const cacheMb = Math.floor(parseNumber('SQLITE_CACHE_MB', cacheRaw, SQLITE_CACHE_MB, 2, 4096));
+  if (!url) return { dialect: 'sqlite', file: join(dataDir, 'feeder.db'), cacheMb };
   if (/^postgres(ql)?:\/\//i.test(url)) return { dialect: 'postgres', url };
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
     if (!file) throw new ConfigError('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/feeder.db');
-    return { dialect: 'sqlite', file: file === ':memory:' ? file : resolve(file) };
+    return { dialect: 'sqlite', file: file === ':memory:' ? file : resolve(file), cacheMb };
   }
   throw new ConfigError('DATABASE_URL must start with postgres:// or sqlite:');
 }
@@ -220,7 +225,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     port,
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir,
-    database: parseDatabase(env.DATABASE_URL, dataDir),
+    database: parseDatabase(env.DATABASE_URL, dataDir, env.SQLITE_CACHE_MB),
     redisUrl: env.REDIS_URL?.trim() || null,
     smtpUrl: parseSmtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM?.trim() || 'Feeder <feeder@localhost>',

@@ -8,6 +8,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { Config } from '../config.js';
+import { SQLITE_CACHE_MB } from './sqlite-cache.js';
 import { migrations } from './migrations/index.js';
 import type { Tables } from './tables.js';
 
@@ -48,7 +49,7 @@ function loadPg(): typeof pg {
   return pgModule;
 }
 
-export function openSqlite(file: string): Database {
+export function openSqlite(file: string, cacheMb = SQLITE_CACHE_MB): Database {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 }); // a directory Feeder creates is the owner's only
     // The file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the database file's
@@ -62,11 +63,12 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // 16 MB of page cache (default 2 MB): the article indexes a refresh writes stay in memory. It was 32 MB while
-  // FTS5's segment deletes read the whole index through it; since they are range reads, storing costs the same
-  // with 8, 16 or 32 MB, and a search for a word in 5 % of a million articles takes 60 ms instead of 42
-  // (docs/decisions.md "Process memory: idle and peak").
-  sqlite.pragma('cache_size = -16384');
+  // 16 MB of page cache unless SQLITE_CACHE_MB says otherwise (SQLite's default is 2 MB): the article indexes a
+  // refresh writes stay in memory. It was 32 MB while FTS5's segment deletes read the whole index through it; since
+  // they are range reads, storing costs the same with 8, 16 or 32 MB, and a search for a word in 5 % of a million
+  // articles takes 60 ms instead of 42 (docs/decisions.md "Process memory: idle and peak", "SQLite's page cache: a
+  // setting").
+  sqlite.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
   // Checkpoints every 4,000 pages (16 MB of WAL) instead of SQLite's 1,000: the refresh's index pages are written
   // again and again, and a checkpoint copies each page once however often it changed since the last one, so fewer
   // checkpoints write fewer pages (bench/README.md "Reading the refresh figures"). The WAL file is cut back to 16 MB
@@ -201,7 +203,7 @@ export function openPostgres(url: string, options: { schema?: string; max?: numb
 }
 
 export function openDatabase(config: Pick<Config, 'database'>): Database {
-  return config.database.dialect === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file);
+  return config.database.dialect === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file, config.database.cacheMb);
 }
 
 /**
