@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collapseWhitespace, escapeHtml, htmlToText, nonEmpty, textToHtml, textWithMarkupToText } from '../reader/parse/text.js';
-import { sanitizeContent, sanitizeSvg, stripTracking } from '../reader/sanitize/index.js';
+import { sanitizeContent, stripTracking } from '../reader/sanitize/index.js';
+import { sanitizeSvg } from '../reader/sanitize/svg.js';
 import { boundNesting } from '../reader/sanitize/nesting.js';
 import { articleBody, ftsMatchQuery, pgTsQuery, searchWords, storedHtmlToText, teaser, teaserOfText } from './article-text.js';
 import { simpleTsvector, TsvectorList } from './search-vector.js';

@@ -5,10 +5,7 @@ import { containsNul, stripNulDeep } from '../nul.js';
 import { TsvectorList } from '../articles/search-vector.js';
 import { isoString } from '../reader/parse/dates.js';
 import { parseFeed } from '../reader/parse/index.js';
-// From their own modules, not sanitize/index.ts: that one also exports the SVG sanitiser, and importing it would
-// load sanitize-html with PostCSS into every parse thread (docs/decisions.md "Process memory: modules on first use").
-import { sanitizeContentWithText, type SanitizedContent } from '../reader/sanitize/content.js';
-import { stripTracking } from '../reader/sanitize/urls.js';
+import { sanitizeContentWithText, stripTracking, type SanitizedContent } from '../reader/sanitize/index.js';
 import type { ParsedFeed, ParsedItem } from '../reader/types.js';
 
 /**

@@ -18,8 +18,7 @@ import { Readability } from '@mozilla/readability';
 import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import { cleanLink, isAdBlock, isAffiliateLink } from '../ads/index.js';
-// content.ts, not sanitize/index.ts, which would load the SVG sanitiser's sanitize-html too (process-document.ts).
-import { sanitizeContent } from '../sanitize/content.js';
+import { sanitizeContent } from '../sanitize/index.js';
 import { ReaderError } from '../types.js';
 
 /** Images declaring a dimension below this many CSS pixels are removed (dashboard.md §5, §9). */

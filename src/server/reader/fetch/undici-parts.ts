@@ -14,7 +14,8 @@ export interface UndiciParts {
  * without the rest of undici. The index loads all of it (fetch, its cache, WebSocket, EventSource, the proxy and
  * mock agents, the interceptors): 3 MB more of the main thread's live heap in a refreshing server than these four
  * (docs/decisions.md "Process memory: modules on first use"). undici has no exports map, so the paths resolve;
- * they are its own layout, pinned by package-lock.json, and fetch.test.ts fails if an update moves them.
+ * they are its own layout, pinned by package-lock.json, and undici-parts.test.ts fails if an update moves
+ * them.
  */
 export async function loadUndiciParts(): Promise<UndiciParts> {
   const require = createRequire(import.meta.url);

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { htmlToText } from '../parse/text.js';
-import { EMBED_FRAME_SOURCES, MEDIA_SOURCES, sanitizeContent, sanitizeContentWithText, sanitizeSvg, stripTracking } from './index.js';
+import { EMBED_FRAME_SOURCES, MEDIA_SOURCES, sanitizeContent, sanitizeContentWithText, stripTracking } from './index.js';
+import { sanitizeSvg } from './svg.js';
 import { MAX_DEPTH } from './nesting.js';
 
 /**
