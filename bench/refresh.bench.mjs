@@ -17,6 +17,12 @@
 // long-running server's state: its modules loaded and its code compiled; the other rounds each start a fresh process,
 // and a 304 round is short enough for that start to weigh). Its peak RSS is that of both rounds.
 //
+// BENCH_NEW_WARM=1 also measures a warm round of new items: after the other rounds, one process stores 50 new items
+// in every feed unmeasured (the feed server's next generation: startFeedServer's setGeneration), then 50 more,
+// measured (`refresh-new-warm-…`). That is the work of a server that has been up a while, whose code is compiled:
+// the first round's process compiles it while the round runs. Its database holds two generations' articles before
+// the measured round. Its peak RSS is that of both rounds.
+//
 // FEEDER_DIST=/path/to/other/checkout runs another build (its bin/feeder.js and dist/, seeded with its own
 // migrations), so two commits can be measured back to back on the same machine.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +48,7 @@ const PG_URL = process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:
 const REST_S = Number(process.env.BENCH_REST_S) || 0;
 const ROUNDS_304 = Math.max(1, Number(process.env.BENCH_304_ROUNDS) || 1);
 const WARM_304 = process.env.BENCH_304_WARM === '1';
+const NEW_WARM = process.env.BENCH_NEW_WARM === '1';
 
 /** CPU of this process (the feed server and the monitor), ms. */
 const ownCpuMs = () => {
@@ -208,7 +215,7 @@ async function idleRss(env, monitor) {
  * Runs `feeder all` until every feed was fetched since `since`; prints feeds/s, CPU per feed and peak RSS (and, with
  * `restAfter` and BENCH_REST_S, the RSS once the process sat idle after the round).
  */
-async function round(name, env, monitor, feeds, column, extra, restAfter = false, warmUp = 0) {
+async function round(name, env, monitor, feeds, column, extra, restAfter = false, warmUp = 0, beforeMeasured = () => {}) {
   let since = new Date().toISOString();
   const loadBefore = loadAverage();
   let before = server.requests;
@@ -221,6 +228,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
       if (child.exitCode !== null) throw new Error(`feeder exited with ${child.exitCode}`);
       await sleep(50);
     }
+    if (w === warmUp - 1) beforeMeasured();
     since = new Date().toISOString();
     before = server.requests;
     await monitor.makeDue(since);
@@ -331,7 +339,13 @@ async function run(dialect, feeds, pgDb) {
       await monitor.makeDue(new Date().toISOString());
       await round(`refresh-304-warm-${dialect}`, env, monitor, feeds, 'last_fetched_at', { warm_up_rounds: 1 }, false, 1);
     }
+    if (NEW_WARM) {
+      server.setGeneration(1);
+      await monitor.makeDue(new Date().toISOString());
+      await round(`refresh-new-warm-${dialect}`, env, monitor, feeds, 'last_success_at', { warm_up_rounds: 1 }, false, 1, () => server.setGeneration(2));
+    }
   } finally {
+    if (NEW_WARM) server.setGeneration(0);
     await monitor.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

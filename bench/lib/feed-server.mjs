@@ -80,19 +80,27 @@ function feedTitle(r, i) {
   return `${t[0].toUpperCase()}${t.slice(1)} & ${WORDS[i % WORDS.length]} — blog ${i}`;
 }
 
-function rss(i, items, selfUrl, site) {
-  const r = rng(i * 7919 + 1);
+/**
+ * Generation g of a feed (startFeedServer's setGeneration) is the same feed g × GENERATION_MS later with `items` new
+ * posts: other text, ids and links, newer dates. Generation 0 is the documents as they always were.
+ */
+const GENERATION_MS = 50 * 3_600_000;
+const postId = (g, j) => (g === 0 ? `${j}` : `g${g}-${j}`);
+
+function rss(i, items, selfUrl, site, g = 0) {
+  const r = rng(i * 7919 + 1 + g * 104_729);
+  const epoch = EPOCH + g * GENERATION_MS;
   let x = '<?xml version="1.0" encoding="UTF-8"?>\n';
   x += '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:atom="http://www.w3.org/2005/Atom">\n<channel>\n';
   x += `<title>${escapeXml(feedTitle(r, i))}</title>\n<link>${site}/</link>\n<description>${escapeXml(sentence(r))}</description>\n`;
-  x += `<language>en</language>\n<lastBuildDate>${new Date(EPOCH - i * 60_000).toUTCString()}</lastBuildDate>\n`;
+  x += `<language>en</language>\n<lastBuildDate>${new Date(epoch - i * 60_000).toUTCString()}</lastBuildDate>\n`;
   x += `<atom:link href="${escapeXml(selfUrl)}" rel="self" type="application/rss+xml"/>\n<ttl>60</ttl>\n`;
   for (let j = 0; j < items; j++) {
     const title = sentence(r).slice(0, -1);
     x += '<item>\n';
-    x += `<title>${escapeXml(title)}</title>\n<link>${site}/posts/${j}</link>\n`;
-    x += `<guid isPermaLink="false">site${i}-post-${j}</guid>\n`;
-    x += `<pubDate>${new Date(EPOCH - i * 60_000 - j * 3_600_000).toUTCString()}</pubDate>\n`;
+    x += `<title>${escapeXml(title)}</title>\n<link>${site}/posts/${postId(g, j)}</link>\n`;
+    x += `<guid isPermaLink="false">site${i}-post-${postId(g, j)}</guid>\n`;
+    x += `<pubDate>${new Date(epoch - i * 60_000 - j * 3_600_000).toUTCString()}</pubDate>\n`;
     x += `<dc:creator>${NAMES[(i + j) % NAMES.length]}</dc:creator>\n`;
     x += `<description><![CDATA[${itemHtml(r, i, j, site)}]]></description>\n`;
     x += '</item>\n';
@@ -100,18 +108,19 @@ function rss(i, items, selfUrl, site) {
   return x + '</channel>\n</rss>\n';
 }
 
-function atom(i, items, selfUrl, site) {
-  const r = rng(i * 7919 + 1);
+function atom(i, items, selfUrl, site, g = 0) {
+  const r = rng(i * 7919 + 1 + g * 104_729);
+  const epoch = EPOCH + g * GENERATION_MS;
   let x = '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">\n';
   x += `<title>${escapeXml(feedTitle(r, i))}</title>\n<subtitle>${escapeXml(sentence(r))}</subtitle>\n`;
   x += `<link href="${site}/" rel="alternate" type="text/html"/>\n<link href="${escapeXml(selfUrl)}" rel="self" type="application/atom+xml"/>\n`;
-  x += `<id>urn:feeder-bench:site${i}</id>\n<updated>${new Date(EPOCH - i * 60_000).toISOString()}</updated>\n`;
+  x += `<id>urn:feeder-bench:site${i}</id>\n<updated>${new Date(epoch - i * 60_000).toISOString()}</updated>\n`;
   for (let j = 0; j < items; j++) {
     const title = sentence(r).slice(0, -1);
-    const date = new Date(EPOCH - i * 60_000 - j * 3_600_000).toISOString();
+    const date = new Date(epoch - i * 60_000 - j * 3_600_000).toISOString();
     x += '<entry>\n';
-    x += `<title>${escapeXml(title)}</title>\n<link href="${site}/posts/${j}" rel="alternate" type="text/html"/>\n`;
-    x += `<id>urn:feeder-bench:site${i}:post:${j}</id>\n<published>${date}</published>\n<updated>${date}</updated>\n`;
+    x += `<title>${escapeXml(title)}</title>\n<link href="${site}/posts/${postId(g, j)}" rel="alternate" type="text/html"/>\n`;
+    x += `<id>urn:feeder-bench:site${i}:post:${postId(g, j)}</id>\n<published>${date}</published>\n<updated>${date}</updated>\n`;
     x += `<author><name>${NAMES[(i + j) % NAMES.length]}</name></author>\n`;
     // Atom's type="html" content is entity-escaped (RFC 4287 §3.1.1.2), the other common way besides CDATA.
     x += `<content type="html">${escapeXml(itemHtml(r, i, j, site))}</content>\n`;
@@ -138,10 +147,10 @@ const defaultSite = (i) => `https://site${i}.example`;
  * One generated feed document. `url` is the URL the document names as its own (rel="self"); the server passes its
  * real address, benchmarks without HTTP the default.
  */
-export function generateFeed(i, { items = 50, format = 'rss', url = `http://127.0.0.1/feed/${i}.xml`, site = defaultSite(i) } = {}) {
+export function generateFeed(i, { items = 50, format = 'rss', url = `http://127.0.0.1/feed/${i}.xml`, site = defaultSite(i), generation = 0 } = {}) {
   const f = formatOf(i, format);
   if (f !== 'rss' && f !== 'atom') throw new Error(`unknown feed format: ${format}`);
-  const body = Buffer.from(f === 'rss' ? rss(i, items, url, site) : atom(i, items, url, site), 'utf8');
+  const body = Buffer.from(f === 'rss' ? rss(i, items, url, site, generation) : atom(i, items, url, site, generation), 'utf8');
   const contentType = f === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8';
   return { body, format: f, contentType, url, items };
 }
@@ -158,7 +167,7 @@ function etagMatches(header, etag) {
  * benchmark give every feed its own loopback address, 127.0.x.y, as distinct hosts), site ((i, port) => origin of
  * feed i's site; default an unresolvable https://site<i>.example — a refresh benchmark points it at this server so
  * icon look-ups are answered locally instead of waiting on DNS). Returns { port, url(i),
- * close(), requests, notModified, bytes }; url(i) is on 127.0.0.1, and the counters are live: requests answered,
+ * setGeneration(g), close(), requests, notModified, bytes }; url(i) is on 127.0.0.1, and the counters are live: requests answered,
  * 304s among them, body bytes sent. onRequest (optional) is called synchronously as each request arrives (a refresh
  * benchmark reads the client's CPU time at its first request).
  */
@@ -173,19 +182,25 @@ export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss'
   const port = server.address().port;
   const url = (i) => `http://127.0.0.1:${port}/feed/${i}.xml`;
 
-  const docs = new Array(feeds);
-  for (let i = 0; i < feeds; i++) {
-    const { body, contentType } = generateFeed(i, { items, format, url: url(i), site: site ? site(i, port) : defaultSite(i) });
-    docs[i] = {
-      body,
-      gz: gzip ? gzipSync(body, { level: 6 }) : null,
-      contentType,
-      etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
-      // Second precision, as HTTP dates have: the newest item is i minutes before EPOCH.
-      lastModified: new Date(EPOCH - i * 60_000).toUTCString(),
-      lastModifiedMs: Math.floor((EPOCH - i * 60_000) / 1000) * 1000,
-    };
-  }
+  /** Every feed's document of generation g (generateFeed), with its validators. */
+  const generate = (g) => {
+    const out = new Array(feeds);
+    for (let i = 0; i < feeds; i++) {
+      const { body, contentType } = generateFeed(i, { items, format, url: url(i), site: site ? site(i, port) : defaultSite(i), generation: g });
+      const modifiedMs = EPOCH + g * GENERATION_MS - i * 60_000;
+      out[i] = {
+        body,
+        gz: gzip ? gzipSync(body, { level: 6 }) : null,
+        contentType,
+        etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
+        // Second precision, as HTTP dates have: the newest item is i minutes before the generation's epoch.
+        lastModified: new Date(modifiedMs).toUTCString(),
+        lastModifiedMs: Math.floor(modifiedMs / 1000) * 1000,
+      };
+    }
+    return out;
+  };
+  let docs = generate(0);
 
   const stats = { requests: 0, notModified: 0, bytes: 0 };
   server.on('request', (req, res) => {
@@ -224,6 +239,10 @@ export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss'
   return {
     port,
     url,
+    /** Serves generation g from now on (generateFeed): every feed then has `items` new posts and new validators. */
+    setGeneration(g) {
+      docs = generate(g);
+    },
     get requests() {
       return stats.requests;
     },
