@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isoString, parseDate } from './dates.js';
 
 const NOW = Date.UTC(2024, 5, 15, 12, 0, 0);
@@ -174,5 +174,56 @@ describe('isoString', () => {
       ),
       { numRuns: 100_000 },
     );
+  });
+});
+
+describe('region zones (ET, PT, …)', () => {
+  it('builds a formatter on a zone’s first use, not when the module loads, and keeps it', async () => {
+    vi.resetModules();
+    const Real = Intl.DateTimeFormat;
+    let made = 0;
+    // Counts the formatters built (a spy on the constructor would not build real ones).
+    class Counting extends Real {
+      constructor(...args: ConstructorParameters<typeof Real>) {
+        super(...args);
+        made++;
+      }
+    }
+    (Intl as { DateTimeFormat: typeof Real }).DateTimeFormat = Counting as typeof Real;
+    try {
+      const fresh = await import('./dates.js');
+      expect(made).toBe(0);
+      expect(fresh.parseDate('Mon, 08 Jan 2024 10:20:30 +0100', NOW)).toBe('2024-01-08T09:20:30.000Z');
+      expect(fresh.parseDate('Mon, 08 Jan 2024 10:20:30 EST', NOW)).toBe('2024-01-08T15:20:30.000Z');
+      expect(made).toBe(0);
+      expect(fresh.parseDate('Mon, 08 Jan 2024 10:20:30 PT', NOW)).toBe('2024-01-08T18:20:30.000Z');
+      expect(fresh.parseDate('Sat, 08 Jun 2024 10:20:30 PT', NOW)).toBe('2024-06-08T17:20:30.000Z');
+      expect(made).toBe(1);
+    } finally {
+      (Intl as { DateTimeFormat: typeof Real }).DateTimeFormat = Real;
+    }
+  });
+
+  it('reads each date alike whatever zones came before it (hostile names interleaved with region zones)', () => {
+    const clean: [string, string][] = [
+      ['Mon, 08 Jan 2024 10:20:30 ET', '2024-01-08T15:20:30.000Z'],
+      ['Sat, 08 Jun 2024 10:20:30 PT', '2024-06-08T17:20:30.000Z'],
+      ['Mon, 08 Jan 2024 10:20:30 AKT', '2024-01-08T19:20:30.000Z'],
+      ['Mon, 08 Jan 2024 10:20:30 America/Los_Angeles', '2024-01-08T18:20:30.000Z'],
+    ];
+    const hostile = [
+      'Mon, 08 Jan 2024 10:20:30 PROTO',
+      'Mon, 08 Jan 2024 10:20:30 Mars/Olympus_Mons',
+      'Mon, 08 Jan 2024 10:20:30 constructor',
+      `Mon, 08 Jan 2024 10:20:30 ${'Z'.repeat(5_000)}`,
+      'Mon, 08 Jan 2024 10:20:30 Etc/GMT+99',
+    ];
+    const first = hostile.map((s) => parseDate(s, NOW));
+    for (let round = 0; round < 3; round++) {
+      for (let k = 0; k < clean.length; k++) {
+        expect(parseDate(hostile[(k + round) % hostile.length], NOW)).toBe(first[(k + round) % hostile.length]);
+        expect(parseDate(clean[k][0], NOW)).toBe(clean[k][1]);
+      }
+    }
   });
 });

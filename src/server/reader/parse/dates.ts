@@ -112,18 +112,32 @@ function offsetFormat(timeZone: string): Intl.DateTimeFormat | null {
 
 /**
  * Zone names that name a region rather than an offset: US "ET", "PT", … without S/D (standard or daylight time,
- * whichever is in force on the date) → a formatter for the IANA zone whose rules give the offset. Built once:
- * a formatter is immutable, and building one costs a fraction of a millisecond.
+ * whichever is in force on the date) → the IANA zone whose rules give the offset.
  */
-const REGION_ZONES: Record<string, Intl.DateTimeFormat | null> = {
-  et: offsetFormat('America/New_York'),
-  ct: offsetFormat('America/Chicago'),
-  mt: offsetFormat('America/Denver'),
-  pt: offsetFormat('America/Los_Angeles'),
-  at: offsetFormat('America/Halifax'),
-  akt: offsetFormat('America/Anchorage'),
-  ht: offsetFormat('Pacific/Honolulu'),
-};
+const REGION_ZONES = new Map([
+  ['et', 'America/New_York'],
+  ['ct', 'America/Chicago'],
+  ['mt', 'America/Denver'],
+  ['pt', 'America/Los_Angeles'],
+  ['at', 'America/Halifax'],
+  ['akt', 'America/Anchorage'],
+  ['ht', 'Pacific/Honolulu'],
+]);
+
+/**
+ * The formatter of a region zone, built on its first use and kept: a formatter is immutable, and the cache holds at
+ * most the seven above. Not built when the module loads: the first Intl.DateTimeFormat of a thread maps about 4 MB
+ * of ICU's locale and time zone data, for a zone few feeds use (docs/decisions.md "Process memory: ICU's data on
+ * first use"). Undefined for a name that is not a region zone.
+ */
+const regionFormats = new Map<string, Intl.DateTimeFormat | null>();
+function regionFormat(name: string): Intl.DateTimeFormat | null | undefined {
+  const zone = REGION_ZONES.get(name);
+  if (zone === undefined) return undefined;
+  let format = regionFormats.get(name);
+  if (format === undefined) regionFormats.set(name, (format = offsetFormat(zone)));
+  return format;
+}
 
 const WEEKDAYS = new Set([
   'mon',
@@ -235,7 +249,7 @@ function toUtc(wallMs: number, zone: string): number | null {
     const name = z.toLowerCase();
     const known = ZONES[name];
     if (known !== undefined) return wallMs - known * 60_000;
-    const region = REGION_ZONES[name];
+    const region = regionFormat(name);
     return (region && fromZoneWallTime(region, wallMs)) ?? wallMs;
   }
   // An IANA name Intl does not know: UTC, like an unknown abbreviation.
