@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, MAX_TOKEN_LENGTH } from '../limits.js';
-import { Nullable, NullableString } from './common.js';
+import { Nullable } from './builders.js';
+import { NullableString } from './common.js';
 
 /**
  * Request and response schemas of the account API (public-area-and-api.md §3 and §7; TypeBox → JSON Schema;

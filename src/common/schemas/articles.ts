@@ -8,9 +8,8 @@ import { FeedFilterSchema } from './feeds.js';
  * responses with them, so a response can never carry a field that is not listed here.
  */
 
-/** show_read and ids_only: true/false/1/0 (the spec's reading-list call sends 1 or 0); kept as text, read by flag(). */
+/** show_read and ids_only: true/false/1/0 (the spec's reading-list call sends 1 or 0); kept as text, read by flag() (query-flag.ts). */
 const BoolParam = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
-export const flag = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === 'true' || value === '1');
 
 const PagingProps = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),

@@ -1,5 +1,6 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import { MAX_ID } from '../limits.js';
+import { Nullable } from './builders.js';
 
 /**
  * Building blocks of every area's schemas (docs/decisions.md "One API contract"). The schemas in this folder are the
@@ -10,7 +11,6 @@ import { MAX_ID } from '../limits.js';
 /** A database id in a path, query or body (32-bit, see MAX_ID). */
 export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const NullableString = Nullable(Type.String());
 
 /** Every error answer: `{message, code}` (codes in src/common/codes.ts and the areas' own). */

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { MAX_FEED_ORDER, MAX_TEXT_FIELD, MAX_UNREAD_TOKEN_LENGTH, MAX_URL_LENGTH } from '../limits.js';
-import { Id, Nullable, NullableString } from './common.js';
+import { Nullable } from './builders.js';
+import { Id, NullableString } from './common.js';
 
 /**
  * Request and response schemas of the feed and filter endpoints (dashboard.md §3, §7 "Feeds" and "Filters").

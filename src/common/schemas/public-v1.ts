@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { DEFAULT_PER_PAGE, MAX_EMAIL_LENGTH, MAX_ID, MAX_MARK_IDS, MAX_PAGE, MAX_PASSWORD_LENGTH, MAX_PER_PAGE, MAX_URL_LENGTH } from '../limits.js';
 import { Id } from './common.js';
+import { ErrorSchema } from './error-schema.js';
 
 /** A database id (common.ts Id: 32-bit) with its own description. */
 const IdOf = (description: string, example?: number) =>
@@ -17,16 +18,6 @@ const nullable = <T extends TSchema>(schema: T, description: string, example?: u
   Type.Union([schema, Type.Null()], { description, ...(example === undefined ? {} : { examples: [example] }) });
 
 const ISO_EXAMPLE = '2026-11-20T08:30:00.000Z';
-
-/** Every error: `{message, code}`, the one error shape of the whole API (common.ts ErrorBodySchema). */
-export const ErrorSchema = (description: string, code: string, message: string) =>
-  Type.Object(
-    {
-      message: Type.String({ description: 'What went wrong, in English, for people.' }),
-      code: Type.String({ description: 'A stable machine-readable code.' }),
-    },
-    { description, examples: [{ message, code }] },
-  );
 
 export const ERRORS = {
   400: ErrorSchema('Invalid request: a missing or malformed field, parameter or body.', 'VALIDATION_ERROR', 'Invalid request: url must be string'),

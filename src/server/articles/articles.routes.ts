@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import type { App } from '../http/types.js';
+import { flag } from '../../common/query-flag.js';
 import * as S from '../../common/schemas/articles.js';
 import { feedServicesOf, type Services } from '../services.js';
 
@@ -23,16 +24,16 @@ export async function registerArticlesRoutes(app: App, services: Pick<Services, 
     const article = { params: S.ArticleIdParams, response: { 200: S.ArticleStateReply } };
 
     api.get('/api/articles', { schema: { querystring: S.ListQuery, response: page } }, async (request) =>
-      articles.list(request.userId, { ...request.query, showRead: S.flag(request.query.show_read, false) }),
+      articles.list(request.userId, { ...request.query, showRead: flag(request.query.show_read, false) }),
     );
 
     api.get('/api/feeds/:id/articles', { schema: { params: S.FeedIdParams, querystring: S.ListQuery, response: page } }, async (request) =>
-      articles.list(request.userId, { ...request.query, feedId: request.params.id, showRead: S.flag(request.query.show_read, false) }),
+      articles.list(request.userId, { ...request.query, feedId: request.params.id, showRead: flag(request.query.show_read, false) }),
     );
 
     // A folder's feeds as one stream (dashboard.md §4 "Folders"); 404 FOLDER_NOT_FOUND for a foreign folder.
     api.get('/api/folders/:id/articles', { schema: { params: S.FolderIdParams, querystring: S.ListQuery, response: page } }, async (request) =>
-      articles.list(request.userId, { ...request.query, folderId: request.params.id, showRead: S.flag(request.query.show_read, false) }),
+      articles.list(request.userId, { ...request.query, folderId: request.params.id, showRead: flag(request.query.show_read, false) }),
     );
 
     api.get('/api/articles/search', { schema: { querystring: S.SearchQuery, response: page } }, async (request) =>
@@ -40,7 +41,7 @@ export async function registerArticlesRoutes(app: App, services: Pick<Services, 
         ...request.query,
         feedId: request.query.feed_id,
         folderId: request.query.folder_id,
-        showRead: S.flag(request.query.show_read, false),
+        showRead: flag(request.query.show_read, false),
       }),
     );
 

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ArticlePageReply, ListQuery, flag } from '../../common/schemas/articles.js';
+import { flag } from '../../common/query-flag.js';
+import { ArticlePageReply, ListQuery } from '../../common/schemas/articles.js';
 import type { App } from '../http/types.js';
 import { acceptEmptyJsonBody } from '../http/empty-body.js';
 import * as S from '../../common/schemas/reading-lists.js';

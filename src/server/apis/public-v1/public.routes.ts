@@ -8,6 +8,7 @@ import type { App } from '../../http/types.js';
 import type { RateLimitDecision, RateLimiter, RateLimitRule } from '../../http/rate-limit.js';
 import { feedServicesOf, type Services } from '../../services.js';
 import { openApiOptions, PUBLIC_API_BASE } from './openapi.js';
+import { ErrorSchema } from '../../../common/schemas/error-schema.js';
 import * as S from '../../../common/schemas/public-v1.js';
 import { tokenMissing } from './public.service.js';
 
@@ -145,9 +146,9 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
           response: {
             200: S.AuthenticateReply,
             400: S.ERRORS[400],
-            401: S.ErrorSchema('The e-mail address or the password is wrong.', 'AUTH_401_1', 'E-mail or password is wrong.'),
-            403: S.ErrorSchema('The account’s e-mail address is not confirmed yet.', 'AUTH_403_1', 'Please confirm your e-mail address first.'),
-            429: S.ErrorSchema(
+            401: ErrorSchema('The e-mail address or the password is wrong.', 'AUTH_401_1', 'E-mail or password is wrong.'),
+            403: ErrorSchema('The account’s e-mail address is not confirmed yet.', 'AUTH_403_1', 'Please confirm your e-mail address first.'),
+            429: ErrorSchema(
               'Too many attempts from this address or for this account; wait for Retry-After seconds.',
               'RATE_LIMITED',
               'Rate limit exceeded. Try again in 540 seconds.',
@@ -234,7 +235,7 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
             response: {
               200: S.ArticlesReply,
               ...errors(400, 401),
-              404: S.ErrorSchema(
+              404: ErrorSchema(
                 'You do not subscribe to the feed of feed_id (FEED_NOT_FOUND), or the folder of folder_id is not yours (FOLDER_NOT_FOUND).',
                 'FEED_NOT_FOUND',
                 'Feed not found.',
@@ -259,14 +260,14 @@ export async function registerPublicApiV1(app: App, services: Pick<Services, 'fe
             body: S.ReadAllBody,
             response: {
               200: S.ReadAllReply,
-              400: S.ErrorSchema(
+              400: ErrorSchema(
                 'Neither or both of feed_id and article_ids were sent, or a field is malformed.',
                 'READ_ALL_SCOPE_REQUIRED',
                 'Send exactly one of feed_id and article_ids.',
               ),
               ...errors(401),
-              403: S.ErrorSchema('The feed of feed_id is muted.', 'FEED_MUTED', 'This feed is muted; unmute it to change its articles.'),
-              404: S.ErrorSchema(
+              403: ErrorSchema('The feed of feed_id is muted.', 'FEED_MUTED', 'This feed is muted; unmute it to change its articles.'),
+              404: ErrorSchema(
                 'You do not subscribe to the feed of feed_id (FEED_NOT_FOUND), or the folder of folder_id is not yours (FOLDER_NOT_FOUND).',
                 'FEED_NOT_FOUND',
                 'Feed not found.',
