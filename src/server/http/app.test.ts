@@ -16,6 +16,12 @@ describe('http app: SPA serving, health, headers', () => {
     mkdirSync(join(webDir, 'assets'));
     writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Feeder</title><div id="root"></div>');
     writeFileSync(join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(join(webDir, 'assets', 'app-abc123.css'), 'body{margin:0}');
+    writeFileSync(join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    mkdirSync(join(webDir, 'screenshots'));
+    writeFileSync(join(webDir, 'screenshots', 'reading.webp'), Buffer.from([0x52, 0x49, 0x46, 0x46, 0, 1, 2, 3]));
+    writeFileSync(join(webDir, '.env'), 'SECRET=1');
+    writeFileSync(join(webDir, 'assets', '.hidden.js'), 'secret()');
     database = openSqlite(':memory:');
     await migrateToLatest(database.db);
     app = await buildApp({ config: loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'feeder-data-')) }), database, webDir, logger: false });
@@ -48,7 +54,58 @@ describe('http app: SPA serving, health, headers', () => {
     const res = await app.inject('/assets/app-abc123.js');
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+    expect(res.body).toBe('console.log(1)');
   });
+
+  it.each([
+    ['/assets/app-abc123.js', 'text/javascript; charset=utf-8', 'immutable', 'console.log(1)'],
+    ['/assets/app-abc123.css', 'text/css; charset=utf-8', 'immutable', 'body{margin:0}'],
+    ['/favicon.svg', 'image/svg+xml', 'no-cache', '<svg xmlns="http://www.w3.org/2000/svg"/>'],
+    ['/screenshots/reading.webp', 'image/webp', 'no-cache', null],
+  ])('serves %s as %s with its cache policy and its length', async (url, type, cache, body) => {
+    const res = await app.inject(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(type);
+    expect(res.headers['cache-control']).toContain(cache);
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    if (body !== null) expect(res.body).toBe(body);
+    else expect([...res.rawPayload]).toEqual([0x52, 0x49, 0x46, 0x46, 0, 1, 2, 3]);
+  });
+
+  it('answers a conditional GET of a file with 304, by ETag or by date', async () => {
+    const first = await app.inject('/assets/app-abc123.js');
+    const etag = first.headers.etag as string;
+    const modified = first.headers['last-modified'] as string;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    const byTag = await app.inject({ url: '/assets/app-abc123.js', headers: { 'if-none-match': `"other", ${etag}` } });
+    expect(byTag.statusCode).toBe(304);
+    expect(byTag.body).toBe('');
+    expect((await app.inject({ url: '/assets/app-abc123.js', headers: { 'if-modified-since': modified } })).statusCode).toBe(304);
+    expect((await app.inject({ url: '/assets/app-abc123.js', headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
+    // If-None-Match decides when both are sent (RFC 9110 §13.2.2).
+    expect((await app.inject({ url: '/assets/app-abc123.js', headers: { 'if-none-match': '"other"', 'if-modified-since': modified } })).statusCode).toBe(200);
+    const older = new Date(Date.parse(modified) - 60_000).toUTCString();
+    expect((await app.inject({ url: '/assets/app-abc123.js', headers: { 'if-modified-since': older } })).statusCode).toBe(200);
+  });
+
+  it('answers HEAD of a file with its headers and no body', async () => {
+    const res = await app.inject({ method: 'HEAD', url: '/assets/app-abc123.css' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(res.headers['content-length']).toBe('14');
+    expect(res.body).toBe('');
+  });
+
+  it.each(['/.env', '/assets/.hidden.js', '/assets/../.env', '/assets/%2e%2e/.env', '/../package.json', '/assets/app-abc123.js/x'])(
+    'serves no hidden file and nothing outside the build for %s (the app shell instead)',
+    async (url) => {
+      const res = await app.inject(url);
+      expect(res.body).not.toContain('SECRET');
+      expect(res.body).not.toContain('secret()');
+      expect(res.body).not.toContain('"name"');
+      if (res.statusCode === 200) expect(res.body).toContain('<div id="root">');
+    },
+  );
 
   it.each([
     ['GET', '/api/does-not-exist'],
