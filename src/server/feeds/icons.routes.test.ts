@@ -79,6 +79,8 @@ for (const dialect of DIALECTS) {
       expect(res.headers['content-type']).toBe('image/png');
       expect(res.headers['cache-control']).toContain('immutable');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
+      // The icon's own policy, not the pages' (http/security-headers.ts): an SVG opened on its own runs nothing.
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
       expect(res.rawPayload.equals(Buffer.from(large, 'base64'))).toBe(true);
     });
 

@@ -119,6 +119,34 @@ describe('http app: SPA serving, health, headers', () => {
     expect(res.json().message).toEqual(expect.any(String));
   });
 
+  // What @fastify/helmet sent with Feeder's policy before the headers became our own list (security-headers.ts).
+  const SECURITY_HEADERS = {
+    'content-security-policy':
+      "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data: https: http:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self';frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.dailymotion.com https://geo.dailymotion.com;media-src 'self' https: http:",
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+
+  it.each([
+    ['GET', '/', undefined],
+    ['GET', '/assets/app-abc123.js', undefined],
+    ['GET', '/healthz', undefined],
+    ['GET', '/api/does-not-exist', undefined],
+    ['POST', '/auth/login', '{not json'],
+  ])('sends the same security headers on %s %s (page, file, API, 404, 400)', async (method, url, payload) => {
+    const res = await app.inject({ method: method as 'GET', url, payload, headers: payload ? { 'content-type': 'application/json' } : {} });
+    expect(res.headers).toMatchObject(SECURITY_HEADERS);
+  });
+
   it('sends security headers with a strict script policy', async () => {
     const res = await app.inject('/');
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");

@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import { registerNoStore } from './cache-control.js';
 import { registerNulRefusal } from './nul.js';
 import { registerErrorHandling } from './errors.js';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore, type SignInLimit } from './rate-limit.js';
+import { contentSecurityPolicy, registerSecurityHeaders } from './security-headers.js';
 import { registerSpa } from './spa.js';
 import type { RefreshEngine } from '../refresh/engine.js';
 import { BODY_LIMIT, type App } from './types.js';
@@ -85,25 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Root hooks, added before any route plugin so that every scope inherits them.
   registerNoStore(app);
   registerNulRefusal(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
-        connectSrc: ["'self'"],
-        // Exactly what the sanitiser lets through (reader/sanitize: embeds are rewritten to these players).
-        frameSrc: [...EMBED_FRAME_SOURCES],
-        mediaSrc: ["'self'", ...MEDIA_SOURCES],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, contentSecurityPolicy(EMBED_FRAME_SOURCES, MEDIA_SOURCES));
 
   app.get('/healthz', async () => {
     await ping(deps.database.db);
