@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorSchema } from '../src/common/schemas/error-schema.js';
+import { startBuiltServer, type BuiltServer } from '../src/server/test/built-server.js';
 import { freePort } from '../src/server/test/wait.js';
 
 /**
@@ -53,9 +54,8 @@ describe('the schema modules in the build', () => {
 describe.sequential('the built server without TypeBox', () => {
   let dataDir: string;
   let hook: string;
-  let child: ChildProcess | null = null;
+  let server: BuiltServer | null = null;
   let baseUrl: string;
-  const output: string[] = [];
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'feeder-schemas-data-'));
@@ -69,28 +69,11 @@ describe.sequential('the built server without TypeBox', () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const env = { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn' };
-    child = spawn(process.execPath, ['--import', pathToFileURL(hook).href, 'bin/feeder.js', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (d) => output.push(String(d)));
-    child.stderr?.on('data', (d) => output.push(String(d)));
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`Feeder exited early: ${output.join('')}`);
-      if (Date.now() > deadline) throw new Error(`Feeder did not become healthy: ${output.join('')}`);
-      const healthy = await fetch(`${baseUrl}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (healthy) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await startBuiltServer(env, baseUrl, ['--import', pathToFileURL(hook).href], 20_000);
   }, 30_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -115,7 +98,7 @@ describe.sequential('the built server without TypeBox', () => {
     const openapi = (await doc.json()) as { paths: Record<string, unknown> };
     expect(Object.keys(openapi.paths).length).toBeGreaterThanOrEqual(5);
     expect(JSON.stringify(openapi)).toContain('A stable machine-readable code.');
-    expect(child?.exitCode).toBeNull();
-    expect(output.join('')).not.toContain('TypeBox loaded');
+    expect(server?.child.exitCode).toBeNull();
+    expect(server?.output.join('')).not.toContain('TypeBox loaded');
   });
 });

@@ -1,11 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractContentResponse } from '../../common/api.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
+import { ROOT, startBuiltServer, type BuiltServer } from '../test/built-server.js';
 import { freePort } from '../test/wait.js';
 
 /**
@@ -16,7 +16,6 @@ import { freePort } from '../test/wait.js';
  * (docs/decisions.md "Worker pool"), so a concurrent GET /healthz is never delayed by more than 200 ms. This is the
  * one test here that asserts time: the limit is the requirement itself.
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAX_HEALTH_LATENCY_MS = 200;
 const PASSWORD = 'correct horse battery staple';
 
@@ -30,11 +29,10 @@ const DEEP_FEED = rss('Deep feed', [item(1, { description: `${'<div>'.repeat(100
 
 describe.sequential('the built server under the worst allowed input', () => {
   let dataDir: string;
-  let child: ChildProcess | null = null;
+  let server: BuiltServer | null = null;
   let pages: TestFeedServer;
   let baseUrl: string;
   let token: string;
-  const output: string[] = [];
 
   const api = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${baseUrl}${path}`, {
@@ -47,7 +45,6 @@ describe.sequential('the built server under the worst allowed input', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist/server/main.js'))) throw new Error('This test runs the built server: run `npm run build` first.');
     pages = await startTestFeedServer();
 
     dataDir = mkdtempSync(join(tmpdir(), 'feeder-event-loop-'));
@@ -69,22 +66,7 @@ describe.sequential('the built server under the worst allowed input', () => {
       encoding: 'utf8',
     });
     if (created.status !== 0) throw new Error(`user create failed: ${created.stderr}${created.stdout}`);
-    child = spawn(process.execPath, ['bin/feeder.js', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (d) => output.push(String(d)));
-    child.stderr?.on('data', (d) => output.push(String(d)));
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`Feeder exited early: ${output.join('')}`);
-      if (Date.now() > deadline) throw new Error(`Feeder did not become healthy: ${output.join('')}`);
-      if (
-        await fetch(`${baseUrl}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await startBuiltServer(env, baseUrl);
     const login = await fetch(`${baseUrl}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -94,11 +76,7 @@ describe.sequential('the built server under the worst allowed input', () => {
   }, 30_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await pages?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
