@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesEtag } from './etag.js';
 import type { App } from './types.js';
 import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -42,12 +43,6 @@ function webFiles(dir: string, prefix = ''): string[] {
   return out;
 }
 
-/** Whether an If-None-Match header names `etag` (weak comparison, RFC 9110 §13.1.2). */
-function etagMatches(header: string, etag: string): boolean {
-  const bare = etag.replace(/^W\//, '');
-  return header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
-}
-
 /**
  * Serves the built web app (dist/web): hashed assets with a long cache, and index.html for every other
  * GET so that client-side routes (/login, /dashboard/settings, …) survive a reload.
@@ -72,13 +67,13 @@ export async function registerSpa(app: App, webDir: string): Promise<void> {
       const serve = async (request: FastifyRequest, reply: FastifyReply) => {
         const info = await stat(path).catch(() => null);
         if (!info?.isFile()) return reply.callNotFound();
-        const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+        const tag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
         const modifiedMs = Math.floor(info.mtimeMs / 1000) * 1000;
-        reply.header('cache-control', cacheControl).header('etag', etag).header('last-modified', new Date(modifiedMs).toUTCString());
+        reply.header('cache-control', cacheControl).header('etag', `W/${tag}`).header('last-modified', new Date(modifiedMs).toUTCString());
         const inm = request.headers['if-none-match'];
         const ims = request.headers['if-modified-since'];
         // If-Modified-Since counts only without If-None-Match (RFC 9110 §13.2.2).
-        const fresh = inm !== undefined ? etagMatches(inm, etag) : ims !== undefined && Date.parse(ims) >= modifiedMs;
+        const fresh = inm !== undefined ? matchesEtag(inm, tag) : ims !== undefined && Date.parse(ims) >= modifiedMs;
         if (fresh) return reply.status(304).send();
         reply.type(contentType).header('content-length', info.size);
         if (request.method === 'HEAD') return reply.send();
