@@ -20,14 +20,14 @@ const input = (body: string, known = new Map<string, string>()): DocumentInput =
 });
 
 /**
- * A feed (11 MB) that needs far more than a 32 MB heap cap while it is parsed (it stands for one over WORKER_HEAP_MB).
+ * A feed (22 MB) that needs far more than a 32 MB heap cap while it is parsed (it stands for one over WORKER_HEAP_MB).
  * The cap leaves a thread room enough to load its modules and parse a small feed under any garbage-collection timing
  * (16 MB did not, now and then, on a loaded machine).
  */
 const TEST_HEAP_MB = 32;
 const HUGE_FEED = rss(
   'Huge',
-  Array.from({ length: 8000 }, (_, n) => item(n + 1, { description: `<p>${'Lots of text in a huge feed. '.repeat(40)}</p>` })),
+  Array.from({ length: 16000 }, (_, n) => item(n + 1, { description: `<p>${'Lots of text in a huge feed. '.repeat(40)}</p>` })),
 );
 
 describe('document processing on worker threads', () => {

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { charsetFromContentType, decodeBody, detectEncoding } from './encoding.js';
+import { charsetFromContentType, decodeBody, decodeXmlBody, detectEncoding, fromUtf8Bytes } from './encoding.js';
 
 const xml = (encoding: string | null, body: string) =>
   `${encoding ? `<?xml version="1.0" encoding="${encoding}"?>` : ''}<rss version="2.0"><channel><title>${body}</title></channel></rss>`;
@@ -116,5 +117,50 @@ describe('decodeBody', () => {
     expect(decodeBody(spaced, 'application/xml; charset=UTF-32')).toBe(`\n ${doc}`);
     // A UTF-16LE BOM followed by text is still UTF-16.
     expect(detectEncoding(iconv.encode(doc, 'utf16le', { addBOM: true }))).toBe('UTF-16LE');
+  });
+});
+
+describe('decodeXmlBody and fromUtf8Bytes', () => {
+  /** Keeps a leading BOM, as a piece does (decodeXmlBody takes the document's off before). */
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+  it('gives a UTF-8 document with markup and a character outside ASCII as its bytes, after the BOM', () => {
+    const doc = xml('utf-8', 'Ärger — 日本語 😀');
+    const read = decodeXmlBody(Buffer.from(`\uFEFF  ${doc}`));
+    expect(read.utf8Bytes).toBe(true);
+    expect(read.text).toBe(Buffer.from(`  ${doc}`).toString('latin1'));
+    expect(fromUtf8Bytes(read.text)).toBe(`  ${doc}`);
+  });
+
+  it('gives text where the bytes are not needed or not UTF-8', () => {
+    // ASCII only: the bytes are the text.
+    expect(decodeXmlBody(Buffer.from(xml(null, 'plain')))).toEqual({ text: xml(null, 'plain'), utf8Bytes: false });
+    // Not markup (JSON, or a character outside ASCII before the first `<`): decoded as before.
+    const json = '{"version":"https://jsonfeed.org/version/1.1","title":"Café"}';
+    expect(decodeXmlBody(Buffer.from(json))).toEqual({ text: json, utf8Bytes: false });
+    expect(decodeXmlBody(Buffer.from(`\u00a0${xml(null, 'é')}`))).toEqual({ text: `\u00a0${xml(null, 'é')}`, utf8Bytes: false });
+    // Another encoding: decoded.
+    const latin = iconv.encode(xml('windows-1252', 'café'), 'windows-1252');
+    expect(decodeXmlBody(latin)).toEqual({ text: xml('windows-1252', 'café'), utf8Bytes: false });
+  });
+
+  it('leaves a piece without a byte outside ASCII as it is', () => {
+    const piece = Buffer.from('<b>plain</b>').toString('latin1');
+    expect(fromUtf8Bytes(piece)).toBe(piece);
+  });
+
+  it('decodes pieces cut at ASCII bytes as TextDecoder decodes the whole, malformed sequences included', () => {
+    // Bytes of every kind, with ASCII `<` and `>` among them: the pieces between those decode, joined, to what the
+    // whole decodes to (U+FFFD for each malformed sequence, as the WHATWG decoder counts them).
+    const byte = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x3c, 0x3e, 0xc3, 0xa9, 0xe2, 0x80, 0xf0, 0x9f, 0xed, 0xa0));
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 200 }), (list) => {
+        const bytes = Buffer.from(list);
+        const latin1 = bytes.toString('latin1');
+        const pieces = latin1.split(/(?=[<>])/);
+        expect(pieces.map(fromUtf8Bytes).join('')).toBe(decoder.decode(bytes));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

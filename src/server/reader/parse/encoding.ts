@@ -17,7 +17,7 @@
  * feed itself says UTF-8 and is UTF-8. When the header names windows-1252, the document declares UTF-8 and the
  * bytes are valid UTF-8, UTF-8 wins; decoding such a feed as windows-1252 would turn every "é" into "Ã©".
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { getEncoding } from 'encoding-sniffer';
 import iconv from 'iconv-lite';
 
@@ -83,7 +83,50 @@ function declaresUtf8(buf: Buffer): boolean {
 /** Decodes a response body to a string (BOM removed); see the file comment for the charset rules. */
 export function decodeBody(body: Buffer | Uint8Array, contentType?: string | null): string {
   const buf = toBuffer(body);
+  return decodeAs(buf, detectEncoding(buf, contentType));
+}
+
+/**
+ * A body as the XML feed reader takes it: `utf8Bytes` false, `text` the decoded document (decodeBody); or, for a
+ * UTF-8 document that starts with markup and is not plain ASCII, `utf8Bytes` true and `text` its bytes after the
+ * BOM, one character per byte (Latin-1), which the reader turns into text piece by piece (fromUtf8Bytes).
+ *
+ * Why (docs/decisions.md "Parse threads: a UTF-8 feed read as bytes"): one character outside Latin-1 makes V8 store
+ * the whole decoded document as a two-byte string, and a document over 64 K characters is then a large object,
+ * which V8 maps and unmaps on its own (0.6 ms for a 75 KB feed, most of what decoding cost) and frees only in a full
+ * collection. The bytes as Latin-1 are a copy; the markup the reader scans is ASCII either way; only the pieces it
+ * keeps are decoded, each split at ASCII markup, so each decodes exactly as it would within the whole document. A
+ * document of ASCII bytes only is its own text.
+ */
+export function decodeXmlBody(body: Buffer | Uint8Array, contentType?: string | null): { text: string; utf8Bytes: boolean } {
+  const buf = toBuffer(body);
   const encoding = detectEncoding(buf, contentType);
+  if (encoding !== 'UTF-8') return { text: decodeAs(buf, encoding), utf8Bytes: false };
+  if (isAscii(buf)) return { text: buf.toString('latin1'), utf8Bytes: false };
+  const start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let first = start;
+  while (first < buf.length && isAsciiSpace(buf[first])) first++;
+  if (buf[first] !== 0x3c /* < */) return { text: utf8Decoder.decode(buf), utf8Bytes: false };
+  return { text: buf.toString('latin1', start), utf8Bytes: true };
+}
+
+/** Space, tab, LF, VT, FF, CR: the ASCII characters JavaScript's `\s` matches. */
+function isAsciiSpace(b: number): boolean {
+  return b === 0x20 || (b >= 0x09 && b <= 0x0d);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * A piece of a document read as UTF-8 bytes (decodeXmlBody) as text: decoded when it holds a byte outside ASCII
+ * (malformed sequences become U+FFFD as in TextDecoder), else itself. The piece must end where the document has an
+ * ASCII character or ends, so that no sequence is cut.
+ */
+export function fromUtf8Bytes(piece: string): string {
+  return NON_ASCII.test(piece) ? Buffer.from(piece, 'latin1').toString('utf8') : piece;
+}
+
+function decodeAs(buf: Buffer, encoding: string): string {
   if (encoding === 'UTF-8') return utf8Decoder.decode(buf);
   if (encoding === 'UTF-32LE' || encoding === 'UTF-32BE') {
     // iconv-lite keeps a BOM when the byte order is named; U+FEFF is dropped like the other BOMs.

@@ -22,6 +22,7 @@
  */
 import { type FeedFormat, type ParsedFeed, ReaderError } from '../types.js';
 import { type NormalizeContext, type RawFeed, normalize } from './normalize.js';
+import { decodeXmlBody, fromUtf8Bytes } from './encoding.js';
 import { readJsonFeed } from './json-feed.js';
 import { type RawXmlFeed, XmlDetectError, XmlMalformedError, readRawFeed } from './raw-feed.js';
 import { scanProlog } from './sniff.js';
@@ -68,9 +69,10 @@ type XmlFeedFormat = Exclude<FeedFormat, 'json'>;
  * Reads an XML document that starts at its root element: the feed's fields, or null when it holds nothing of a
  * feed. Throws XmlDetectError when the document does not show its format, XmlMalformedError when it is not XML that
  * can be read, ReaderError at a cap. Production reads with raw-feed.ts; the differential test passes the reading
- * Feeder had before (feedsmith) to compare the two.
+ * Feeder had before (feedsmith) to compare the two. `utf8Bytes`: `xml` is a UTF-8 document's bytes, one character
+ * a byte (only for a parser made with `readsUtf8Bytes`).
  */
-export type XmlFeedReader = (format: XmlFeedFormat, xml: string) => RawXmlFeed | null;
+export type XmlFeedReader = (format: XmlFeedFormat, xml: string, utf8Bytes: boolean) => RawXmlFeed | null;
 
 /** The document without an unfinished tag at its very end (`</rss` without `>`), or null when there is none. */
 function withoutCutTag(xml: string): string | null {
@@ -79,9 +81,9 @@ function withoutCutTag(xml: string): string | null {
 }
 
 /** A reading that gave a feed, or undefined when it failed or gave nothing; caps (ReaderError) are not retried. */
-function readOrUndefined(read: XmlFeedReader, format: XmlFeedFormat, xml: string): RawXmlFeed | undefined {
+function readOrUndefined(read: XmlFeedReader, format: XmlFeedFormat, xml: string, utf8Bytes: boolean): RawXmlFeed | undefined {
   try {
-    return read(format, xml) ?? undefined;
+    return read(format, xml, utf8Bytes) ?? undefined;
   } catch (error) {
     if (error instanceof ReaderError) throw error;
     return undefined;
@@ -93,17 +95,18 @@ function readOrUndefined(read: XmlFeedReader, format: XmlFeedFormat, xml: string
  * a tag cut off at the very end (the elements left open at the end are closed there), else up to its last
  * complete item or entry.
  */
-function readTruncated(read: XmlFeedReader, format: XmlFeedFormat, xml: string): RawXmlFeed {
+function readTruncated(read: XmlFeedReader, format: XmlFeedFormat, xml: string, utf8Bytes: boolean): RawXmlFeed {
   const uncut = withoutCutTag(xml);
-  const whole = uncut === null ? undefined : readOrUndefined(read, format, uncut);
+  const whole = uncut === null ? undefined : readOrUndefined(read, format, uncut, utf8Bytes);
   if (whole) return whole;
   const end = lastCompleteItemEnd(xml, format);
-  const upToItem = end > 0 && end < xml.length ? readOrUndefined(read, format, xml.slice(0, end)) : undefined;
+  const upToItem = end > 0 && end < xml.length ? readOrUndefined(read, format, xml.slice(0, end), utf8Bytes) : undefined;
   if (!upToItem) throw invalid('The feed is not well-formed XML and could not be read.');
   return upToItem;
 }
 
-function parseXmlDocument(read: XmlFeedReader, text: string, ctx: NormalizeContext): ParsedFeed {
+/** `utf8Bytes`: `text` holds a UTF-8 document's bytes (decodeXmlBody), which the reader decodes as it reads. */
+function parseXmlDocument(read: XmlFeedReader, text: string, utf8Bytes: boolean, ctx: NormalizeContext): ParsedFeed {
   const prolog = scanProlog(text);
   if (!prolog) throw notAFeed('The document has no XML root element; it is not a feed.');
   const format = xmlFormatOf(prolog);
@@ -111,7 +114,7 @@ function parseXmlDocument(read: XmlFeedReader, text: string, ctx: NormalizeConte
     throw notAFeed(
       prolog.rootLocalName === 'html'
         ? 'The document is an HTML page, not a feed.'
-        : `The document is XML with root element <${prolog.rootName.slice(0, 50)}>, not a feed.`,
+        : `The document is XML with root element <${(utf8Bytes ? fromUtf8Bytes(prolog.rootName) : prolog.rootName).slice(0, 50)}>, not a feed.`,
     );
   }
   // Everything before the root (declaration, comments, the entity-free DOCTYPE) is dropped: its encoding has
@@ -120,11 +123,11 @@ function parseXmlDocument(read: XmlFeedReader, text: string, ctx: NormalizeConte
 
   let raw: RawXmlFeed | null;
   try {
-    raw = read(format, xml);
+    raw = read(format, xml, utf8Bytes);
   } catch (error) {
     if (error instanceof XmlDetectError) throw notAFeed(`The document is not a valid ${format.toUpperCase()} feed.`);
     if (!(error instanceof XmlMalformedError)) throw error;
-    raw = readTruncated(read, format, xml);
+    raw = readTruncated(read, format, xml, utf8Bytes);
   }
   // The root element is right but holds nothing that could be read (an empty <channel>).
   if (raw === null) return emptyFeed(format);
@@ -150,18 +153,23 @@ function parseJsonDocument(text: string, ctx: NormalizeContext): ParsedFeed {
   return normalize({ format: 'json', feed: reading.feed }, ctx);
 }
 
-/** parseFeed with another XML reader (the differential test's); production uses `parseFeed`. */
-export function createFeedParser(read: XmlFeedReader): (body: Buffer | Uint8Array | string, options: ParseOptions) => ParsedFeed {
+/**
+ * parseFeed with another XML reader (the differential test's); production uses `parseFeed`. A reader that reads
+ * UTF-8 bytes (`readsUtf8Bytes`, xml.ts) gets a UTF-8 body with markup as its bytes (decodeXmlBody); any other
+ * reader gets text.
+ */
+export function createFeedParser(read: XmlFeedReader, readsUtf8Bytes = false): (body: Buffer | Uint8Array | string, options: ParseOptions) => ParsedFeed {
   return (body, options) => {
     try {
-      const text = toText(body, options.contentType);
+      const { text, utf8Bytes } =
+        readsUtf8Bytes && typeof body !== 'string' ? decodeXmlBody(body, options.contentType) : { text: toText(body, options.contentType), utf8Bytes: false };
       const ctx: NormalizeContext = { url: options.url, now: options.now ?? Date.now() };
       const start = firstNonSpace(text);
       if (start === -1) throw notAFeed('The document is empty.');
       const c = text[start];
       if (c === '{') return parseJsonDocument(text, ctx);
       if (c === '[') throw notAFeed('The document is JSON but not a JSON Feed.');
-      return parseXmlDocument(read, text, ctx);
+      return parseXmlDocument(read, text, utf8Bytes, ctx);
     } catch (error) {
       if (error instanceof ReaderError) throw error;
       // Anything else (a bug, a stack overflow) is still "could not read this feed".
@@ -175,4 +183,4 @@ export function createFeedParser(read: XmlFeedReader): (body: Buffer | Uint8Arra
  * Parses and normalises a feed body. Throws only ReaderError (PARSE_NOT_A_FEED, PARSE_INVALID,
  * PARSE_ENTITY_LIMIT); see the file comment.
  */
-export const parseFeed: (body: Buffer | Uint8Array | string, options: ParseOptions) => ParsedFeed = createFeedParser(readRawFeed);
+export const parseFeed: (body: Buffer | Uint8Array | string, options: ParseOptions) => ParsedFeed = createFeedParser(readRawFeed, true);

@@ -1180,13 +1180,13 @@ function shows(format: XmlFormat, xml: string): boolean {
 export type RawXmlFeed = { format: 'rss'; feed: RawRss } | { format: 'rdf'; feed: RawRdf } | { format: 'atom'; feed: RawAtom };
 
 /**
- * Reads a document that starts at its root element. Returns null when it holds nothing of a feed (an empty
- * channel); throws XmlDetectError when it does not show its format, XmlMalformedError when it is not XML that can
+ * Reads a document that starts at its root element (`utf8Bytes`: as UTF-8 bytes, xml.ts readXmlTree). Returns null
+ * when it holds nothing of a feed (an empty channel); throws XmlDetectError when it does not show its format, XmlMalformedError when it is not XML that can
  * be read, ReaderError PARSE_INVALID at a cap (xml.ts).
  */
-export function readRawFeed(format: XmlFormat, xml: string): RawXmlFeed | null {
+export function readRawFeed(format: XmlFormat, xml: string, utf8Bytes = false): RawXmlFeed | null {
   if (!isNonEmptyString(xml) || !shows(format, xml)) throw new XmlDetectError(`not ${format}`);
-  const top = readXmlTree(format, xml);
+  const top = readXmlTree(format, xml, utf8Bytes);
   switch (format) {
     case 'rss': {
       const feed = rssFeed(one(top.rss));

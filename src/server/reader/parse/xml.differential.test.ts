@@ -6,6 +6,7 @@
  * benchmark's documents, and generated feeds (RSS, RDF, Atom) with random namespaces and prefixes, CDATA,
  * entities, markup, nesting, comments, xml:base and XHTML content, whole and damaged.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,17 +49,23 @@ function outcome(parse: typeof parseFeed, body: Buffer | string, url = URL, cont
   }
 }
 
-/** Documents on which the two readings differ; the test lists them all at once. */
+/**
+ * Documents on which the two readings differ; the test lists them all at once. A document given as text is also
+ * given as its UTF-8 bytes, which parseFeed reads as bytes (encoding.ts decodeXmlBody) where it holds anything
+ * outside ASCII, and the reading before as text decoded from them.
+ */
 function differences(docs: Iterable<{ name: string; body: Buffer | string; url?: string; contentType?: string }>): string[] {
   const out: string[] = [];
   for (const doc of docs) {
     const before = outcome(parseBefore, doc.body, doc.url, doc.contentType);
     const now = outcome(parseFeed, doc.body, doc.url, doc.contentType);
+    const asBytes = typeof doc.body === 'string' && /[\u0080-\uffff]/.test(doc.body) ? outcome(parseFeed, Buffer.from(doc.body), doc.url, doc.contentType) : now;
     try {
       expect(now).toEqual(before);
+      expect(asBytes).toEqual(before);
     } catch {
       out.push(
-        `${doc.name}\n--- document:\n${String(doc.body).slice(0, 3000)}\n--- before:\n${JSON.stringify(before).slice(0, 1500)}\n--- now:\n${JSON.stringify(now).slice(0, 1500)}`,
+        `${doc.name}\n--- document:\n${String(doc.body).slice(0, 3000)}\n--- before:\n${JSON.stringify(before).slice(0, 1500)}\n--- now:\n${JSON.stringify(now).slice(0, 1500)}\n--- as bytes:\n${JSON.stringify(asBytes).slice(0, 1500)}`,
       );
       if (out.length >= 3) break;
     }
@@ -550,6 +557,46 @@ describe('the XML reader reads as feedsmith did', () => {
         const g = new Gen(seed);
         const text = [rssDoc, atomDoc, rdfDoc][seed % 3](g);
         for (let at = 0; at < text.length; at += 10) yield { name: `generated seed ${seed} cut at ${at}`, body: text.slice(0, at) };
+      }
+    };
+    expect(differences(docs())).toEqual([]);
+  });
+  it('UTF-8 documents read as bytes: cut at any byte, also inside a character', { timeout: CUT_TIMEOUT_MS }, () => {
+    const fixtures = fixtureNames
+      .filter((n) => n.endsWith('.xml'))
+      .map((n) => ({ name: n, bytes: readFileSync(join(dir, n)) }))
+      .filter(({ bytes }) => isUtf8(bytes) && !isAscii(bytes));
+    expect(fixtures.length).toBeGreaterThanOrEqual(4);
+    const generatedBytes = Array.from({ length: 20 }, (_, k) => {
+      const g = new Gen(9001 + k);
+      return { name: `generated seed ${9001 + k}`, bytes: Buffer.from([rssDoc, atomDoc, rdfDoc][k % 3](g)) };
+    });
+    const docs = function* () {
+      for (const { name, bytes } of [...fixtures, ...generatedBytes]) {
+        for (let at = 1; at < bytes.length; at += 7) yield { name: `${name} cut at byte ${at}`, body: bytes.subarray(0, at) };
+      }
+    };
+    expect(differences(docs())).toEqual([]);
+  });
+
+  it('UTF-8 documents read as bytes: malformed sequences in text, values, names, CDATA, comments and declarations', () => {
+    // Lone continuation bytes, cut sequences, overlong forms, encoded surrogates, bytes never in UTF-8, a sequence
+    // split by a comment; each where the reader takes a piece of the document.
+    const broken = ['\x80', '\xc3', '\xe2\x80', '\xf0\x9f\x98', '\xc0\xaf', '\xed\xa0\x80', '\xff\xfe', '\xc3<!-- -->\xa9', '\xa0', '\xc2\xa0', '\xe2\x80\x94'];
+    const docs = function* () {
+      for (let seed = 7001; seed <= 7400; seed++) {
+        const g = new Gen(seed);
+        const text = [rssDoc, atomDoc, rdfDoc][seed % 3](g);
+        let latin1 = Buffer.from(text).toString('latin1');
+        for (let k = 0; k < 1 + g.int(4); k++) {
+          // After a `>` (text), after `="` (a value), after `<` (a name) or anywhere.
+          const marker = g.pick(['>', '="', '<', '[CDATA[', '']);
+          const from = g.int(latin1.length);
+          const found = marker ? latin1.indexOf(marker, from) : from;
+          const at = found === -1 ? from : found + marker.length;
+          latin1 = latin1.slice(0, at) + g.pick(broken) + latin1.slice(at);
+        }
+        yield { name: `broken seed ${seed}`, body: Buffer.from(latin1, 'latin1') };
       }
     };
     expect(differences(docs())).toEqual([]);

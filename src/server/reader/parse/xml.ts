@@ -23,9 +23,18 @@
  * - Caps on hostile input: more than MAX_ELEMENTS elements, or tag scans inside raw elements that would take more
  *   than a linear amount of work, end the parse with PARSE_INVALID (ReaderError).
  *
+ * - A UTF-8 document may be read as its bytes (`utf8Bytes`, encoding.ts decodeXmlBody): the markup is scanned as it
+ *   is, and every name and value the tree keeps is decoded as it is taken (fromUtf8Bytes). Each is cut at ASCII
+ *   markup, so it reads as it would in the decoded document.
+ *
  * No state outlives a call: the namespace bindings, the stack and the counters belong to one `readXmlTree`.
  */
+
+/** How a name or value taken from the document becomes text: itself, or decoded from UTF-8 bytes. */
+type Take = (piece: string) => string;
+const asIs: Take = (piece) => piece;
 import { ReaderError } from '../types.js';
+import { fromUtf8Bytes } from './encoding.js';
 import { PREFIX_BY_URI, PRIMARY_URIS, RAW_NAMES, RAW_PATHS, RAW_UNDER } from './xml-tables.js';
 import { isJsSpace } from './xml-text.js';
 
@@ -102,6 +111,7 @@ class Namespaces {
   constructor(
     private readonly primary: ReadonlySet<string>,
     doc: string,
+    take: Take,
   ) {
     const head = doc.length > NAMESPACE_SCAN ? doc.slice(0, NAMESPACE_SCAN) : doc;
     // `<x:y xmlns:a="…">` anywhere in the head, text included: the reading before this one did the same.
@@ -128,7 +138,7 @@ class Namespaces {
               else noSingle = Math.min(noSingle, q + 1);
             } else {
               const prefix = head.slice(at + 6, p).toLowerCase();
-              this.bind(prefix, head.slice(q + 1, close));
+              this.bind(prefix, take(head.slice(q + 1, close)));
               this.scanned.add(prefix);
               next = close + 1;
             }
@@ -310,18 +320,18 @@ export class WorkBudget {
  * written (same-named start tags inside nest). Markup inside is skipped as a whole: comments, CDATA sections,
  * processing instructions, and tags up to their `>` outside quotes.
  */
-export function readRawContent(xml: string, rawName: string, start: number, budget: WorkBudget): { content: string; end: number } {
+export function readRawContent(xml: string, rawName: string, start: number, budget: WorkBudget, take: Take = asIs): { content: string; end: number } {
   let open = 1;
   let i = start;
   const lastGt = xml.lastIndexOf('>');
   for (;;) {
     const lt = xml.indexOf('<', i);
-    if (lt === -1) throw malformed(`<${rawName.slice(0, 40)}> is not closed`);
+    if (lt === -1) throw malformed(`<${take(rawName).slice(0, 40)}> is not closed`);
     const c1 = xml.charCodeAt(lt + 1);
     if (c1 === 0x2f /* / */) {
       const gt = xml.indexOf('>', lt);
       if (gt === -1) throw malformed('an end tag is not closed');
-      if (xml.substring(lt + 2, gt).trim() === rawName && --open === 0) return { content: xml.substring(start, lt), end: gt };
+      if (xml.substring(lt + 2, gt).trim() === rawName && --open === 0) return { content: take(xml.substring(start, lt)), end: gt };
       i = gt + 1;
     } else if (c1 === 0x3f /* ? */) {
       const end = xml.indexOf('?>', lt + 1);
@@ -393,7 +403,7 @@ function readQuoted(xml: string, i: number): { end: number; value: string } {
  * the reading before did, its declarations parsed only as far as needed to find their end; nothing it declares
  * is used. Returns the index of its closing `>`.
  */
-export function skipDoctype(xml: string, lt: number): number {
+export function skipDoctype(xml: string, lt: number, take: Take = asIs): number {
   if (xml.substr(lt + 3, 6) !== 'OCTYPE') throw malformed('a "<!D" is not a DOCTYPE');
   const has = (seq: string, at: number) => xml.startsWith(seq, at + 1);
   let depth = 1;
@@ -415,14 +425,14 @@ export function skipDoctype(xml: string, lt: number): number {
       if (body && has('!ENTITY', i)) {
         let p = skipSpace(xml, i + 8);
         const nameEnd = readWord(xml, p, true);
-        if (!QNAME.test(xml.slice(p, nameEnd))) throw malformed('a DOCTYPE declares an invalid name');
+        if (!QNAME.test(take(xml.slice(p, nameEnd)))) throw malformed('a DOCTYPE declares an invalid name');
         p = skipSpace(xml, nameEnd);
         if (xml.substring(p, p + 6).toUpperCase() === 'SYSTEM' || xml[p] === '%') throw malformed('a DOCTYPE declares an external entity');
         i = readQuoted(xml, p).end - 1;
       } else if (body && has('!ELEMENT', i)) {
         let p = skipSpace(xml, i + 9);
         const nameEnd = readWord(xml, p, false);
-        if (!QNAME.test(xml.slice(p, nameEnd))) throw malformed('a DOCTYPE declares an invalid name');
+        if (!QNAME.test(take(xml.slice(p, nameEnd)))) throw malformed('a DOCTYPE declares an invalid name');
         p = skipSpace(xml, nameEnd);
         if (xml[p] === 'E' && has('MPTY', p)) p += 4;
         else if (xml[p] === 'A' && has('NY', p)) p += 2;
@@ -436,7 +446,7 @@ export function skipDoctype(xml: string, lt: number): number {
       } else if (body && has('!NOTATION', i)) {
         let p = skipSpace(xml, i + 10);
         const nameEnd = readWord(xml, p, false);
-        if (!QNAME.test(xml.slice(p, nameEnd))) throw malformed('a DOCTYPE declares an invalid name');
+        if (!QNAME.test(take(xml.slice(p, nameEnd)))) throw malformed('a DOCTYPE declares an invalid name');
         p = skipSpace(xml, nameEnd);
         const kind = xml.substring(p, p + 6).toUpperCase();
         if (kind !== 'SYSTEM' && kind !== 'PUBLIC') throw malformed('a DOCTYPE declares an invalid notation');
@@ -573,8 +583,9 @@ function isRaw(path: string[], node: PathNode | undefined): boolean {
  * Reads an RSS, RDF or Atom document (starting at its root element) into a tree; see the file comment. Throws
  * XmlMalformedError, or ReaderError PARSE_INVALID at a cap.
  */
-export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
-  const names = new Namespaces(PRIMARY_URIS[format], doc);
+export function readXmlTree(format: XmlFormat, doc: string, utf8Bytes = false): XmlObject {
+  const take = utf8Bytes ? fromUtf8Bytes : asIs;
+  const names = new Namespaces(PRIMARY_URIS[format], doc, take);
   const xml = doc.indexOf('\r') === -1 ? doc : doc.replace(/\r\n?/g, '\n');
   const budget = new WorkBudget(xml.length);
   const root: Frame = { key: '!xml', attributes: undefined, children: undefined, text: '' };
@@ -592,7 +603,9 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
 
   const attributesOf = (tagExp: string): XmlObject | undefined => {
     let attributes: XmlObject | undefined;
-    forEachAttribute(tagExp, (name, value) => {
+    forEachAttribute(tagExp, (rawName, rawValue) => {
+      const name = take(rawName);
+      const value = take(rawValue);
       const key = names.attribute(name);
       names.declare(name, value);
       (attributes ??= {})[key] = value;
@@ -603,7 +616,7 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
   while (i < len) {
     const lt = xml.indexOf('<', i);
     if (lt === -1) break;
-    if (lt > i) text += xml.slice(i, lt);
+    if (lt > i) text += take(xml.slice(i, lt));
     const c1 = xml.charCodeAt(lt + 1);
     if (c1 === 0x2f /* / */) {
       const gt = xml.indexOf('>', lt);
@@ -626,7 +639,7 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
       text = '';
       const data = xml.slice(lt + 1, end);
       const space = firstSpace(data);
-      forEachAttribute(space === -1 ? data : trimStart(data.slice(space + 1)), (name, value) => names.declare(name, value));
+      forEachAttribute(space === -1 ? data : trimStart(data.slice(space + 1)), (name, value) => names.declare(take(name), take(value)));
       i = end + 2;
     } else if (c1 === 0x21 /* ! */ && xml.charCodeAt(lt + 2) === 0x2d && xml.charCodeAt(lt + 3) === 0x2d) {
       const end = xml.indexOf('-->', lt + 4);
@@ -635,13 +648,13 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
     } else if (c1 === 0x21 && xml.charCodeAt(lt + 2) === 0x44 /* D */) {
       if (doctype) throw malformed('the document has two DOCTYPEs');
       doctype = true;
-      i = skipDoctype(xml, lt) + 1;
+      i = skipDoctype(xml, lt, take) + 1;
     } else if (c1 === 0x21 && xml.charCodeAt(lt + 2) === 0x5b /* [ */) {
       const end = xml.indexOf(']]>', lt);
       if (end === -1) throw malformed('a CDATA section is not closed');
       if (text) current.text += text;
       text = '';
-      current.text += xml.substring(lt + 9, end);
+      current.text += take(xml.substring(lt + 9, end));
       i = end + 3;
     } else {
       const gt = tagEnd(xml, lt + 1);
@@ -649,7 +662,7 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
       const data = xml.slice(lt + 1, gt);
       const space = firstSpace(data);
       const rawName = space === -1 ? data : data.slice(0, space);
-      let name = names.tag(rawName);
+      let name = names.tag(take(rawName));
       let tagExp = space === -1 ? name : trimStart(data.slice(space + 1));
       checkName(name);
       if (text && current.key !== '!xml') {
@@ -673,7 +686,7 @@ export function readXmlTree(format: XmlFormat, doc: string): XmlObject {
         if (selfClosing) {
           i = gt + 1;
         } else {
-          const raw = readRawContent(xml, rawName, gt + 1, budget);
+          const raw = readRawContent(xml, rawName, gt + 1, budget, take);
           content = raw.content;
           i = raw.end + 1;
         }
