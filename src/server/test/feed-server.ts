@@ -99,12 +99,19 @@ ${items
 </channel></rss>`;
 }
 
-/** Item n, published n hours after a fixed start, so newer items have larger n. */
+/**
+ * When test items start: midnight UTC 24 days before the run. Relative to the run, not a fixed date, so that the
+ * windows the server applies to real time ("everything unread of the last 30 days", the clean-up's age) hold the
+ * items on any day, as they did when the tests were written.
+ */
+export const ITEM_EPOCH_MS = (Math.floor(Date.now() / 86_400_000) - 24) * 86_400_000;
+
+/** Item n, published n hours after ITEM_EPOCH_MS, so newer items have larger n. */
 export function item(n: number, overrides: Partial<TestItem> = {}): TestItem {
   return {
     guid: `item-${n}`,
     title: `Item ${n}`,
-    pubDate: new Date(Date.UTC(2026, 10, 1) + n * 3_600_000).toUTCString(),
+    pubDate: new Date(ITEM_EPOCH_MS + n * 3_600_000).toUTCString(),
     ...overrides,
   };
 }

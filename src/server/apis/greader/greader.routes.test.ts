@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableReaderAppsWithNewPassword, setReaderAppsEnabled } from '../app-password.js';
 import { parseFeed } from '../../reader/parse/index.js';
 import { DIALECTS } from '../../test/dialects.js';
-import { item, rss, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
+import { ITEM_EPOCH_MS, item, rss, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, subscribeFetched } from '../../test/feed-user.js';
 import type { TestApp } from '../../test/test-app.js';
 import { TOKEN_CACHE_TTL_MS } from './greader.auth.js';
@@ -201,7 +201,7 @@ for (const dialect of DIALECTS) {
       expect(counts.max).toBe(8);
       expect(counts.unreadcounts).toEqual(
         expect.arrayContaining([
-          { id: `feed/${news}`, count: 5, newestItemTimestampUsec: `${Date.UTC(2026, 10, 1) + 5 * 3_600_000}000` },
+          { id: `feed/${news}`, count: 5, newestItemTimestampUsec: `${ITEM_EPOCH_MS + 5 * 3_600_000}000` },
           expect.objectContaining({ id: `feed/${tech}`, count: 3 }),
           expect.objectContaining({ id: 'user/-/label/Gadgets', count: 3 }),
           expect.objectContaining({ id: READING_LIST, count: 8 }),
@@ -222,7 +222,7 @@ for (const dialect of DIALECTS) {
       expect(five).toMatchObject({
         origin: { streamId: `feed/${news}`, title: 'News' },
         categories: [READING_LIST],
-        published: (Date.UTC(2026, 10, 1) + 5 * 3_600_000) / 1000,
+        published: (ITEM_EPOCH_MS + 5 * 3_600_000) / 1000,
         summary: { content: '<p>About Item 5</p>' },
       });
       expect(five.timestampUsec).toBe(`${five.crawlTimeMsec}000`);
@@ -310,7 +310,7 @@ for (const dialect of DIALECTS) {
       );
       await c.feed(
         'Same time',
-        range(1, 6).map((i) => item(i, { guid: `same-${i}`, title: `Same ${i}`, pubDate: new Date(Date.UTC(2026, 10, 1) + 10 * 3_600_000).toUTCString() })),
+        range(1, 6).map((i) => item(i, { guid: `same-${i}`, title: `Same ${i}`, pubDate: new Date(ITEM_EPOCH_MS + 10 * 3_600_000).toUTCString() })),
       );
 
       const pages = async (base: string, n: number) => {

@@ -4,7 +4,7 @@ import { revokeAllRefreshTokens } from '../../accounts/accounts.repository.js';
 import { hashToken } from '../../accounts/tokens.js';
 import { iconHash } from '../../feeds/icons.js';
 import { DIALECTS } from '../../test/dialects.js';
-import { item, rss, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
+import { ITEM_EPOCH_MS, item, rss, type TestFeedServer, type TestItem } from '../../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds } from '../../test/feed-user.js';
 import type { TestApp } from '../../test/test-app.js';
 
@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
         content: '<p>About Item 25</p>',
         summary: 'About Item 25',
         author: null,
-        published_at: new Date(Date.UTC(2026, 10, 1) + 25 * 3_600_000).toISOString(),
+        published_at: new Date(ITEM_EPOCH_MS + 25 * 3_600_000).toISOString(),
         is_read: false,
         is_favorite: false,
         feed_title: 'Flow feed',
