@@ -3,7 +3,7 @@ import type { ArticlePage, ReadingList, ReadingListRule } from '../../common/api
 import { subscribe } from '../feeds/subscriptions.repository.js';
 import { cleanupArticles } from '../refresh/cleanup.js';
 import { DIALECTS } from '../test/dialects.js';
-import { item, rss, type TestFeedServer, type TestItem } from '../test/feed-server.js';
+import { ITEM_EPOCH_MS, item, rss, type TestFeedServer, type TestItem } from '../test/feed-server.js';
 import { closeTestAppWithFeeds, createTestAppWithFeeds, signedInUser, subscribeFetched } from '../test/feed-user.js';
 import type { TestApp } from '../test/test-app.js';
 import { MAX_READING_LIST_DESCRIPTION_LENGTH, MAX_READING_LIST_NAME_LENGTH, MAX_RULE_VALUE_LENGTH, MAX_RULES } from '../../common/limits.js';
@@ -394,7 +394,7 @@ for (const dialect of DIALECTS) {
       for (const title of ['First', 'Second']) await u.post(`/api/reading-lists/${list.id}/articles/${await u.idOf(title)}`);
       expect(await u.titles(list.id)).toEqual(['Second', 'First']);
       server.set(path, {
-        body: rss('Dated', [item(1, { title: 'First, updated', pubDate: new Date(Date.UTC(2026, 10, 2)).toUTCString() }), item(2, { title: 'Second' })]),
+        body: rss('Dated', [item(1, { title: 'First, updated', pubDate: new Date(ITEM_EPOCH_MS + 24 * 3_600_000).toUTCString() }), item(2, { title: 'Second' })]),
       });
       t.clock.advance(2 * 3_600_000);
       try {
