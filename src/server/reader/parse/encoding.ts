@@ -106,7 +106,7 @@ export function decodeXmlBody(body: Buffer | Uint8Array, contentType?: string | 
   const start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   let first = start;
   while (first < buf.length && isAsciiSpace(buf[first])) first++;
-  if (buf[first] !== 0x3c /* < */) return { text: utf8Decoder.decode(buf), utf8Bytes: false };
+  if (buf[first] !== 0x3c /* < */) return { text: decodeAs(buf, encoding), utf8Bytes: false };
   return { text: buf.toString('latin1', start), utf8Bytes: true };
 }
 

@@ -1181,8 +1181,8 @@ export type RawXmlFeed = { format: 'rss'; feed: RawRss } | { format: 'rdf'; feed
 
 /**
  * Reads a document that starts at its root element (`utf8Bytes`: as UTF-8 bytes, xml.ts readXmlTree). Returns null
- * when it holds nothing of a feed (an empty channel); throws XmlDetectError when it does not show its format, XmlMalformedError when it is not XML that can
- * be read, ReaderError PARSE_INVALID at a cap (xml.ts).
+ * when it holds nothing of a feed (an empty channel); throws XmlDetectError when it does not show its format,
+ * XmlMalformedError when it is not XML that can be read, ReaderError PARSE_INVALID at a cap (xml.ts).
  */
 export function readRawFeed(format: XmlFormat, xml: string, utf8Bytes = false): RawXmlFeed | null {
   if (!isNonEmptyString(xml) || !shows(format, xml)) throw new XmlDetectError(`not ${format}`);

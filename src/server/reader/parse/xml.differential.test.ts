@@ -561,6 +561,7 @@ describe('the XML reader reads as feedsmith did', () => {
     };
     expect(differences(docs())).toEqual([]);
   });
+
   it('UTF-8 documents read as bytes: cut at any byte, also inside a character', { timeout: CUT_TIMEOUT_MS }, () => {
     const fixtures = fixtureNames
       .filter((n) => n.endsWith('.xml'))

@@ -22,21 +22,20 @@
  *   prototype key.
  * - Caps on hostile input: more than MAX_ELEMENTS elements, or tag scans inside raw elements that would take more
  *   than a linear amount of work, end the parse with PARSE_INVALID (ReaderError).
- *
  * - A UTF-8 document may be read as its bytes (`utf8Bytes`, encoding.ts decodeXmlBody): the markup is scanned as it
  *   is, and every name and value the tree keeps is decoded as it is taken (fromUtf8Bytes). Each is cut at ASCII
  *   markup, so it reads as it would in the decoded document.
  *
  * No state outlives a call: the namespace bindings, the stack and the counters belong to one `readXmlTree`.
  */
-
-/** How a name or value taken from the document becomes text: itself, or decoded from UTF-8 bytes. */
-type Take = (piece: string) => string;
-const asIs: Take = (piece) => piece;
 import { ReaderError } from '../types.js';
 import { fromUtf8Bytes } from './encoding.js';
 import { PREFIX_BY_URI, PRIMARY_URIS, RAW_NAMES, RAW_PATHS, RAW_UNDER } from './xml-tables.js';
 import { isJsSpace } from './xml-text.js';
+
+/** How a name or value taken from the document becomes text: itself, or decoded from UTF-8 bytes. */
+type Take = (piece: string) => string;
+const asIs: Take = (piece) => piece;
 
 export type XmlFormat = 'rss' | 'atom' | 'rdf';
 export type XmlValue = string | XmlObject | XmlValue[];
