@@ -13,7 +13,7 @@ describe('loadConfig', () => {
     const dir = tempDir();
     const a = loadConfig({ DATA_DIR: dir });
     expect(a.port).toBe(3000);
-    expect(a.database).toEqual({ dialect: 'sqlite', file: join(dir, 'feeder.db'), cacheMb: 16 });
+    expect(a.database).toEqual({ dialect: 'sqlite', file: join(dir, 'feeder.db'), cacheMb: 8 });
     expect(a.publicUrl).toBe('http://localhost:3000');
     expect(a.registrationDomains).toEqual([]);
     expect(a.secret.length).toBeGreaterThanOrEqual(32);
@@ -107,13 +107,13 @@ describe('loadConfig', () => {
 
   it('accepts sqlite: URLs', () => {
     const c = loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: 'sqlite:/tmp/x/feeder.db' });
-    expect(c.database).toEqual({ dialect: 'sqlite', file: '/tmp/x/feeder.db', cacheMb: 16 });
+    expect(c.database).toEqual({ dialect: 'sqlite', file: '/tmp/x/feeder.db', cacheMb: 8 });
   });
 
   it("takes SQLite's page cache from SQLITE_CACHE_MB, and the database opens with it", async () => {
     const dir = tempDir();
-    const c = loadConfig({ DATA_DIR: dir, SQLITE_CACHE_MB: '8' });
-    expect(c.database).toEqual({ dialect: 'sqlite', file: join(dir, 'feeder.db'), cacheMb: 8 });
+    const c = loadConfig({ DATA_DIR: dir, SQLITE_CACHE_MB: '24' });
+    expect(c.database).toEqual({ dialect: 'sqlite', file: join(dir, 'feeder.db'), cacheMb: 24 });
     const cacheSize = async (config: ReturnType<typeof loadConfig>) => {
       const database = openDatabase(config);
       try {
@@ -122,7 +122,7 @@ describe('loadConfig', () => {
         await database.destroy();
       }
     };
-    expect(await cacheSize(c)).toBe(-8192);
-    expect(await cacheSize(loadConfig({ DATA_DIR: tempDir() }))).toBe(-16384);
+    expect(await cacheSize(c)).toBe(-24576);
+    expect(await cacheSize(loadConfig({ DATA_DIR: tempDir() }))).toBe(-8192);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
-import type { Db } from '../db/database.js';
+import { withBulkCache, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { notMutedArticle } from '../feeds/mute.js';
 import { isVisible } from './visible-articles.js';
@@ -41,6 +41,14 @@ export interface FlagChange {
 /** Runs `fn` in the caller's transaction, or in a new one when given the database itself. */
 async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+/**
+ * inTransaction for a verb that may rewrite a whole scope's rows: a transaction of its own runs with SQLite's larger
+ * page cache for rewrites (db/database.ts withBulkCache). In the caller's transaction the caller's scope decides.
+ */
+async function inBulkTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : withBulkCache(db, () => db.transaction().execute(fn));
 }
 
 /**
@@ -316,7 +324,7 @@ export async function markAllRead(db: Db, userId: number, now: string, scope: Re
 /** markAllRead, also telling which feeds' counters changed (null: possibly all the user's). */
 async function markScope(db: Db, userId: number, now: string, scope: ReadScope): Promise<{ marked: number; feedIds: number[] | null }> {
   if (scope.feedIds && scope.feedIds.length === 0) return { marked: 0, feedIds: [] };
-  return inTransaction(db, async (trx) => {
+  return inBulkTransaction(db, async (trx) => {
     let q = trx
       .updateTable('user_articles')
       .set({ is_read: 1, read_at: now })
@@ -396,7 +404,7 @@ async function reserveStamp(trx: Db, userId: number, now: string, expiresAt: str
  * until `expiresAt` (undoRead). No token when nothing changed.
  */
 export async function markReadUndoable(db: Db, userId: number, now: string, expiresAt: string, target: UndoableTarget): Promise<UndoableMark> {
-  return inTransaction(db, async (trx) => {
+  return ('scope' in target ? inBulkTransaction : inTransaction)(db, async (trx) => {
     const { token, stamp } = await reserveStamp(trx, userId, now, expiresAt);
     const result =
       'scope' in target
@@ -424,7 +432,7 @@ export type UndoOutcome = { restored: number } | 'unknown' | 'expired';
  * time. Undo restores the state before the call whatever the feed's mute or filters say now.
  */
 export async function undoRead(db: Db, userId: number, now: string, token: string): Promise<UndoOutcome> {
-  return inTransaction(db, async (trx) => {
+  return inBulkTransaction(db, async (trx) => {
     const row = await trx.selectFrom('read_undo').selectAll().where('token', '=', token).where('user_id', '=', userId).executeTakeFirst();
     if (!row) return 'unknown';
     await trx.deleteFrom('read_undo').where('token', '=', token).execute();
@@ -442,7 +450,7 @@ export async function undoRead(db: Db, userId: number, now: string, token: strin
 
 /** Visible articles read at or after `since` become unread again (Fever's unread_recently_read). */
 export async function unreadReadSince(db: Db, userId: number, now: string, since: string): Promise<number> {
-  return inTransaction(db, async (trx) => {
+  return inBulkTransaction(db, async (trx) => {
     const result = await trx
       .updateTable('user_articles')
       .set({ is_read: 0, read_at: null })

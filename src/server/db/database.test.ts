@@ -1,6 +1,9 @@
-import { sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, nowIso, openSqlite, type Database } from './database.js';
+import { markAllRead, markReadUndoable, setRead } from '../articles/reading-state.js';
+import { migrateToLatest, nowIso, openSqlite, withBulkCache, type Database, type Db } from './database.js';
+import type { Tables } from './tables.js';
 import { DIALECTS, createTestDatabase } from '../test/dialects.js';
 
 for (const dialect of DIALECTS) {
@@ -40,6 +43,84 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe("SQLite's page cache for a scope's rewrite (withBulkCache)", () => {
+  const cacheSize = async (db: Db) => (await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0].cache_size;
+
+  it('runs with 16 MB when the setting is smaller, and returns to the setting after, also when the work fails', async () => {
+    const database = openSqlite(':memory:', 8);
+    try {
+      expect(await cacheSize(database.db)).toBe(-8192);
+      const inside = await withBulkCache(database.db, () => database.db.transaction().execute((trx) => cacheSize(trx)));
+      expect(inside).toBe(-16384);
+      expect(await cacheSize(database.db)).toBe(-8192);
+      await expect(
+        withBulkCache(database.db, async () => {
+          expect(await cacheSize(database.db)).toBe(-16384);
+          throw new Error('the rewrite failed');
+        }),
+      ).rejects.toThrow('the rewrite failed');
+      expect(await cacheSize(database.db)).toBe(-8192);
+    } finally {
+      await database.destroy();
+    }
+  });
+
+  it('leaves a larger setting alone, and does nothing inside a transaction it was handed', async () => {
+    const large = openSqlite(':memory:', 32);
+    const small = openSqlite(':memory:', 8);
+    try {
+      expect(await withBulkCache(large.db, () => cacheSize(large.db))).toBe(-32768);
+      expect(await cacheSize(large.db)).toBe(-32768);
+      expect(await small.db.transaction().execute((trx) => withBulkCache(trx, () => cacheSize(trx)))).toBe(-8192);
+    } finally {
+      await large.destroy();
+      await small.destroy();
+    }
+  });
+
+  it('returns to the setting when two rewrites run at once', async () => {
+    const database = openSqlite(':memory:', 8);
+    try {
+      const seen = await Promise.all([0, 1, 2].map(() => withBulkCache(database.db, () => database.db.transaction().execute(async (trx) => cacheSize(trx)))));
+      // Each reads the size and raises it, or finds it raised and leaves it alone: in any order the cache ends at the
+      // setting.
+      expect(seen[0]).toBe(-16384);
+      expect(await cacheSize(database.db)).toBe(-8192);
+    } finally {
+      await database.destroy();
+    }
+  });
+
+  it("is what mark-all-read and an undoable scope's mark run with; a mark by ids and a caller's transaction keep the setting", async () => {
+    const statements: string[] = [];
+    const sqlite = new SQLite(':memory:');
+    sqlite.pragma('cache_size = -8192');
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }), log: (e) => void (e.level === 'query' && statements.push(e.query.sql)) });
+    try {
+      await migrateToLatest(db);
+      const now = nowIso();
+      const { id: userId } = await db
+        .insertInto('users')
+        .values({ email: 'bulk@example.com', name: 'B', password_hash: 'x', is_verified: 1, language_preference: 'en', created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const pragmas = () => statements.splice(0).filter((q) => q.startsWith('pragma cache_size ='));
+      statements.length = 0;
+      await markAllRead(db, userId, now);
+      expect(pragmas()).toEqual(['pragma cache_size = -16384', 'pragma cache_size = -8192']);
+      await markReadUndoable(db, userId, now, now, { scope: {} });
+      expect(pragmas()).toEqual(['pragma cache_size = -16384', 'pragma cache_size = -8192']);
+      await setRead(db, userId, now, [1, 2], true);
+      await markReadUndoable(db, userId, now, now, { articleIds: [1], reach: 'visible' });
+      await db.transaction().execute((trx) => markAllRead(trx, userId, now));
+      expect(pragmas()).toEqual([]);
+      expect(await cacheSize(db)).toBe(-8192);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
 
 describe('migrations of a database that is behind', () => {
   it('are loaded and run after the start is told that they run', async () => {

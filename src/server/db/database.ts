@@ -8,7 +8,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { Config } from '../config.js';
-import { SQLITE_CACHE_MB } from './sqlite-cache.js';
+import { SQLITE_BULK_CACHE_MB, SQLITE_CACHE_MB } from './sqlite-cache.js';
 import { migrations } from './migrations/index.js';
 import type { Tables } from './tables.js';
 
@@ -63,11 +63,10 @@ export function openSqlite(file: string, cacheMb = SQLITE_CACHE_MB): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // 16 MB of page cache unless SQLITE_CACHE_MB says otherwise (SQLite's default is 2 MB): the article indexes a
-  // refresh writes stay in memory. It was 32 MB while FTS5's segment deletes read the whole index through it; since
-  // they are range reads, storing costs the same with 8, 16 or 32 MB, and a search for a word in 5 % of a million
-  // articles takes 60 ms instead of 42 (docs/decisions.md "Process memory: idle and peak", "SQLite's page cache: a
-  // setting").
+  // 8 MB of page cache unless SQLITE_CACHE_MB says otherwise (SQLite's default is 2 MB). It was 32 MB while FTS5's
+  // segment deletes read the whole index through it, then 16; storing, lists, counts and searches cost the same with
+  // 8, and the verbs that rewrite a whole scope's rows take 16 for their transaction (withBulkCache; docs/decisions.md
+  // "SQLite's page cache: 8 MB, and 16 for a scope's rewrite").
   sqlite.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
   // Checkpoints every 4,000 pages (16 MB of WAL) instead of SQLite's 1,000: the refresh's index pages are written
   // again and again, and a checkpoint copies each page once however often it changed since the last one, so fewer
@@ -200,6 +199,31 @@ export function openPostgres(url: string, options: { schema?: string; max?: numb
   pool.on('error', () => {});
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
+}
+
+/**
+ * Runs `fn` (a transaction of its own, begun inside `fn`) with SQLite's page cache at SQLITE_BULK_CACHE_MB when it is
+ * set smaller, and sets it back afterwards, which frees the pages beyond it (docs/decisions.md "SQLite's page cache:
+ * 8 MB, and 16 for a scope's rewrite"). For the verbs that change every matching row of a user's articles (mark
+ * everything read, undo that): their statement rewrites index entries all over user_articles, and a cache that cannot
+ * hold those pages writes and reads them again before the commit. PostgreSQL: `fn` alone.
+ *
+ * Nothing is kept between calls: the size is read from the connection each time. Two such calls at once each see
+ * either the setting (and raise it, then restore it) or the raised size (and leave it alone), so the cache always
+ * returns to the setting; at worst one of them runs with the smaller cache.
+ */
+export async function withBulkCache<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (db.isTransaction || dialectOf(db) !== 'sqlite') return fn();
+  const setting = (await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0]?.cache_size;
+  // openSqlite sets it in KiB (a negative figure); a positive one counts pages, which this leaves alone.
+  const bulk = -Math.round(SQLITE_BULK_CACHE_MB * 1024);
+  if (typeof setting !== 'number' || setting <= bulk || setting > 0) return fn();
+  await sql.raw(`pragma cache_size = ${bulk}`).execute(db);
+  try {
+    return await fn();
+  } finally {
+    await sql.raw(`pragma cache_size = ${setting}`).execute(db);
+  }
 }
 
 export function openDatabase(config: Pick<Config, 'database'>): Database {
