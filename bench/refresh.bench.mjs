@@ -34,6 +34,10 @@ import { loopbackHost, startFeedServer } from './lib/feed-server.mjs';
 import { cpuMs, feederEnv, feederRoot, loadAverage, sleep, startFeeder, statusKb, stopFeeder, waitHealthy } from './lib/feeder-process.mjs';
 
 const ITEMS = 50;
+// BENCH_ITEMS_MIXED=1: feed i has 1 + (i × 37 mod 100) items (1–100, 50.5 on average) instead of 50 each, as real feeds
+// differ: the refresh's multi-row inserts then come in every size, as they do on a server that runs for weeks.
+const MIXED = process.env.BENCH_ITEMS_MIXED === '1';
+const itemsOf = (i) => (MIXED ? 1 + ((i * 37) % 100) : ITEMS);
 const SIZES = (process.env.BENCH_SIZES || process.env.BENCH_FEEDS || '500,1000,2000,4000')
   .split(',')
   .map((s) => Number(s.trim()))
@@ -93,7 +97,7 @@ let onFirstRequest = null;
 // locally, as a real site would answer, instead of waiting on DNS for names that do not exist.
 const server = await startFeedServer({
   feeds: MAX_FEEDS,
-  items: ITEMS,
+  items: itemsOf,
   format: 'mixed',
   host: '0.0.0.0',
   site: (i, port) => `http://${loopbackHost(i, port)}`,
@@ -291,7 +295,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
       JSON.stringify({
         bench: name,
         feeds,
-        items_per_feed: ITEMS,
+        items_per_feed: MIXED ? 'mixed' : ITEMS,
         seconds: +seconds.toFixed(2),
         feeds_per_s: Math.round(feeds / seconds),
         cpu_ms_per_feed: +(feederCpu / feeds).toFixed(2),

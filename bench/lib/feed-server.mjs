@@ -162,7 +162,7 @@ function etagMatches(header, etag) {
 }
 
 /**
- * Starts the server on a free port. Options: feeds (count), items (per feed), format ('rss' | 'atom' | 'mixed'),
+ * Starts the server on a free port. Options: feeds (count), items (per feed, or (i) => feed i's count), format ('rss' | 'atom' | 'mixed'),
  * gzip (also keep a gzip copy and send it to clients that accept it), host (default 127.0.0.1; '0.0.0.0' lets a
  * benchmark give every feed its own loopback address, 127.0.x.y, as distinct hosts), site ((i, port) => origin of
  * feed i's site; default an unresolvable https://site<i>.example — a refresh benchmark points it at this server so
@@ -186,7 +186,8 @@ export async function startFeedServer({ feeds = 2000, items = 50, format = 'rss'
   const generate = (g) => {
     const out = new Array(feeds);
     for (let i = 0; i < feeds; i++) {
-      const { body, contentType } = generateFeed(i, { items, format, url: url(i), site: site ? site(i, port) : defaultSite(i), generation: g });
+      const count = typeof items === 'function' ? items(i) : items;
+      const { body, contentType } = generateFeed(i, { items: count, format, url: url(i), site: site ? site(i, port) : defaultSite(i), generation: g });
       const modifiedMs = EPOCH + g * GENERATION_MS - i * 60_000;
       out[i] = {
         body,

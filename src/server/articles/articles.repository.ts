@@ -37,11 +37,11 @@ export interface StoredItem {
   searchVector?: Uint8Array | null;
 }
 
-// SQLite allows 32,766 bound parameters per statement, PostgreSQL 65,535; articles have 17 columns.
-const INSERT_BATCH = 500;
+// Articles and subscribers' copies per insert statement: at most PADDED_ROWS_MAX, so that their statements come in
+// a few sizes (paddedRows).
+const INSERT_BATCH = 64;
 const LOOKUP_BATCH = 1000;
-// user_articles rows per insert (4 parameters each).
-const USER_ARTICLE_BATCH = 1000;
+const USER_ARTICLE_BATCH = 64;
 
 /**
  * guid hash → content hash of the items that were in the feed's last successful document (last seen then):
@@ -127,13 +127,47 @@ function insertText(postgres: boolean, head: string, row: (p: () => string) => s
     const tuples: string[] = [];
     for (let r = 0; r < rows; r++) tuples.push(row(p));
     text = `${head} values ${tuples.join(', ')}${tail}`;
-    if (insertTexts.size < INSERT_TEXTS_MAX) insertTexts.set(key, text);
+    // The padded sizes are kept; a group's search entries (any count up to FTS_BATCH) are written anew each time.
+    if (rows <= PADDED_ROWS_MAX && insertTexts.size < INSERT_TEXTS_MAX) insertTexts.set(key, text);
   }
   return text;
 }
 
-async function insertRows<R>(trx: Db, postgres: boolean, head: string, row: (p: () => string) => string, rows: number, tail: string, values: unknown[]): Promise<R[]> {
-  const result = await trx.executeQuery<R>(CompiledQuery.raw(insertText(postgres, head, row, rows, tail), values));
+/** The largest statement of padded rows (INSERT_BATCH, USER_ARTICLE_BATCH). */
+const PADDED_ROWS_MAX = 64;
+
+/**
+ * The number of rows a statement of `rows` rows is padded to: up to 16 as it is, then the next multiple of 8, so the
+ * inserts of articles and copies come in 22 sizes whatever the feeds hold (docs/decisions.md "Refresh engine: a few
+ * statement sizes"). Each size is a statement SQLite keeps prepared (about 30 bytes per character of its SQL: a 50-row
+ * article insert takes 80 KB) and PostgreSQL a named statement per connection; feeds of every length from 1 to 100
+ * items made 100 sizes of each, and SQLite's cache grew by 15 MB in one round.
+ */
+export function paddedRows(rows: number): number {
+  return rows <= 16 ? rows : Math.ceil(rows / 8) * 8;
+}
+
+/**
+ * Runs a multi-row insert. `pad`: the statement ends in `on conflict … do nothing`, so its row count is padded
+ * (paddedRows) with copies of the last row, which conflict with it and are neither written nor returned.
+ */
+async function insertRows<R>(
+  trx: Db,
+  postgres: boolean,
+  head: string,
+  row: (p: () => string) => string,
+  rows: number,
+  tail: string,
+  values: unknown[],
+  pad = false,
+): Promise<R[]> {
+  const size = pad ? paddedRows(rows) : rows;
+  if (size > rows) {
+    const width = values.length / rows;
+    const last = values.slice(values.length - width);
+    for (let r = rows; r < size; r++) for (const v of last) values.push(v);
+  }
+  const result = await trx.executeQuery<R>(CompiledQuery.raw(insertText(postgres, head, row, size, tail), values));
   return result.rows;
 }
 
@@ -267,6 +301,7 @@ export async function writeFeedItems(
       batch.length,
       postgres ? ARTICLE_TAIL_PG_COPIES : ARTICLE_TAIL,
       values,
+      true,
     );
     for (const r of rows) {
       filtered = r.filtered;
@@ -287,7 +322,7 @@ export async function writeFeedItems(
     // walks the feed's older articles to find the new ones.
     const subscribers = await trx.selectFrom('subscriptions').select('user_id').where('feed_id', '=', feedId).execute();
     let copies: unknown[] = [];
-    const insertCopies = () => insertRows(trx, postgres, USER_ARTICLE_INSERT, userArticleRow, copies.length / 4, USER_ARTICLE_TAIL, copies);
+    const insertCopies = () => insertRows(trx, postgres, USER_ARTICLE_INSERT, userArticleRow, copies.length / 4, USER_ARTICLE_TAIL, copies, true);
     for (const s of subscribers) {
       for (const t of freshTexts) {
         copies.push(s.user_id, t.id, feedId, t.publishedAt);

@@ -1,8 +1,9 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paddedRows } from '../articles/articles.repository.js';
 import { markAllRead, markReadUndoable, setRead } from '../articles/reading-state.js';
-import { migrateToLatest, nowIso, openSqlite, withBulkCache, type Database, type Db } from './database.js';
+import { migrateToLatest, nowIso, openSqlite, withBulkCache, withStatementCache, type Database, type Db } from './database.js';
 import type { Tables } from './tables.js';
 import { DIALECTS, createTestDatabase } from '../test/dialects.js';
 
@@ -43,6 +44,32 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('prepared statements kept (SQLite) and the sizes of multi-row inserts', () => {
+  it('keeps the statements used last, within a bound on their SQL', () => {
+    const prepared: string[] = [];
+    const sqlite = { prepare: (sql: string) => (prepared.push(sql), { sql }) as unknown as SQLite.Statement, close: () => sqlite };
+    const cache = withStatementCache(sqlite as unknown as SQLite.Database, 40);
+    const [a, b, c] = ['select 1 as aaaa', 'select 2 as bbbb', 'select 3 as cccc'];
+    const first = cache.prepare(a);
+    cache.prepare(b);
+    expect(cache.prepare(a)).toBe(first);
+    // 16 characters each, two fit in 40: the third pushes out the one used least recently (b, not a).
+    cache.prepare(c);
+    expect(cache.kept).toEqual({ statements: 2, chars: 32 });
+    expect(cache.prepare(a)).toBe(first);
+    cache.prepare(b);
+    expect(prepared).toEqual([a, b, c, b]);
+    // A statement longer than the whole bound is kept alone, until the next one.
+    cache.prepare('select 4 as a_very_long_column_name');
+    expect(cache.kept).toEqual({ statements: 1, chars: 35 });
+  });
+
+  it('pads inserts of 17 rows and more to multiples of 8, so that 1 to 64 rows make 22 sizes', () => {
+    expect([1, 2, 15, 16, 17, 24, 25, 50, 63, 64].map(paddedRows)).toEqual([1, 2, 15, 16, 24, 24, 32, 56, 64, 64]);
+    expect(new Set(Array.from({ length: 64 }, (_, i) => paddedRows(i + 1))).size).toBe(22);
+  });
+});
 
 describe("SQLite's page cache for a scope's rewrite (withBulkCache)", () => {
   const cacheSize = async (db: Db) => (await sql<{ cache_size: number }>`pragma cache_size`.execute(db)).rows[0].cache_size;

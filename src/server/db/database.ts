@@ -105,25 +105,47 @@ const FLOOR_FTS_DATA_ROWS = `update sqlite_stat1 set stat = '${FTS_DATA_ROWS_FLO
 
 /** Statements kept prepared per connection; the SQL of `in (…)` lists varies with their length, so it is bounded. */
 const STATEMENT_CACHE_SIZE = 500;
+/**
+ * The SQL of the statements SQLite keeps prepared, in characters at most. A prepared statement takes about 20–30
+ * bytes per character of its SQL (a 50-row insert of 2,800 characters 80 KB, a group's 400 search entries 88 KB), so
+ * 500 statements of varying sizes could hold tens of MB; this keeps them to about 5 MB (docs/decisions.md "Refresh
+ * engine: a few statement sizes").
+ */
+const STATEMENT_CACHE_CHARS = 200_000;
 
 /**
  * Kysely's SQLite driver prepares every query anew; preparing costs about as much as running a small insert.
  * The same few hundred statements run over and over (the refresh writes each feed with the same SQL), so they
- * are kept prepared. Safe because Kysely runs one query at a time per connection and never keeps an iterator
- * open across queries (we do not stream from SQLite).
+ * are kept prepared, the least recently used going first when the cache is full (by count or by the length of
+ * its SQL). Safe because Kysely runs one query at a time per connection and never keeps an iterator
+ * open across queries (we do not stream from SQLite). A statement let go is finalised when it is collected.
  */
-function withStatementCache(sqlite: SQLite.Database) {
+export function withStatementCache(sqlite: Pick<SQLite.Database, 'prepare' | 'close'>, maxChars = STATEMENT_CACHE_CHARS) {
   const cache = new Map<string, SQLite.Statement>();
+  let chars = 0;
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let stmt = cache.get(sql);
-      if (!stmt) {
-        stmt = sqlite.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      if (stmt) {
+        // Most recently used last: Map keeps insertion order.
+        cache.delete(sql);
         cache.set(sql, stmt);
+        return stmt;
+      }
+      stmt = sqlite.prepare(sql);
+      cache.set(sql, stmt);
+      chars += sql.length;
+      while (cache.size > STATEMENT_CACHE_SIZE || (chars > maxChars && cache.size > 1)) {
+        const oldest = cache.keys().next().value!;
+        cache.delete(oldest);
+        chars -= oldest.length;
       }
       return stmt;
+    },
+    /** What the cache holds (tests). */
+    get kept() {
+      return { statements: cache.size, chars };
     },
   };
 }

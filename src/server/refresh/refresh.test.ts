@@ -255,6 +255,39 @@ for (const dialect of DIALECTS) {
       expect(subscription).toEqual({ unread_count: 4, article_count: 4 });
     });
 
+    it('stores feeds of every length exactly once for each subscriber, through inserts padded to a few sizes', async () => {
+      // paddedRows: 17–64 rows are written as the next multiple of 8, the extra rows copies of the last one, which the
+      // conflict clause drops; 70 items are a statement of 64 and one of 6. Every item must be stored and given once.
+      const [alice, bob] = [await env.user(), await env.user()];
+      const lengths = [1, 15, 16, 17, 23, 24, 50, 64, 65, 70];
+      const titles = (count: number) => Array.from({ length: count }, (_, j) => `Item ${count - j}`);
+      let expected = 0;
+      for (const count of lengths) {
+        const feedPath = `${path}-${count}`;
+        server.set(feedPath, {
+          body: rss(
+            `Feed of ${count}`,
+            Array.from({ length: count }, (_, j) => item(count - j)),
+          ),
+        });
+        const feedId = await env.subscribe(alice, server.url(feedPath));
+        await env.subscribe(bob, server.url(feedPath));
+        expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: count, updatedArticles: 0 });
+        expect((await listFeedArticles(env.database.db, feedId)).map((a) => a.title)).toEqual(titles(count));
+        expected += count;
+      }
+      const copies = await env.database.db.selectFrom('user_articles').select(['user_id', 'article_id']).execute();
+      expect(copies).toHaveLength(expected * 2);
+      expect(new Set(copies.map((c) => `${c.user_id}:${c.article_id}`)).size).toBe(expected * 2);
+      expect(await countUnread(env.database.db, bob)).toBe(expected);
+      // Each article has its search entry once: every title holds "Item".
+      const indexed =
+        dialect === 'sqlite'
+          ? sql<{ n: number }>`select count(*) as n from articles_fts where articles_fts match 'item'`
+          : sql<{ n: number }>`select count(*) as n from articles where search_vector @@ to_tsquery('simple', 'item')`;
+      expect(Number((await indexed.execute(env.database.db)).rows[0].n)).toBe(expected);
+    });
+
     it('gives a later subscriber the stored articles at once', async () => {
       server.set(path, { body: rss('Blog', [item(2), item(1)]) });
       const first = await env.user();
