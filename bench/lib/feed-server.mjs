@@ -162,8 +162,8 @@ function etagMatches(header, etag) {
 }
 
 /**
- * Starts the server on a free port. Options: feeds (count), items (per feed, or (i) => feed i's count), format ('rss' | 'atom' | 'mixed'),
- * gzip (also keep a gzip copy and send it to clients that accept it), host (default 127.0.0.1; '0.0.0.0' lets a
+ * Starts the server on a free port. Options: feeds (count), items (per feed, or (i) => feed i's count), format ('rss'
+ * | 'atom' | 'mixed'), gzip (also keep a gzip copy and send it to clients that accept it), host (default 127.0.0.1; '0.0.0.0' lets a
  * benchmark give every feed its own loopback address, 127.0.x.y, as distinct hosts), site ((i, port) => origin of
  * feed i's site; default an unresolvable https://site<i>.example — a refresh benchmark points it at this server so
  * icon look-ups are answered locally instead of waiting on DNS). Returns { port, url(i),

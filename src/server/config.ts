@@ -19,7 +19,8 @@ export interface Config {
   dataDir: string;
   /**
    * DATABASE_URL: postgres://… for PostgreSQL; unset (or sqlite:path) means SQLite in DATA_DIR/feeder.db.
-   * SQLITE_CACHE_MB: SQLite's page cache in MB (default 8; docs/decisions.md "SQLite's page cache: 8 MB, and 16 for a scope's rewrite").
+   * SQLITE_CACHE_MB: SQLite's page cache in MB (default 8; docs/decisions.md "SQLite's page cache: 8 MB, and 16 for a
+   * scope's rewrite").
    */
   database: { dialect: 'sqlite'; file: string; cacheMb?: number } | { dialect: 'postgres'; url: string };
   /** REDIS_URL: when set, refresh jobs and rate limits are shared through Redis (scaled-out mode). */

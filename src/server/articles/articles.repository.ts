@@ -37,11 +37,11 @@ export interface StoredItem {
   searchVector?: Uint8Array | null;
 }
 
-// Articles and subscribers' copies per insert statement: at most PADDED_ROWS_MAX, so that their statements come in
-// a few sizes (paddedRows).
-const INSERT_BATCH = 64;
+/** The most rows of an insert of articles or subscribers' copies: their statements come in a few sizes (paddedRows). */
+const PADDED_ROWS_MAX = 64;
+const INSERT_BATCH = PADDED_ROWS_MAX;
 const LOOKUP_BATCH = 1000;
-const USER_ARTICLE_BATCH = 64;
+const USER_ARTICLE_BATCH = PADDED_ROWS_MAX;
 
 /**
  * guid hash → content hash of the items that were in the feed's last successful document (last seen then):
@@ -133,9 +133,6 @@ function insertText(postgres: boolean, head: string, row: (p: () => string) => s
   return text;
 }
 
-/** The largest statement of padded rows (INSERT_BATCH, USER_ARTICLE_BATCH). */
-const PADDED_ROWS_MAX = 64;
-
 /**
  * The number of rows a statement of `rows` rows is padded to: up to 16 as it is, then the next multiple of 8, so the
  * inserts of articles and copies come in 22 sizes whatever the feeds hold (docs/decisions.md "Refresh engine: a few
@@ -149,7 +146,8 @@ export function paddedRows(rows: number): number {
 
 /**
  * Runs a multi-row insert. `pad`: the statement ends in `on conflict … do nothing`, so its row count is padded
- * (paddedRows) with copies of the last row, which conflict with it and are neither written nor returned.
+ * (paddedRows) with copies of the last row, appended to `values`, which conflict with it and are neither written nor
+ * returned.
  */
 async function insertRows<R>(
   trx: Db,

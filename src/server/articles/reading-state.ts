@@ -48,7 +48,7 @@ async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T>
  * page cache for rewrites (db/database.ts withBulkCache). In the caller's transaction the caller's scope decides.
  */
 async function inBulkTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : withBulkCache(db, () => db.transaction().execute(fn));
+  return withBulkCache(db, () => inTransaction(db, fn));
 }
 
 /**
