@@ -61,7 +61,11 @@ export interface FeedEngineConfig {
   /** REFRESH_MIN_INTERVAL / REFRESH_MAX_INTERVAL: bounds of the next check in minutes (default 15 and 1440). */
   minIntervalMinutes: number;
   maxIntervalMinutes: number;
-  /** REFRESH_CONCURRENCY: feeds fetched at once per process (default 16). */
+  /**
+   * REFRESH_CONCURRENCY: feeds whose documents are read, parsed and stored at once per process (default 16); four
+   * times as many refreshes are under way, the others conditional requests waiting for a 304 (refresh/engine.ts
+   * REQUESTS_PER_DOCUMENT_SLOT).
+   */
   concurrency: number;
   /** REFRESH_PER_HOST: requests at once to one host per process (default 2). */
   perHost: number;

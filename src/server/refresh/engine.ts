@@ -5,6 +5,7 @@ import { searchVectorsAgree } from '../articles/articles.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
 import type { LogRecord } from '../log.js';
 import { documentWorkerAvailable, inlineProcessor, poolParsers, WorkerPoolProcessor, type DocumentProcessor, type ParsePool } from './document-pool.js';
+import { DocumentSlots } from './document-slots.js';
 import { HostLimiter } from './host-limiter.js';
 import { LEASE_MS, LeaseKeeper } from './lease.js';
 import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
@@ -67,6 +68,8 @@ export interface RefreshEngineDeps {
   queue?: RefreshQueue;
   processor?: DocumentProcessor;
   pool?: WorkerPoolProcessor;
+  /** The document slots (default REFRESH_CONCURRENCY of them); tests pass their own to see what takes one. */
+  documents?: DocumentSlots;
   /** Scheduler period in ms (default 30 s). */
   tickMs?: number;
   /** Feeds claimed per scheduler step (default SCHEDULE_BATCH); tests. */
@@ -84,13 +87,21 @@ export const userAgent = (publicUrl: string) => `Feeder/0.1 (feed reader; +${pub
 export const SCHEDULE_BATCH = 500;
 /** How long a claimed feed may wait in the queue before the scheduler considers its job lost. */
 export const QUEUED_GRACE_MS = 15 * 60_000;
+/**
+ * Refreshes under way per document slot (REFRESH_CONCURRENCY), at most REQUESTS_MAX: the others are conditional
+ * requests that the server answers 304 without a document, which wait on the network, not on the CPU or memory
+ * (docs/decisions.md "Refresh engine: requests and documents in flight").
+ */
+export const REQUESTS_PER_DOCUMENT_SLOT = 4;
+const REQUESTS_MAX = 256;
 /** How often at most a consumer asks whether the queue ran low while more feeds are due (engine refill). */
 const REFILL_CHECK_MS = 250;
 
 /**
- * How the refresh's writes are grouped into transactions (write-groups.ts): at most half the refresh slots wait
+ * How the refresh's writes are grouped into transactions (write-groups.ts): at most half the document slots wait
  * for a group to fill, for at most WRITE_GROUP_WINDOW_MS. A 304's row write is a batch item, not a job: a group takes
- * one from every slot (one statement for them all; docs/decisions.md "Refresh engine: the 304 round on PostgreSQL"). SQLite has one writer; on PostgreSQL two groups at once let
+ * one from every refresh under way (one statement for them all; docs/decisions.md "Refresh engine: the 304 round on
+ * PostgreSQL"). SQLite has one writer; on PostgreSQL two groups at once let
  * its backends use both cores while Node works. SQLite's window is long enough for a group to fill at the rate a
  * first round stores new feeds (40–100 a second): what a commit costs there grows with the pages it writes, not the
  * feeds, and its full-text index gets one new segment per transaction (docs/decisions.md "Refresh engine: the main
@@ -170,14 +181,17 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
   const processor = deps.processor ?? (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable() ? pool : inlineProcessor);
   const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
-  // Refreshes under way in this process: a write group does not wait for company that cannot come.
+  const documents = deps.documents ?? new DocumentSlots(config.feeds.concurrency);
+  const requestsAtOnce = Math.min(REQUESTS_MAX, config.feeds.concurrency * REQUESTS_PER_DOCUMENT_SLOT);
+  // Refreshes under way in this process: a write group does not wait for company that cannot come (a refresh
+  // waiting for a document slot brings nothing before a group has committed).
   let refreshing = 0;
   const writes = new WriteGroups(database.db, {
     maxJobs: Math.max(1, Math.floor(config.feeds.concurrency / 2)),
-    maxEntries: config.feeds.concurrency,
+    maxEntries: requestsAtOnce,
     concurrency: WRITE_GROUPS_AT_ONCE[database.dialect],
     windowMs: WRITE_GROUP_WINDOW_MS[database.dialect],
-    writers: () => refreshing,
+    writers: () => refreshing - documents.waiting,
   });
   // PostgreSQL: the parse threads make the search vectors when this database computes them as they do; asked once,
   // and after a failed attempt again a minute later (docs/decisions.md "Refresh engine: the search vector on the
@@ -214,6 +228,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     background: (task) => background.run(task),
     parsers: poolParsers(pool),
     writes,
+    documents,
     ...(database.dialect === 'postgres' ? { searchVectors } : {}),
   };
   const refresh = async (feedId: number, signal?: AbortSignal): Promise<RefreshOutcome> => {
@@ -319,7 +334,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
         const outcome = await refresh(feedId, signal);
         if (outcome.status === 'error') log.info({ feedId, code: outcome.code, message: outcome.message }, 'feed refresh failed');
         refill();
-      }, config.feeds.concurrency);
+      }, requestsAtOnce);
       if (queue.kind === 'embedded') {
         // The in-process queue of a process that died (or was stopped with feeds still waiting) is gone with it:
         // what it had claimed is due again now, not after the claim's 15 minutes (docs/decisions.md "Leases and

@@ -124,5 +124,32 @@ for (const dialect of DIALECTS) {
         await env.close();
       }
     });
+
+    it('hands back a feed still waiting for a document slot too, without having asked its server', async () => {
+      // One slot: the slow feed holds it, the other waits for it (leased, not yet fetched) when the process stops.
+      const env = await createRefreshEnv(dialect, { env: { REFRESH_CONCURRENCY: '1' } });
+      try {
+        const user = await env.user();
+        server.set(`/slot-holder-${dialect}.xml`, { body: rss('Slow', [item(1)]), delayMs: 3000 });
+        server.set(`/slot-waiter-${dialect}.xml`, { body: rss('Waiting', [item(1)]) });
+        const holder = await env.subscribe(user, server.url(`/slot-holder-${dialect}.xml`));
+        const waiter = await env.subscribe(user, server.url(`/slot-waiter-${dialect}.xml`));
+        env.engine.start();
+        await env.engine.enqueue([holder, waiter]);
+        await until(async () => {
+          const leased = await env.database.db.selectFrom('feeds').select('id').where('id', 'in', [holder, waiter]).where('lease_until', 'is not', null).execute();
+          return leased.length === 2 && server.hits(`/slot-holder-${dialect}.xml`) === 1;
+        });
+        await env.engine.stop(100);
+        expect(server.hits(`/slot-waiter-${dialect}.xml`)).toBe(0);
+        for (const id of [holder, waiter]) {
+          const feed = (await findFeed(env.database.db, id))!;
+          expect(feed).toMatchObject({ lease_until: null, error_count: 0, last_error_code: null });
+          expect(Date.parse(feed.next_check_at)).toBeLessThanOrEqual(env.clock.now().getTime());
+        }
+      } finally {
+        await env.close();
+      }
+    });
   });
 }

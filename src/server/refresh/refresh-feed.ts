@@ -17,6 +17,7 @@ import type { Fetcher } from '../reader/fetch/index.js';
 import { fetchIcon, type IconParsers } from '../reader/icon/index.js';
 import { ReaderError } from '../reader/types.js';
 import type { DocumentProcessor } from './document-pool.js';
+import type { DocumentSlots } from './document-slots.js';
 import type { HostLimiter } from './host-limiter.js';
 import type { Logger } from '../log.js';
 import type { LeaseKeeper } from './lease.js';
@@ -49,6 +50,12 @@ export interface RefreshContext {
    * feed's writes are a transaction of their own.
    */
   writes?: WriteGroups;
+  /**
+   * The process's document slots (document-slots.ts): a refresh holds one from before its body is read until its
+   * writes are committed. Without them (a caller that builds its own context), nothing bounds the documents but the
+   * caller.
+   */
+  documents?: DocumentSlots;
   /**
    * Whether the parse threads make the articles' PostgreSQL search vectors (the engine's one check of the database,
    * articles.repository.ts searchVectorsAgree); without it, the database computes them.
@@ -94,8 +101,25 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
 }
 
 async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: AbortSignal): Promise<RefreshOutcome> {
+  const slots = ctx.documents;
+  let holding = false;
+  const takeSlot = async (abort?: AbortSignal) => {
+    await slots!.acquire(abort);
+    holding = true;
+  };
   try {
-    const result = await ctx.hostLimiter.run(feed.url, () => ctx.fetcher.fetch(feed.url, { validators: { etag: feed.etag, lastModified: feed.last_modified }, signal }));
+    // A feed without validators (new, or its server sends none) answers with a document: it takes its slot before
+    // asking, so it holds no connection while it waits. A conditional request is sent at once and takes a slot only
+    // when a document comes back (docs/decisions.md "Refresh engine: requests and documents in flight").
+    const conditional = Boolean(feed.etag || feed.last_modified);
+    if (slots && !conditional) await takeSlot(signal);
+    const result = await ctx.hostLimiter.run(feed.url, () =>
+      ctx.fetcher.fetch(feed.url, {
+        validators: { etag: feed.etag, lastModified: feed.last_modified },
+        signal,
+        ...(slots && conditional ? { beforeBody: takeSlot } : {}),
+      }),
+    );
     const now = ctx.now();
     const nowIso = now.toISOString();
     const base: FeedRefreshUpdate = {
@@ -149,6 +173,8 @@ async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: Abo
       return { status: 'returned' };
     }
     return recordError(ctx, feed, err);
+  } finally {
+    if (holding) slots!.release();
   }
 }
 

@@ -4,12 +4,16 @@ import { articleBody, ftsMatchQuery, pgTsQuery } from '../articles/article-text.
 import { countUnread, listFeedArticles, searchVectorsAgree } from '../articles/articles.repository.js';
 import { searchArticles } from '../articles/reading.repository.js';
 import { findFeed } from '../feeds/feeds.repository.js';
+import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
 import { DIALECTS } from '../test/dialects.js';
 import { ITEM_EPOCH_MS, item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { createRefreshEnv, type RefreshEnv } from '../test/refresh-env.js';
+import { until } from '../test/wait.js';
 import { cleanupArticles } from './cleanup.js';
 import { inlineProcessor } from './document-pool.js';
 import { createRefreshEngine, type RefreshEngine } from './engine.js';
+import { DocumentSlots } from './document-slots.js';
+import type { RefreshOutcome } from './refresh-feed.js';
 
 const HOUR = 3_600_000;
 
@@ -396,6 +400,85 @@ for (const dialect of DIALECTS) {
       await env.database.db.updateTable('feeds').set({ lease_until: until }).where('id', '=', feedId).execute();
       expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'skipped' });
       expect(server.hits(path)).toBe(0);
+    });
+
+    it('holds at most REFRESH_CONCURRENCY documents at once, while its conditional requests all go out together', async () => {
+      const inner = createFetcher({ timeoutMs: 5_000, maxBytes: 1024 * 1024, allowPrivateHosts: true, userAgent: 'Feeder/test' });
+      // Feed requests under way, as the engine's fetcher sees them (the icon look-ups after a first fetch use it too).
+      let underWay = 0;
+      let peakRequests = 0;
+      const fetcher: Fetcher = {
+        async fetch(url, options) {
+          if (!url.includes('-slot-')) return inner.fetch(url, options);
+          underWay++;
+          peakRequests = Math.max(peakRequests, underWay);
+          try {
+            return await inner.fetch(url, options);
+          } finally {
+            underWay--;
+          }
+        },
+        close: () => inner.close(),
+      };
+      // Slots that count what takes one, and how many were held at most.
+      class CountingSlots extends DocumentSlots {
+        taken = 0;
+        peak = 0;
+        override async acquire(signal?: AbortSignal): Promise<void> {
+          await super.acquire(signal);
+          this.taken++;
+          this.peak = Math.max(this.peak, this.inUse);
+        }
+      }
+      const documents = new CountingSlots(2);
+      // Every feed is on 127.0.0.1: the per-host limit must not be what bounds them.
+      const two = await createRefreshEnv(dialect, { env: { REFRESH_CONCURRENCY: '2', REFRESH_PER_HOST: '16' }, engine: { fetcher, documents } });
+      try {
+        const user = await two.user();
+        const paths = Array.from({ length: 8 }, (_, i) => `${path}-slot-${i}`);
+        const feeds: number[] = [];
+        for (const p of paths) {
+          server.set(p, { body: rss(p, [item(1)]), delayMs: 100 });
+          feeds.push(await two.subscribe(user, server.url(p)));
+        }
+        /** Refreshes every feed at once (as the queue's slots would start them). */
+        const round = async (expected: RefreshOutcome['status']) => {
+          peakRequests = 0;
+          documents.taken = 0;
+          documents.peak = 0;
+          expect(await Promise.all(feeds.map(async (id) => (await two.engine.refreshFeed(id)).status))).toEqual(feeds.map(() => expected));
+          expect(documents.inUse).toBe(0);
+          expect(documents.waiting).toBe(0);
+        };
+        // New feeds have no validators: each takes its slot before asking, so two requests at a time.
+        await round('ok');
+        expect(documents.taken).toBe(8);
+        expect(documents.peak).toBe(2);
+        expect(peakRequests).toBe(2);
+        // Conditional requests answered 304 all go out at once; none takes a slot.
+        two.clock.advance(HOUR);
+        await round('not-modified');
+        expect(documents.taken).toBe(0);
+        expect(peakRequests).toBe(8);
+        // Conditional requests answered with a new document: all sent at once, each document read under a slot.
+        for (const p of paths) server.set(p, { body: rss(p, [item(2), item(1)]), delayMs: 100 });
+        two.clock.advance(HOUR);
+        await round('ok');
+        expect(documents.taken).toBe(8);
+        expect(documents.peak).toBe(2);
+        expect(peakRequests).toBe(8);
+        for (const id of feeds) expect((await listFeedArticles(two.database.db, id)).map((a) => a.title)).toEqual(['Item 2', 'Item 1']);
+        // Through the queue: it starts four refreshes per slot, so the 304s again all go out together.
+        two.clock.advance(HOUR);
+        peakRequests = 0;
+        const hits = paths.map((p) => server.hits(p));
+        two.engine.start();
+        await two.engine.enqueue(feeds);
+        await until(async () => paths.every((p, i) => server.hits(p) === hits[i] + 1) && underWay === 0, 10_000);
+        expect(peakRequests).toBe(8);
+      } finally {
+        await two.close();
+      }
     });
 
     it('schedules only due feeds that somebody reads, each once', async () => {

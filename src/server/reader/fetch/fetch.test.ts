@@ -98,6 +98,41 @@ describe('fetch: ordinary answers', () => {
   });
 });
 
+describe('fetch: beforeBody (the refresh takes its document slot)', () => {
+  it('is awaited after a successful answer’s headers and before its body, and never for a 304 or an error', async () => {
+    server.on('/slot.xml', (req, res) => {
+      if (req.headers['if-none-match'] === '"s1"') return void res.writeHead(304, { etag: '"s1"' }).end();
+      res.writeHead(200, { 'content-type': 'application/rss+xml', etag: '"s1"' }).end(RSS);
+    });
+    server.on('/slot-gone', (_req, res) => void res.writeHead(404).end('gone'));
+    const calls: string[] = [];
+    const beforeBody = async (signal: AbortSignal) => {
+      expect(signal.aborted).toBe(false);
+      calls.push('before');
+      await new Promise((r) => setTimeout(r, 30));
+      calls.push('after');
+    };
+    const f = fetcher();
+    const ok = await f.fetch(server.url('/slot.xml'), { beforeBody });
+    expect(ok.status === 'ok' && ok.body.toString()).toBe(RSS);
+    expect(calls).toEqual(['before', 'after']);
+    expect((await f.fetch(server.url('/slot.xml'), { validators: { etag: '"s1"' }, beforeBody })).status).toBe('not-modified');
+    expect((await readerError(f.fetch(server.url('/slot-gone'), { beforeBody }))).code).toBe('FETCH_HTTP_ERROR');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('counts the wait towards the time limit, and closes the unread body', async () => {
+    server.on('/slot-wait.xml', (_req, res) => void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(RSS));
+    const f = fetcher({ timeoutMs: 300 });
+    // A wait that only ends with the fetch's own signal: the slot never came within the time limit.
+    const never = (signal: AbortSignal) => new Promise<void>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
+    const err = await readerError(f.fetch(server.url('/slot-wait.xml'), { beforeBody: never }));
+    expect(err.code).toBe('FETCH_TIMEOUT');
+    // The connection is usable again at once: the next fetch of the origin is answered.
+    expect((await f.fetch(server.url('/slot-wait.xml'))).status).toBe('ok');
+  });
+});
+
 describe('fetch: decompression', () => {
   const body = Buffer.from(RSS.repeat(50));
   const cases: [string, string, Buffer][] = [

@@ -22,6 +22,12 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Body cap for this fetch (e.g. smaller for icons); defaults to FetcherOptions.maxBytes. */
   maxBytes?: number;
+  /**
+   * Awaited once a successful answer's headers are in, before its body is read; not for a 304, an error status or a
+   * redirect. The refresh takes its document slot here (refresh/document-slots.ts). Given the fetch's own signal,
+   * which aborts at the fetch's time limit or the caller's abort; the wait counts towards the time limit.
+   */
+  beforeBody?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface Fetcher {
@@ -169,6 +175,15 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           throw new ReaderError('FETCH_HTTP_ERROR', `The server answered ${statusLine(status)}`, { status });
         }
 
+        if (fetchOptions.beforeBody) {
+          try {
+            await fetchOptions.beforeBody(signal);
+          } catch (err) {
+            // The body is not wanted any more: its connection is closed rather than left holding unread data.
+            response.body.destroy();
+            throw err;
+          }
+        }
         const body = await readBody(response.body, header(headers, 'content-encoding') ?? undefined, header(headers, 'content-length') ?? undefined, maxBytes);
         return {
           status: 'ok',
