@@ -110,16 +110,18 @@ async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: Abo
   try {
     // A feed without validators (new, or its server sends none) answers with a document: it takes its slot before
     // asking, so it holds no connection while it waits. A conditional request is sent at once and takes a slot only
-    // when a document comes back (docs/decisions.md "Refresh engine: requests and documents in flight").
+    // when a document comes back (docs/decisions.md "Refresh engine: requests and documents in flight"). Both wait
+    // for a slot within their host's turn, never the other way round: a refresh that holds a slot never waits for a
+    // host, so the two limits cannot wait on each other.
     const conditional = Boolean(feed.etag || feed.last_modified);
-    if (slots && !conditional) await takeSlot(signal);
-    const result = await ctx.hostLimiter.run(feed.url, () =>
-      ctx.fetcher.fetch(feed.url, {
+    const result = await ctx.hostLimiter.run(feed.url, async () => {
+      if (slots && !conditional) await takeSlot(signal);
+      return ctx.fetcher.fetch(feed.url, {
         validators: { etag: feed.etag, lastModified: feed.last_modified },
         signal,
         ...(slots && conditional ? { beforeBody: takeSlot } : {}),
-      }),
-    );
+      });
+    });
     const now = ctx.now();
     const nowIso = now.toISOString();
     const base: FeedRefreshUpdate = {

@@ -481,6 +481,31 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('never lets the per-host limit and the document slots wait on each other', async () => {
+      // One slot, one request per host, both feeds on 127.0.0.1. The known feed's conditional request holds the
+      // host's turn and gets a new document; the new feed, started next, must not hold the only slot meanwhile.
+      const one = await createRefreshEnv(dialect, { env: { REFRESH_CONCURRENCY: '1', REFRESH_PER_HOST: '1' } });
+      try {
+        const user = await one.user();
+        const known = `${path}-known`;
+        const fresh = `${path}-fresh`;
+        server.set(known, { body: rss('Known', [item(1)]) });
+        const knownId = await one.subscribe(user, server.url(known));
+        expect((await one.engine.refreshFeed(knownId)).status).toBe('ok');
+        server.set(known, { body: rss('Known', [item(2), item(1)]), delayMs: 300 });
+        server.set(fresh, { body: rss('Fresh', [item(1)]) });
+        const freshId = await one.subscribe(user, server.url(fresh));
+        one.clock.advance(HOUR);
+        const outcomes = await Promise.all([one.engine.refreshFeed(knownId), one.engine.refreshFeed(freshId)]);
+        expect(outcomes).toEqual([
+          { status: 'ok', newArticles: 1, updatedArticles: 0 },
+          { status: 'ok', newArticles: 1, updatedArticles: 0 },
+        ]);
+      } finally {
+        await one.close();
+      }
+    });
+
     it('schedules only due feeds that somebody reads, each once', async () => {
       server.set(path, { body: rss('Blog', [item(1)]) });
       const feedId = await env.subscribe(await env.user(), server.url(path));
