@@ -330,11 +330,17 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
     pool,
     start() {
       if (role === 'web') return;
-      queue.consume(async (feedId, signal) => {
-        const outcome = await refresh(feedId, signal);
-        if (outcome.status === 'error') log.info({ feedId, code: outcome.code, message: outcome.message }, 'feed refresh failed');
-        refill();
-      }, requestsAtOnce);
+      queue.consume(
+        async (feedId, signal) => {
+          const outcome = await refresh(feedId, signal);
+          if (outcome.status === 'error') log.info({ feedId, code: outcome.code, message: outcome.message }, 'feed refresh failed');
+          refill();
+        },
+        requestsAtOnce,
+        // A further refresh starts only while none waits for a document slot: new feeds (a first round, an import)
+        // then run about REFRESH_CONCURRENCY at once, as each takes a slot, and only conditional requests go beyond.
+        () => documents.waiting === 0,
+      );
       if (queue.kind === 'embedded') {
         // The in-process queue of a process that died (or was stopped with feeds still waiting) is gone with it:
         // what it had claimed is due again now, not after the claim's 15 minutes (docs/decisions.md "Leases and

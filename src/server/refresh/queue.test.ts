@@ -27,6 +27,38 @@ describe('EmbeddedQueue', () => {
     await queue.close();
   });
 
+  it('starts a further handler only while admit says yes, and asks again when one finishes', async () => {
+    const queue = new EmbeddedQueue();
+    let running = 0;
+    let peak = 0;
+    let open = true;
+    const done: number[] = [];
+    await queue.enqueue([1, 2, 3, 4, 5, 6]);
+    queue.consume(
+      async (id) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        done.push(id);
+        running--;
+      },
+      4,
+      () => open,
+    );
+    // Admitted: four start at once. Closed: one at a time (the first always starts, so the queue never stalls).
+    await new Promise((r) => setTimeout(r, 1));
+    expect(running).toBe(4);
+    open = false;
+    await queue.idle();
+    expect(done.sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(peak).toBe(4);
+    await queue.enqueue([7, 8, 9]);
+    peak = 0;
+    await queue.idle();
+    expect(peak).toBe(1);
+    await queue.close();
+  });
+
   it('on close waits for running work, then aborts it after the grace period', async () => {
     const queue = new EmbeddedQueue();
     let sawAbort = false;

@@ -35,8 +35,11 @@ export interface RefreshQueue {
   readonly kind: 'embedded' | 'bullmq';
   /** Adds feeds to the queue; a feed already waiting is not added twice. `urgent` goes before scheduled work. */
   enqueue(feedIds: number[], options?: { urgent?: boolean }): Promise<void>;
-  /** Starts consuming with at most `concurrency` handlers at once. */
-  consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number): void;
+  /**
+   * Starts consuming with at most `concurrency` handlers at once. `admit`, when given, is asked before each further
+   * handler starts: while it says no, no more start (the in-process queue; BullMQ's workers run `concurrency`).
+   */
+  consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number, admit?: () => boolean): void;
   /** How many feeds wait or run (embedded: exact; BullMQ: waiting + active across all workers). */
   pending(): Promise<number>;
   /**
@@ -74,6 +77,7 @@ export class EmbeddedQueue implements RefreshQueue {
   private readonly running = new Map<number, Promise<void>>();
   private handler: ((feedId: number, signal: AbortSignal) => Promise<void>) | null = null;
   private concurrency = 1;
+  private admit: () => boolean = () => true;
   private closed = false;
   private readonly abort = shutdownController();
   private idleWaiters: Array<() => void> = [];
@@ -92,9 +96,10 @@ export class EmbeddedQueue implements RefreshQueue {
     this.pump();
   }
 
-  consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number): void {
+  consume(handler: (feedId: number, signal: AbortSignal) => Promise<void>, concurrency: number, admit?: () => boolean): void {
     this.handler = handler;
     this.concurrency = Math.max(1, concurrency);
+    if (admit) this.admit = admit;
     this.pump();
   }
 
@@ -109,7 +114,8 @@ export class EmbeddedQueue implements RefreshQueue {
   }
 
   private pump(): void {
-    while (!this.closed && this.handler && this.running.size < this.concurrency && this.waiting.length > 0) {
+    // A handler that finishes asks again (finally below), so a refused start is only put off, never lost.
+    while (!this.closed && this.handler && this.running.size < this.concurrency && this.waiting.length > 0 && (this.running.size === 0 || this.admit())) {
       const id = this.waiting.shift()!;
       this.queued.delete(id);
       const run = this.handler(id, this.abort.signal)
