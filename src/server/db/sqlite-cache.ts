@@ -1,7 +1,7 @@
 /**
  * SQLite's page cache in MB unless SQLITE_CACHE_MB says otherwise (docs/decisions.md "SQLite's page cache: 8 MB,
- * and 16 for a scope's rewrite"). A module of its own, so that config.ts and db/database.ts share the figure without importing each
- * other's values.
+ * and 16 for a scope's rewrite"). A module of its own, so that config.ts and db/database.ts share the figure without
+ * importing each other's values.
  */
 export const SQLITE_CACHE_MB = 8;
 

@@ -15,8 +15,7 @@ const loadBullmq = (): typeof import('bullmq') => require('bullmq');
 /**
  * The queue's shutdown signal is handed to every running handler, and each fetch adds its own abort listener, so
  * up to four times REFRESH_CONCURRENCY listeners are attached at once by design (engine.ts REQUESTS_PER_DOCUMENT_SLOT);
- * Node's default limit of 10 would print a
- * MaxListenersExceededWarning for what is not a leak.
+ * Node's default limit of 10 would print a MaxListenersExceededWarning for what is not a leak.
  */
 function shutdownController(): AbortController {
   const controller = new AbortController();
