@@ -5,7 +5,7 @@ import { searchVectorsAgree } from '../articles/articles.repository.js';
 import { createFetcher, type Fetcher } from '../reader/fetch/index.js';
 import type { LogRecord } from '../log.js';
 import { documentWorkerAvailable, inlineProcessor, poolParsers, WorkerPoolProcessor, type DocumentProcessor, type ParsePool } from './document-pool.js';
-import { DocumentSlots } from './document-slots.js';
+import { Slots } from './slots.js';
 import { HostLimiter } from './host-limiter.js';
 import { LEASE_MS, LeaseKeeper } from './lease.js';
 import { BullmqQueue, EmbeddedQueue, type RefreshQueue } from './queue.js';
@@ -69,7 +69,7 @@ export interface RefreshEngineDeps {
   processor?: DocumentProcessor;
   pool?: WorkerPoolProcessor;
   /** The document slots (default REFRESH_CONCURRENCY of them); tests pass their own to see what takes one. */
-  documents?: DocumentSlots;
+  documents?: Slots;
   /** Scheduler period in ms (default 30 s). */
   tickMs?: number;
   /** Feeds claimed per scheduler step (default SCHEDULE_BATCH); tests. */
@@ -181,7 +181,7 @@ export function createRefreshEngine(deps: RefreshEngineDeps): RefreshEngine {
   // (the engine's tests) and with REFRESH_PARSE_THREADS=0 they run inline, on the refresh's own thread.
   const processor = deps.processor ?? (role !== 'web' && config.feeds.parseThreads > 0 && documentWorkerAvailable() ? pool : inlineProcessor);
   const background = new BackgroundPool(BACKGROUND_CONCURRENCY, BACKGROUND_MAX_WAITING);
-  const documents = deps.documents ?? new DocumentSlots(config.feeds.concurrency);
+  const documents = deps.documents ?? new Slots(config.feeds.concurrency);
   const requestsAtOnce = Math.min(REQUESTS_MAX, config.feeds.concurrency * REQUESTS_PER_DOCUMENT_SLOT);
   // Refreshes under way in this process: a write group does not wait for company that cannot come (a refresh
   // waiting for a document slot brings nothing before a group has committed).

@@ -1,48 +1,44 @@
+import { Slots } from './slots.js';
+
 /**
  * At most `perHost` requests at once to one host from this process ("limits concurrent requests per
- * host"), so a refresh of many feeds on one site (a blog platform, YouTube) never hammers it. Waiters are
- * served in arrival order.
+ * host"), so a refresh of many feeds on one site (a blog platform, YouTube) never hammers it. Each host busy now has
+ * its slots (slots.ts), dropped once nobody holds or waits for one: waiters are served in arrival order, and one
+ * whose signal aborts leaves the line.
  */
 export class HostLimiter {
-  private readonly active = new Map<string, number>();
-  private readonly waiters = new Map<string, Array<() => void>>();
+  private readonly hosts = new Map<string, Slots>();
 
   constructor(private readonly perHost: number) {}
 
-  async run<T>(url: string, task: () => Promise<T>): Promise<T> {
+  /** Hosts with a request under way or waiting (tests see that an idle host leaves nothing behind). */
+  get busyHosts(): number {
+    return this.hosts.size;
+  }
+
+  async run<T>(url: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const host = hostOf(url);
-    await this.acquire(host);
+    let slots = this.hosts.get(host);
+    if (!slots) {
+      slots = new Slots(this.perHost);
+      this.hosts.set(host, slots);
+    }
+    try {
+      await slots.acquire(signal);
+    } catch (err) {
+      this.dropIfIdle(host, slots);
+      throw err;
+    }
     try {
       return await task();
     } finally {
-      this.release(host);
+      slots.release();
+      this.dropIfIdle(host, slots);
     }
   }
 
-  private acquire(host: string): Promise<void> {
-    const n = this.active.get(host) ?? 0;
-    if (n < this.perHost) {
-      this.active.set(host, n + 1);
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const list = this.waiters.get(host) ?? [];
-      list.push(resolve);
-      this.waiters.set(host, list);
-    });
-  }
-
-  private release(host: string): void {
-    const list = this.waiters.get(host);
-    const next = list?.shift();
-    if (next) {
-      if (list!.length === 0) this.waiters.delete(host);
-      next(); // the slot passes straight to the next waiter
-      return;
-    }
-    const n = (this.active.get(host) ?? 1) - 1;
-    if (n <= 0) this.active.delete(host);
-    else this.active.set(host, n);
+  private dropIfIdle(host: string, slots: Slots): void {
+    if (slots.inUse === 0 && slots.waiting === 0) this.hosts.delete(host);
   }
 }
 

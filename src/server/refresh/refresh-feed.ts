@@ -17,7 +17,7 @@ import type { Fetcher } from '../reader/fetch/index.js';
 import { fetchIcon, type IconParsers } from '../reader/icon/index.js';
 import { ReaderError } from '../reader/types.js';
 import type { DocumentProcessor } from './document-pool.js';
-import type { DocumentSlots } from './document-slots.js';
+import type { Slots } from './slots.js';
 import type { HostLimiter } from './host-limiter.js';
 import type { Logger } from '../log.js';
 import type { LeaseKeeper } from './lease.js';
@@ -51,11 +51,11 @@ export interface RefreshContext {
    */
   writes?: WriteGroups;
   /**
-   * The process's document slots (document-slots.ts): a refresh holds one from before its body is read until its
-   * writes are committed. Without them (a caller that builds its own context), nothing bounds the documents but the
+   * The process's document slots (REFRESH_CONCURRENCY of them, slots.ts): a refresh holds one from before its body
+   * is read until its writes are committed. Without them (a caller that builds its own context), nothing bounds the documents but the
    * caller.
    */
-  documents?: DocumentSlots;
+  documents?: Slots;
   /**
    * Whether the parse threads make the articles' PostgreSQL search vectors (the engine's one check of the database,
    * articles.repository.ts searchVectorsAgree); without it, the database computes them.
@@ -114,14 +114,19 @@ async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: Abo
     // for a slot within their host's turn, never the other way round: a refresh that holds a slot never waits for a
     // host, so the two limits cannot wait on each other.
     const conditional = Boolean(feed.etag || feed.last_modified);
-    const result = await ctx.hostLimiter.run(feed.url, async () => {
-      if (slots && !conditional) await takeSlot(signal);
-      return ctx.fetcher.fetch(feed.url, {
-        validators: { etag: feed.etag, lastModified: feed.last_modified },
-        signal,
-        ...(slots && conditional ? { beforeBody: takeSlot } : {}),
-      });
-    });
+    // A refresh waiting for its host's turn leaves the line when the engine stops, as one waiting for a slot does.
+    const result = await ctx.hostLimiter.run(
+      feed.url,
+      async () => {
+        if (slots && !conditional) await takeSlot(signal);
+        return ctx.fetcher.fetch(feed.url, {
+          validators: { etag: feed.etag, lastModified: feed.last_modified },
+          signal,
+          ...(slots && conditional ? { beforeBody: takeSlot } : {}),
+        });
+      },
+      signal,
+    );
     const now = ctx.now();
     const nowIso = now.toISOString();
     const base: FeedRefreshUpdate = {

@@ -12,7 +12,7 @@ import { until } from '../test/wait.js';
 import { cleanupArticles } from './cleanup.js';
 import { inlineProcessor } from './document-pool.js';
 import { createRefreshEngine, type RefreshEngine } from './engine.js';
-import { DocumentSlots } from './document-slots.js';
+import { Slots } from './slots.js';
 import type { RefreshOutcome } from './refresh-feed.js';
 
 const HOUR = 3_600_000;
@@ -421,7 +421,7 @@ for (const dialect of DIALECTS) {
         close: () => inner.close(),
       };
       // Slots that count what takes one, and how many were held at most.
-      class CountingSlots extends DocumentSlots {
+      class CountingSlots extends Slots {
         taken = 0;
         peak = 0;
         override async acquire(signal?: AbortSignal): Promise<void> {

@@ -1,12 +1,12 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { DocumentSlots } from './document-slots.js';
+import { Slots } from './slots.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
 
-describe('DocumentSlots', () => {
+describe('Slots', () => {
   it('gives out at most its size, and a slot given back goes to the first waiter', async () => {
-    const slots = new DocumentSlots(2);
+    const slots = new Slots(2);
     const got: number[] = [];
     const take = (n: number) => slots.acquire().then(() => got.push(n));
     void take(1);
@@ -35,7 +35,7 @@ describe('DocumentSlots', () => {
   });
 
   it('lets a waiter whose signal aborts leave the line with its reason, and keeps the slot for the next', async () => {
-    const slots = new DocumentSlots(1);
+    const slots = new Slots(1);
     await slots.acquire();
     const controller = new AbortController();
     const leaving = slots.acquire(controller.signal);
@@ -58,7 +58,7 @@ describe('DocumentSlots', () => {
   });
 
   it('stops listening on a signal once the slot is given, so a long-lived signal collects nothing', async () => {
-    const slots = new DocumentSlots(1);
+    const slots = new Slots(1);
     const shutdown = new AbortController();
     for (let i = 0; i < 20; i++) {
       const pending = slots.acquire(shutdown.signal);

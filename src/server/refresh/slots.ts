@@ -1,14 +1,13 @@
 /**
- * How many refreshes of one process hold a fetched document at once (docs/decisions.md "Refresh engine: requests
- * and documents in flight"): REFRESH_CONCURRENCY. A slot is taken before the body is read and given back once the
- * feed's writes are committed (or it failed), so the bodies, the parsed documents and the writes waiting for their
- * group are bounded by it, whatever a feed's size. A conditional request answered 304 never takes one: more of
- * those are in flight than there are slots.
+ * A number of slots handed out in arrival order: at most `size` holders at once, the rest wait in line. The refresh
+ * engine keeps two kinds: its document slots (REFRESH_CONCURRENCY a process: a refresh holds one from before its body
+ * is read until its writes are committed; docs/decisions.md "Refresh engine: requests and documents in flight") and,
+ * per host, the requests to one site at once (host-limiter.ts).
  *
- * Waiters are served in arrival order; a waiter whose signal aborts leaves the line and is rejected with the
- * signal's reason, and a slot given back passes straight to the next waiter.
+ * A waiter whose signal aborts leaves the line and is rejected with the signal's reason, and a slot given back passes
+ * straight to the next waiter.
  */
-export class DocumentSlots {
+export class Slots {
   private held = 0;
   private readonly line: Array<{ resolve: () => void; leave?: () => void }> = [];
 
@@ -19,7 +18,7 @@ export class DocumentSlots {
     return this.held;
   }
 
-  /** Refreshes waiting for a slot. */
+  /** Callers waiting for a slot. */
   get waiting(): number {
     return this.line.length;
   }
