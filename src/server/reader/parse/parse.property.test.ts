@@ -1,6 +1,6 @@
 /**
  * Property tests: whatever bytes arrive, parseFeed either returns a ParsedFeed or throws a ReaderError with a
- * parse code, and it does so quickly. Inputs are arbitrary strings and bytes and, more usefully, fixture
+ * parse code. Inputs are arbitrary strings and bytes and, more usefully, fixture
  * documents mutated the way real downloads and broken generators damage them (truncation, flipped bytes, markup
  * spliced into random places).
  */
@@ -18,11 +18,7 @@ const corpus = readdirSync(dir)
   .map((n) => readFileSync(join(dir, n)));
 
 const PARSE_CODES = new Set(['PARSE_NOT_A_FEED', 'PARSE_INVALID', 'PARSE_ENTITY_LIMIT']);
-/** Generous per-document bound: the fixtures parse in well under a millisecond. */
-const MAX_MS = 250;
-
 function check(body: Buffer | Uint8Array | string, contentType?: string) {
-  const start = performance.now();
   try {
     const feed = parseFeed(body, { url: 'https://example.com/feed.xml', contentType });
     expect(Array.isArray(feed.items)).toBe(true);
@@ -33,7 +29,6 @@ function check(body: Buffer | Uint8Array | string, contentType?: string) {
     expect(PARSE_CODES.has(error.code)).toBe(true);
   }
   expect(looksLikeFeed(body, contentType)).toBeTypeOf('boolean');
-  expect(performance.now() - start).toBeLessThan(MAX_MS);
 }
 
 const SPLICES = [

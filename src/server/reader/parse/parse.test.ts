@@ -79,14 +79,12 @@ describe('identity', () => {
 });
 
 describe('entity declarations and DOCTYPEs', () => {
-  it('refuses a billion-laughs document quickly and without expanding anything', () => {
+  it('refuses a billion-laughs document without expanding anything', () => {
     let doc = '<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a0 "lol">';
     for (let i = 1; i < 30; i++) doc += `<!ENTITY a${i} "${`&a${i - 1};`.repeat(10)}">`;
     doc += `]><rss version="2.0"><channel><title>&a29;</title></channel></rss>`;
     const heapBefore = process.memoryUsage().heapUsed;
-    const start = performance.now();
     expect(codeOf(() => parseFeed(doc, { url: URL }))).toBe('PARSE_ENTITY_LIMIT');
-    expect(performance.now() - start).toBeLessThan(50);
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(20 * 1024 * 1024);
   });
 
@@ -108,11 +106,11 @@ describe('entity declarations and DOCTYPEs', () => {
     expect(JSON.stringify(result)).not.toContain('EXPANDED');
   });
 
-  it('handles a huge DOCTYPE in linear time', () => {
+  it('reads past a huge DOCTYPE', () => {
+    // 200,000 comments: a scan that went back over the subset for each one would not end within the test's time
+    // limit. How fast it is, is the parse benchmark's to say (bench/README.md), not a timed assertion's.
     const doc = `<!DOCTYPE rss [${'<!-- filler -->'.repeat(200_000)}]><rss version="2.0"><channel><title>x</title></channel></rss>`;
-    const start = performance.now();
     expect(parseFeed(doc, { url: URL }).title).toBe('x');
-    expect(performance.now() - start).toBeLessThan(500);
   });
 });
 
@@ -180,9 +178,11 @@ describe('looksLikeFeed', () => {
 
   it('only reads the head of a large body', () => {
     const huge = Buffer.concat([fixture('rss20-basic.xml').subarray(0, 600), Buffer.alloc(50 * 1024 * 1024, 0x20)]);
-    const start = performance.now();
     expect(looksLikeFeed(huge, 'application/rss+xml')).toBe(true);
-    expect(performance.now() - start).toBeLessThan(50);
+    // A feed that starts after the first 4 KB is not seen: nothing past the head is read.
+    const late = Buffer.concat([Buffer.alloc(5000, 0x20), fixture('rss20-basic.xml')]);
+    expect(looksLikeFeed(late, 'application/rss+xml')).toBe(false);
+    expect(looksLikeFeed(late.toString('utf8'), 'application/rss+xml')).toBe(false);
   });
 
   it('works on strings', () => {
