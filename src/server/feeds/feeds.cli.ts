@@ -41,6 +41,9 @@ async function refreshAndReport(engine: RefreshEngine, feedId: number, label: st
     case 'error':
       out(`${label}: failed (${outcome.code}) ${outcome.message}`);
       return false;
+    case 'returned':
+      out(`${label}: interrupted before its articles were stored; it is due again`);
+      return true;
     default:
       out(`${label}: another process is refreshing it right now`);
       return true;

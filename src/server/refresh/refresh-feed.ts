@@ -74,7 +74,10 @@ export type RefreshOutcome =
   | { status: 'error'; code: string; message: string }
   /** Another worker holds the feed's lease, or the feed is gone. */
   | { status: 'skipped' }
-  /** Shutdown interrupted the refresh; the feed was handed back and is due at once. */
+  /**
+   * Shutdown interrupted the refresh, or its new document waited for a document slot until the fetch's time limit;
+   * the feed was handed back and is due at once.
+   */
   | { status: 'returned' };
 
 /** Site icons are looked for again after this long ("refreshed rarely"). */
@@ -103,8 +106,18 @@ export async function refreshFeed(ctx: RefreshContext, feedId: number, signal?: 
 async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: AbortSignal): Promise<RefreshOutcome> {
   const slots = ctx.documents;
   let holding = false;
+  // A conditional request waits for its slot within the fetch's time limit (its body unread on the connection). If
+  // the limit runs out meanwhile, the server is not to blame: the feed is handed back, due at once, instead of
+  // recording a timeout (docs/decisions.md "Refresh engine: requests and documents in flight").
+  let slotWaitRanOut = false;
   const takeSlot = async (abort?: AbortSignal) => {
-    await slots!.acquire(abort);
+    try {
+      await slots!.acquire(abort);
+    } catch (err) {
+      // `abort` is the fetch's own signal here: aborted by its time limit, or by ours (then `signal` is aborted too).
+      if (abort?.aborted && !signal?.aborted) slotWaitRanOut = true;
+      throw err;
+    }
     holding = true;
   };
   try {
@@ -175,7 +188,8 @@ async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: Abo
     }
     return stored;
   } catch (err) {
-    if (signal?.aborted) {
+    if (signal?.aborted || slotWaitRanOut) {
+      if (slotWaitRanOut) ctx.log.info({ feedId: feed.id }, 'no document slot within the fetch time limit; feed handed back');
       await releaseLease(ctx.database.db, feed.id, ctx.now().toISOString());
       return { status: 'returned' };
     }

@@ -506,6 +506,33 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('hands a feed back, not blamed, when its new document waits for a slot past the fetch time limit', async () => {
+      const fetcher = createFetcher({ timeoutMs: 400, maxBytes: 1024 * 1024, allowPrivateHosts: true, userAgent: 'Feeder/test' });
+      const documents = new Slots(1);
+      const one = await createRefreshEnv(dialect, { env: { REFRESH_CONCURRENCY: '1' }, engine: { fetcher, documents } });
+      try {
+        const user = await one.user();
+        const p = `${path}-waits`;
+        server.set(p, { body: rss('Waits', [item(1)]) });
+        const feedId = await one.subscribe(user, server.url(p));
+        expect((await one.engine.refreshFeed(feedId)).status).toBe('ok');
+        // The only slot is held elsewhere (a slow download, say) for longer than the fetch's time limit.
+        await documents.acquire();
+        server.set(p, { body: rss('Waits', [item(2), item(1)]) });
+        one.clock.advance(HOUR);
+        expect(await one.engine.refreshFeed(feedId)).toEqual({ status: 'returned' });
+        expect(documents.waiting).toBe(0);
+        const row = await one.database.db.selectFrom('feeds').selectAll().where('id', '=', feedId).executeTakeFirstOrThrow();
+        expect(row).toMatchObject({ error_count: 0, last_error: null, last_error_code: null, lease_until: null });
+        expect(Date.parse(row.next_check_at)).toBeLessThanOrEqual(one.clock.now().getTime());
+        // With the slot free again, the next refresh stores the new article.
+        documents.release();
+        expect(await one.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 1, updatedArticles: 0 });
+      } finally {
+        await one.close();
+      }
+    });
+
     it('schedules only due feeds that somebody reads, each once', async () => {
       server.set(path, { body: rss('Blog', [item(1)]) });
       const feedId = await env.subscribe(await env.user(), server.url(path));

@@ -24,8 +24,9 @@ export interface FetchOptions {
   maxBytes?: number;
   /**
    * Awaited once a successful answer's headers are in, before its body is read; not for a 304, an error status or a
-   * redirect. The refresh takes its document slot here (refresh/document-slots.ts). Given the fetch's own signal,
-   * which aborts at the fetch's time limit or the caller's abort; the wait counts towards the time limit.
+   * redirect. The refresh takes its document slot here (refresh/slots.ts). Given the fetch's own signal, which aborts
+   * at the fetch's time limit or the caller's abort; the wait counts towards the time limit (a refresh whose wait runs
+   * out hands its feed back rather than record a timeout).
    */
   beforeBody?: (signal: AbortSignal) => Promise<void>;
 }
