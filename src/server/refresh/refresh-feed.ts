@@ -52,8 +52,8 @@ export interface RefreshContext {
   writes?: WriteGroups;
   /**
    * The process's document slots (REFRESH_CONCURRENCY of them, slots.ts): a refresh holds one from before its body
-   * is read until its writes are committed. Without them (a caller that builds its own context), nothing bounds the documents but the
-   * caller.
+   * is read until its writes are committed. Without them (a caller that builds its own context), nothing bounds the
+   * documents but the caller.
    */
   documents?: Slots;
   /**
