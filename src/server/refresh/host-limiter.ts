@@ -25,20 +25,15 @@ export class HostLimiter {
     }
     try {
       await slots.acquire(signal);
-    } catch (err) {
-      this.dropIfIdle(host, slots);
-      throw err;
-    }
-    try {
-      return await task();
+      try {
+        return await task();
+      } finally {
+        slots.release();
+      }
     } finally {
-      slots.release();
-      this.dropIfIdle(host, slots);
+      // After the task, or after a wait its signal ended: a host nobody holds or waits for is dropped.
+      if (slots.inUse === 0 && slots.waiting === 0) this.hosts.delete(host);
     }
-  }
-
-  private dropIfIdle(host: string, slots: Slots): void {
-    if (slots.inUse === 0 && slots.waiting === 0) this.hosts.delete(host);
   }
 }
 
