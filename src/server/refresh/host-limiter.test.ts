@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HostLimiter } from './host-limiter.js';
+import { turn } from '../test/wait.js';
 
 /** A task that runs until its `finish` is called, and says whether it started. */
 function gate() {
@@ -13,8 +14,6 @@ function gate() {
   };
   return { task, finish, state };
 }
-
-const turn = () => new Promise((r) => setImmediate(r));
 
 describe('HostLimiter', () => {
   it('runs at most its limit per host in arrival order, other hosts meanwhile, and forgets an idle host', async () => {

@@ -3,7 +3,7 @@ import { findFeed } from '../feeds/feeds.repository.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { createRefreshEnv } from '../test/refresh-env.js';
-import { until } from '../test/wait.js';
+import { turn, until } from '../test/wait.js';
 import { EmbeddedQueue } from './queue.js';
 
 describe('EmbeddedQueue', () => {
@@ -99,7 +99,7 @@ describe('EmbeddedQueue', () => {
       await queue.enqueue(Array.from({ length: 32 }, (_, i) => i + 1));
       await allStarted;
       await queue.close(0);
-      await new Promise((r) => setImmediate(r));
+      await turn();
       expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
     } finally {
       process.off('warning', onWarning);

@@ -1,8 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { Slots } from './slots.js';
-
-const turn = () => new Promise((r) => setImmediate(r));
+import { turn } from '../test/wait.js';
 
 describe('Slots', () => {
   it('gives out at most its size, and a slot given back goes to the first waiter', async () => {

@@ -20,3 +20,8 @@ export async function until(check: () => Promise<boolean>, timeoutMs = 10_000, s
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+/** Lets every promise callback and I/O callback queued so far run (one turn of the event loop). */
+export function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
