@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, legalWarning, loadConfig, type Config } from './config.js';
-import { migrateToLatest, openDatabase, type Database } from './db/database.js';
+import { compactSqlite, migrateToLatest, openDatabase, type Database } from './db/database.js';
 import { buildApp } from './http/app.js';
 import { createRateLimitStore } from './http/rate-limit.js';
 import { createLogger, type Logger } from './log.js';
@@ -14,10 +14,11 @@ import { createRefreshEngine, type EngineRole, type RefreshEngine } from './refr
  *   feeder web            web server only (scaled out: several behind a proxy)
  *   feeder worker         background work only (scaled out)
  *   feeder migrate        apply database migrations and exit
+ *   feeder compact        rewrite the SQLite database file (8 KB pages, free space returned) and exit
  *   feeder user create --email E --password P --name N [--verified]
  *   feeder feed add|list|refresh   the feed engine from the command line (feeds/feeds.cli.ts)
  */
-const USAGE = `Usage: feeder [all|web|worker|migrate]
+const USAGE = `Usage: feeder [all|web|worker|migrate|compact]
        feeder user create --email <e-mail> --password <password> --name <name> [--verified] [--language de|en]
        feeder feed add --email <e-mail> <url>
        feeder feed list [--email <e-mail>]
@@ -126,6 +127,22 @@ async function run(argv: string[], hooks: StartHooks): Promise<number> {
         await database.destroy();
       }
       return 0;
+    }
+    case 'compact': {
+      if (config.database.dialect !== 'sqlite') {
+        console.log('Nothing to compact: PostgreSQL manages its own space (autovacuum).');
+        return 0;
+      }
+      try {
+        const { before, after } = compactSqlite(config.database.file);
+        const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+        console.log(`Compacted ${config.database.file}: ${mb(before.bytes)} → ${mb(after.bytes)}, pages of ${before.pageSize} → ${after.pageSize} bytes.`);
+        return 0;
+      } catch (err) {
+        // In use, no file, no room for the copy: said on the terminal; the file is as it was.
+        console.error(`Could not compact the database: ${err instanceof Error ? err.message : String(err)}`);
+        return 1;
+      }
     }
     case 'user': {
       const [sub, ...args] = rest;

@@ -1,10 +1,26 @@
 import SQLite from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paddedRows } from '../articles/articles.repository.js';
 import { markAllRead, markReadUndoable, setRead } from '../articles/reading-state.js';
-import { migrateToLatest, nowIso, openSqlite, withBulkCache, withStatementCache, type Database, type Db } from './database.js';
+import {
+  compactSqlite,
+  migrateToLatest,
+  nowIso,
+  openSqlite,
+  SQLITE_PAGE_SIZE,
+  walCheckpointPages,
+  withBulkCache,
+  withStatementCache,
+  type Database,
+  type Db,
+} from './database.js';
 import type { Tables } from './tables.js';
+import { ROOT } from '../test/built-server.js';
 import { DIALECTS, createTestDatabase } from '../test/dialects.js';
 
 for (const dialect of DIALECTS) {
@@ -68,6 +84,124 @@ describe('prepared statements kept (SQLite) and the sizes of multi-row inserts',
   it('pads inserts of 17 rows and more to multiples of 8, so that 1 to 64 rows make 22 sizes', () => {
     expect([1, 2, 15, 16, 17, 24, 25, 50, 63, 64].map(paddedRows)).toEqual([1, 2, 15, 16, 24, 24, 32, 56, 64, 64]);
     expect(new Set(Array.from({ length: 64 }, (_, i) => paddedRows(i + 1))).size).toBe(22);
+  });
+});
+
+describe("SQLite's page size, and `feeder compact`", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'feeder-page-size-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const pragma = (file: string, name: string) => {
+    const sqlite = new SQLite(file, { readonly: true });
+    try {
+      return sqlite.pragma(name, { simple: true });
+    } finally {
+      sqlite.close();
+    }
+  };
+  /** A database as Feeder made it before 8 KB pages: 4 KB pages, WAL, migrated, with rows. */
+  async function olderDatabase(file: string): Promise<void> {
+    const sqlite = new SQLite(file);
+    sqlite.pragma('page_size = 4096');
+    sqlite.pragma('journal_mode = WAL');
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+    await migrateToLatest(db);
+    for (let i = 0; i < 300; i++) {
+      await db
+        .insertInto('users')
+        .values({
+          email: `u${i}@example.com`,
+          password_hash: 'x',
+          name: `User ${i}`,
+          is_verified: 1,
+          language_preference: 'en',
+          created_at: nowIso(),
+          updated_at: nowIso(),
+        })
+        .execute();
+    }
+    await db.deleteFrom('users').where('id', '<=', 200).execute();
+    await db.destroy();
+  }
+
+  it('makes a new database with 8 KB pages; an older one keeps its 4 KB pages, and both checkpoint at 16 MB of WAL', async () => {
+    const fresh = openSqlite(join(dir, 'new.db'));
+    try {
+      expect((await sql<{ page_size: number }>`pragma page_size`.execute(fresh.db)).rows[0].page_size).toBe(SQLITE_PAGE_SIZE);
+      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(fresh.db)).rows[0].wal_autocheckpoint).toBe(2048);
+    } finally {
+      await fresh.destroy();
+    }
+    await olderDatabase(join(dir, 'old.db'));
+    const old = openSqlite(join(dir, 'old.db'));
+    try {
+      expect((await sql<{ page_size: number }>`pragma page_size`.execute(old.db)).rows[0].page_size).toBe(4096);
+      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(old.db)).rows[0].wal_autocheckpoint).toBe(4096);
+      expect(
+        await old.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ n: 100 });
+    } finally {
+      await old.destroy();
+    }
+    expect(walCheckpointPages(16384)).toBe(1024);
+  });
+
+  it('compact gives an older database 8 KB pages and keeps every row; while the file is open elsewhere it changes nothing', async () => {
+    const file = join(dir, 'compact.db');
+    await olderDatabase(file);
+    const server = openSqlite(file);
+    try {
+      expect(() => compactSqlite(file)).toThrow('The database is in use');
+    } finally {
+      await server.destroy();
+    }
+    expect(pragma(file, 'page_size')).toBe(4096);
+    expect(pragma(file, 'journal_mode')).toBe('wal');
+
+    const { before, after } = compactSqlite(file);
+    expect(before.pageSize).toBe(4096);
+    expect(after.pageSize).toBe(SQLITE_PAGE_SIZE);
+    expect(pragma(file, 'journal_mode')).toBe('wal');
+    const reopened = openSqlite(file);
+    try {
+      const users = await reopened.db.selectFrom('users').select('email').orderBy('id').execute();
+      expect(users).toHaveLength(100);
+      expect(users[0].email).toBe('u200@example.com');
+      // Still migrated, and writable.
+      expect(await migrateToLatest(reopened.db)).toEqual([]);
+      await reopened.db
+        .insertInto('users')
+        .values({ email: 'after@example.com', password_hash: 'x', name: 'After', is_verified: 1, language_preference: 'en', created_at: nowIso(), updated_at: nowIso() })
+        .execute();
+    } finally {
+      await reopened.destroy();
+    }
+    expect(() => compactSqlite(join(dir, 'missing.db'))).toThrow('There is no SQLite database');
+  });
+
+  it('`feeder compact` says what it did, and fails with a clear message when there is no database', () => {
+    const dataDir = mkdtempSync(join(dir, 'cli-'));
+    const feeder = () => spawnSync(process.execPath, ['bin/feeder.js', 'compact'], { cwd: ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir }, encoding: 'utf8' });
+    const missing = feeder();
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('Could not compact the database: There is no SQLite database at');
+    const file = join(dataDir, 'feeder.db');
+    const sqlite = new SQLite(file);
+    sqlite.pragma('page_size = 4096');
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.exec('create table t (x text)');
+    sqlite.close();
+    const done = feeder();
+    expect(done.stderr).toBe('');
+    expect(done.status).toBe(0);
+    expect(done.stdout).toMatch(/^Compacted .*feeder\.db: [\d.]+ MB → [\d.]+ MB, pages of 4096 → 8192 bytes\.\n$/);
+    expect(pragma(file, 'page_size')).toBe(8192);
   });
 });
 

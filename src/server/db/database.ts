@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { inspect } from 'node:util';
 import { withoutGlobal } from '../../common/lazy.js';
@@ -49,6 +49,13 @@ function loadPg(): typeof pg {
   return pgModule;
 }
 
+/** The page size of a new SQLite database (docs/decisions.md "SQLite: 8 KB pages"). */
+export const SQLITE_PAGE_SIZE = 8192;
+/** The WAL a checkpoint starts at, and what a larger WAL file is cut back to afterwards. */
+const WAL_BYTES = 16 * 1024 * 1024;
+/** wal_autocheckpoint counts pages: WAL_BYTES of them whatever the file's page size. */
+export const walCheckpointPages = (pageSize: number) => Math.max(1, Math.round(WAL_BYTES / pageSize));
+
 export function openSqlite(file: string, cacheMb = SQLITE_CACHE_MB): Database {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 }); // a directory Feeder creates is the owner's only
@@ -59,6 +66,9 @@ export function openSqlite(file: string, cacheMb = SQLITE_CACHE_MB): Database {
     for (const suffix of ['', '-wal', '-shm']) tightenMode(file + suffix);
   }
   const sqlite = new SQLite(file);
+  // A new database gets 8 KB pages (SQLite's default is 4 KB); an existing file keeps the size it was made with until
+  // `feeder compact` rewrites it (docs/decisions.md "SQLite: 8 KB pages"). Set before WAL mode, which fixes it.
+  sqlite.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -69,12 +79,12 @@ export function openSqlite(file: string, cacheMb = SQLITE_CACHE_MB): Database {
   // verbs that rewrite a whole scope's rows take 16 for their transaction (withBulkCache; docs/decisions.md "SQLite's
   // page cache: 8 MB, and 16 for a scope's rewrite").
   sqlite.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
-  // Checkpoints every 4,000 pages (16 MB of WAL) instead of SQLite's 1,000: the refresh's index pages are written
-  // again and again, and a checkpoint copies each page once however often it changed since the last one, so fewer
-  // checkpoints write fewer pages (bench/README.md "Reading the refresh figures"). The WAL file is cut back to 16 MB
-  // after a checkpoint that let it grow beyond.
-  sqlite.pragma('wal_autocheckpoint = 4000');
-  sqlite.pragma('journal_size_limit = 16777216');
+  // Checkpoints every 16 MB of WAL (4,000 pages of 4 KB, 2,000 of 8 KB) instead of SQLite's 1,000 pages: the
+  // refresh's index pages are written again and again, and a checkpoint copies each page once however often it
+  // changed since the last one, so fewer checkpoints write fewer pages (bench/README.md "Reading the refresh
+  // figures"). The WAL file is cut back to 16 MB after a checkpoint that let it grow beyond.
+  sqlite.pragma(`wal_autocheckpoint = ${walCheckpointPages(sqlite.pragma('page_size', { simple: true }) as number)}`);
+  sqlite.pragma(`journal_size_limit = ${WAL_BYTES}`);
   // Planner statistics: without them SQLite guesses which index serves a list query, and with a million
   // user_articles rows a wrong guess costs seconds. analysis_limit keeps ANALYZE cheap on big tables (10,000 rows
   // per index: about 0.2 s for a million articles; 1,000 estimated so coarsely that the favourites count scanned
@@ -86,7 +96,13 @@ export function openSqlite(file: string, cacheMb = SQLITE_CACHE_MB): Database {
     if (sqlite.prepare(HAS_STATISTICS).get() && sqlite.prepare(FLOOR_FTS_DATA_ROWS).run().changes > 0) sqlite.exec('analyze sqlite_schema');
   }
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  // Kysely closes the connection only when a query opened its driver; one opened and never queried (`feeder
+  // compact` finding the file in use, a start that failed early) must let the file go too.
+  const destroy = async () => {
+    await db.destroy();
+    if (sqlite.open) sqlite.close();
+  };
+  return { db, dialect: 'sqlite', destroy };
 }
 
 /**
@@ -247,6 +263,46 @@ export async function withBulkCache<T>(db: Db, fn: () => Promise<T>): Promise<T>
     return await fn();
   } finally {
     await sql.raw(`pragma cache_size = ${setting}`).execute(db);
+  }
+}
+
+export interface CompactResult {
+  before: { bytes: number; pageSize: number };
+  after: { bytes: number; pageSize: number };
+}
+
+/**
+ * `feeder compact`: rewrites a SQLite database file (VACUUM) with SQLITE_PAGE_SIZE pages, so that a database made
+ * before 8 KB pages gets them, and the space of deleted articles goes back to the disk (SQLite keeps a file's freed
+ * pages for reuse otherwise; docs/decisions.md "SQLite: 8 KB pages"). The page size changes only outside WAL mode,
+ * which needs the only connection to the file: while a Feeder process has it open, SQLite refuses the switch and
+ * this throws, having changed nothing. VACUUM writes a copy first, so it needs free space of about the database's
+ * size.
+ */
+export function compactSqlite(file: string): CompactResult {
+  if (file === ':memory:' || !existsSync(file)) throw new Error(`There is no SQLite database at ${file}.`);
+  const size = () => ['', '-wal'].reduce((sum, suffix) => sum + (existsSync(file + suffix) ? statSync(file + suffix).size : 0), 0);
+  const sqlite = new SQLite(file, { timeout: 2000 });
+  try {
+    const pageSize = () => sqlite.pragma('page_size', { simple: true }) as number;
+    const before = { bytes: size(), pageSize: pageSize() };
+    const inUse = new Error('The database is in use: stop every Feeder process that uses it, then compact it.');
+    try {
+      sqlite.pragma('journal_mode = DELETE');
+    } catch (err) {
+      throw err instanceof SQLite.SqliteError && err.code.startsWith('SQLITE_BUSY') ? inUse : err;
+    }
+    // SQLite may also keep WAL mode without an error while another connection has the file open.
+    if (sqlite.pragma('journal_mode', { simple: true }) !== 'delete') throw inUse;
+    try {
+      sqlite.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
+      sqlite.exec('vacuum');
+    } finally {
+      sqlite.pragma('journal_mode = WAL');
+    }
+    return { before, after: { bytes: size(), pageSize: pageSize() } };
+  } finally {
+    sqlite.close();
   }
 }
 
