@@ -276,8 +276,8 @@ export interface CompactResult {
  * before 8 KB pages gets them, and the space of deleted articles goes back to the disk (SQLite keeps a file's freed
  * pages for reuse otherwise; docs/decisions.md "SQLite: 8 KB pages"). The page size changes only outside WAL mode,
  * which needs the only connection to the file: while a Feeder process has it open, SQLite refuses the switch and
- * this throws, having changed nothing. VACUUM writes a copy first, so it needs free space of about the database's
- * size.
+ * this throws, having changed nothing. VACUUM writes a copy, then the file again with its old pages in a journal, so
+ * it needs free space of about one and a half times the database's size.
  */
 export function compactSqlite(file: string): CompactResult {
   if (file === ':memory:' || !existsSync(file)) throw new Error(`There is no SQLite database at ${file}.`);
