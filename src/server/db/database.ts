@@ -79,7 +79,7 @@ export function openSqlite(file: string, cacheMb = SQLITE_CACHE_MB): Database {
   // verbs that rewrite a whole scope's rows take 16 for their transaction (withBulkCache; docs/decisions.md "SQLite's
   // page cache: 8 MB, and 16 for a scope's rewrite").
   sqlite.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
-  // Checkpoints every 16 MB of WAL (4,000 pages of 4 KB, 2,000 of 8 KB) instead of SQLite's 1,000 pages: the
+  // Checkpoints every 16 MB of WAL (4,096 pages of 4 KB, 2,048 of 8 KB) instead of SQLite's 1,000 pages: the
   // refresh's index pages are written again and again, and a checkpoint copies each page once however often it
   // changed since the last one, so fewer checkpoints write fewer pages (bench/README.md "Reading the refresh
   // figures"). The WAL file is cut back to 16 MB after a checkpoint that let it grow beyond.
