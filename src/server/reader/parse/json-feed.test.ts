@@ -96,13 +96,17 @@ const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: false }), fc.bool
 function objectOf(names: string[], value: fc.Arbitrary<unknown>): fc.Arbitrary<Record<string, unknown>> {
   return fc.array(fc.tuple(nameOf(names), value), { maxLength: 6 }).map((pairs) => Object.fromEntries(pairs));
 }
-/** Lists also as objects: with a `length`, or with the keys 0, 1, … (the readers take both as lists). */
+/**
+ * Lists also as objects: with a `length`, or with the keys 0, 1, … (the readers take both as lists). A number as
+ * `length` stays small: feedsmith, the reference, walks every index below it (a hostile length has a test of its own).
+ */
+const smallLength = (object: Record<string, unknown>) => (typeof object.length === 'number' && !(Math.abs(object.length) <= 8) ? { ...object, length: 3 } : object);
 const loose = (inner: fc.Arbitrary<unknown>) =>
   fc.oneof(
     inner,
     fc.array(inner, { maxLength: 3 }),
     scalar,
-    fc.dictionary(fc.constantFrom('0', '1', 'length', 'x'), fc.oneof(inner, fc.integer({ min: 0, max: 3 })), { maxKeys: 3 }),
+    fc.dictionary(fc.constantFrom('0', '1', 'length', 'x'), fc.oneof(inner, fc.integer({ min: 0, max: 3 })), { maxKeys: 3 }).map(smallLength),
   );
 
 const author = loose(fc.oneof(objectOf(AUTHOR_MEMBERS, loose(scalar)), text));
@@ -157,6 +161,21 @@ describe('JSON Feed reader', () => {
         expect(readJsonFeed(parsed)).toEqual(before(parsed));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('reads a list written as an object with a huge length from the members it holds, at once', () => {
+    const v = 'https://jsonfeed.org/version/1.1';
+    for (const length of [2 ** 32 - 1, 2 ** 31, Number.MAX_SAFE_INTEGER, 1e300, '4294967295']) {
+      const items = { length, 5: { id: 'five' }, 0: { id: 'zero' }, 4294967296: { id: 'far' }, x: { id: 'not an index' } };
+      const reading = readJsonFeed(JSON.parse(JSON.stringify({ version: v, items, authors: { length, 1: 'Ann' } })) as unknown);
+      // Index 2^32 is below the length only for the two largest.
+      const far = Number(length) > 2 ** 32 ? [{ id: 'far' }] : [];
+      expect(reading, String(length)).toEqual({ feed: { items: [{ id: 'zero' }, { id: 'five' }, ...far], authors: [{ name: 'Ann' }] } });
+    }
+    // Below the length only: as Array.from reads it.
+    expect(readJsonFeed({ version: v, items: { length: 2.9, 0: { id: 'a' }, 1: { id: 'b' }, 2: { id: 'c' } } })).toEqual(
+      before({ version: v, items: { length: 2.9, 0: { id: 'a' }, 1: { id: 'b' }, 2: { id: 'c' } } }),
     );
   });
 

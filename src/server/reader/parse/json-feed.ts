@@ -57,11 +57,34 @@ function present<T extends object>(object: T): T | undefined {
 function asList(value: unknown): unknown[] | undefined {
   if (Array.isArray(value)) return value;
   if (!isPlainObject(value)) return undefined;
-  if (value.length) return Array.from(value as unknown as ArrayLike<unknown>);
+  if (value.length) return heldElements(value, toLength(value.length));
   const keys = Object.keys(value);
   if (keys.length === 0) return undefined;
   for (let i = 0; i < keys.length; i++) if (Number(keys[i]) !== i) return undefined;
   return Object.values(value);
+}
+
+/** `length` as Array.from reads it (ToLength): a whole number from 0 to 2^53 − 1. */
+function toLength(length: unknown): number {
+  const n = Number(length);
+  if (!(n > 0)) return 0;
+  return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * The elements Array.from would read from an object with a `length`, without the indices the object does not hold:
+ * those read as undefined, which every reader of listOf skips. Array.from itself walks every index below `length`,
+ * so a hostile `"length": 4294967295` took minutes and all the memory there is; this costs what the object's own
+ * members do.
+ */
+function heldElements(object: JsonObject, length: number): unknown[] {
+  const held: Array<[number, unknown]> = [];
+  for (const key of Object.keys(object)) {
+    const index = Number(key);
+    if (Number.isInteger(index) && index >= 0 && index < length && String(index) === key) held.push([index, object[key]]);
+  }
+  // Object.keys lists array indices in ascending order, but keys from 2^32 − 1 up in the order they were written.
+  return held.sort((a, b) => a[0] - b[0]).map(([, element]) => element);
 }
 
 /** Each element read with `read`, without those it gives nothing for; undefined when none is left. */
