@@ -102,6 +102,8 @@ describe("SQLite's page size, and `feeder compact`", () => {
       sqlite.close();
     }
   };
+  /** A pragma's value on a connection of Feeder's. */
+  const pragmaOf = async (db: Db, name: 'page_size' | 'wal_autocheckpoint') => (await sql<Record<string, number>>`pragma ${sql.raw(name)}`.execute(db)).rows[0][name];
   /** A database as Feeder made it before 8 KB pages: 4 KB pages, WAL, migrated, with rows. */
   async function olderDatabase(file: string): Promise<void> {
     const sqlite = new SQLite(file);
@@ -130,16 +132,16 @@ describe("SQLite's page size, and `feeder compact`", () => {
   it('makes a new database with 8 KB pages; an older one keeps its 4 KB pages, and both checkpoint at 16 MB of WAL', async () => {
     const fresh = openSqlite(join(dir, 'new.db'));
     try {
-      expect((await sql<{ page_size: number }>`pragma page_size`.execute(fresh.db)).rows[0].page_size).toBe(SQLITE_PAGE_SIZE);
-      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(fresh.db)).rows[0].wal_autocheckpoint).toBe(2048);
+      expect(await pragmaOf(fresh.db, 'page_size')).toBe(SQLITE_PAGE_SIZE);
+      expect(await pragmaOf(fresh.db, 'wal_autocheckpoint')).toBe(2048);
     } finally {
       await fresh.destroy();
     }
     await olderDatabase(join(dir, 'old.db'));
     const old = openSqlite(join(dir, 'old.db'));
     try {
-      expect((await sql<{ page_size: number }>`pragma page_size`.execute(old.db)).rows[0].page_size).toBe(4096);
-      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(old.db)).rows[0].wal_autocheckpoint).toBe(4096);
+      expect(await pragmaOf(old.db, 'page_size')).toBe(4096);
+      expect(await pragmaOf(old.db, 'wal_autocheckpoint')).toBe(4096);
       expect(
         await old.db
           .selectFrom('users')
@@ -185,18 +187,14 @@ describe("SQLite's page size, and `feeder compact`", () => {
     expect(() => compactSqlite(join(dir, 'missing.db'))).toThrow('There is no SQLite database');
   });
 
-  it('`feeder compact` says what it did, and fails with a clear message when there is no database', () => {
+  it('`feeder compact` says what it did, and fails with a clear message when there is no database', async () => {
     const dataDir = mkdtempSync(join(dir, 'cli-'));
     const feeder = () => spawnSync(process.execPath, ['bin/feeder.js', 'compact'], { cwd: ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir }, encoding: 'utf8' });
     const missing = feeder();
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('Could not compact the database: There is no SQLite database at');
     const file = join(dataDir, 'feeder.db');
-    const sqlite = new SQLite(file);
-    sqlite.pragma('page_size = 4096');
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.exec('create table t (x text)');
-    sqlite.close();
+    await olderDatabase(file);
     const done = feeder();
     expect(done.stderr).toBe('');
     expect(done.status).toBe(0);
