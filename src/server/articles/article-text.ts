@@ -10,6 +10,22 @@ export const INDEX_TEXT_MAX = 100_000;
 /** The compact card's summary (dashboard.md §2 shows three sentences of it, clamped to three lines). */
 export const TEASER_MAX = 600;
 
+/**
+ * An article's long text as the store takes it: a string, or its UTF-8 bytes. A refresh's new items cross from the
+ * parse thread with their HTML, text and teaser as views of one transferred buffer (process-document.ts packTexts),
+ * so the main thread holds them off its heap until their write group commits, and binds them without converting
+ * (docs/decisions.md "Refresh engine: new items' texts as bytes").
+ */
+export type StoredText = string | Uint8Array;
+
+/** The text of a StoredText: the bytes decoded as UTF-8 (written from a string, so never malformed). */
+export function storedString(text: StoredText): string;
+export function storedString(text: StoredText | null): string | null;
+export function storedString(text: StoredText | null): string | null {
+  if (text === null || typeof text === 'string') return text;
+  return Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8');
+}
+
 const TAG = /<\/?([a-zA-Z][a-zA-Z0-9]*)[^>]*>/g;
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'", '&nbsp;': '\u00a0' };
 const KNOWN_ENTITY = /&(?:amp|lt|gt|quot|#39|#x27|nbsp);/g;

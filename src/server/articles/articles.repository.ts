@@ -2,14 +2,17 @@ import { CompiledQuery, sql } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
-import { articleBody, teaser } from './article-text.js';
+import { articleBody, storedString, teaser, type StoredText } from './article-text.js';
 import { searchVectorProbe, simpleTsvector } from './search-vector.js';
 import { articlesStored } from './reading-state.js';
 import { chunks } from '../db/chunks.js';
 import { matchArrivedArticles, smartListsOfSubscribers } from '../reading-lists/membership.js';
 import type { TransactionEnd } from '../refresh/write-groups.js';
 
-/** An item ready to store: sanitised HTML, plain-text title and author, hashes computed by the caller. */
+/**
+ * An item ready to store: sanitised HTML, plain-text title and author, hashes computed by the caller. The long texts
+ * (HTML, text, teaser) may come as UTF-8 bytes (article-text.ts StoredText): a refresh's new items do.
+ */
 export interface StoredItem {
   guidHash: string;
   guid: string;
@@ -17,8 +20,8 @@ export interface StoredItem {
   url: string | null;
   title: string;
   author: string | null;
-  content: string | null;
-  summary: string | null;
+  content: StoredText | null;
+  summary: StoredText | null;
   imageUrl: string | null;
   enclosures: Enclosure[];
   publishedAt: string;
@@ -27,9 +30,9 @@ export interface StoredItem {
    * Plain text of content or summary (article-text.ts articleBody) for search and filters. The refresh computes it
    * on its parse threads beside sanitising; when absent it is computed here.
    */
-  text?: string;
+  text?: StoredText;
   /** The compact card's teaser (article-text.ts teaser of summary, else content); computed here when absent. */
-  teaser?: string;
+  teaser?: StoredText;
   /**
    * PostgreSQL: `to_tsvector('simple', title + ' ' + text)` made on a parse thread (search-vector.ts, binary form);
    * when absent or null, PostgreSQL computes it from the text. SQLite ignores it.
@@ -62,18 +65,24 @@ const itemColumns = (i: StoredItem) => ({
   author: i.author,
   content: i.content,
   summary: i.summary,
-  teaser: i.teaser ?? teaser(i.summary ?? i.content),
+  teaser: i.teaser ?? teaser(storedString(i.summary ?? i.content)),
   image_url: i.imageUrl,
   enclosures: encodeEnclosures(i.enclosures),
   content_hash: i.contentHash,
   published_at: i.publishedAt,
 });
 
+/** itemColumns with the long texts as strings: what an update through the query builder binds (an edit's rare path). */
+const itemColumnsAsText = (i: StoredItem) => {
+  const c = itemColumns(i);
+  return { ...c, content: storedString(c.content), summary: storedString(c.summary), teaser: storedString(c.teaser) };
+};
+
 /** What search indexes and filters match: the title and the plain text of content or summary. */
 interface ItemText {
   id: number;
   title: string;
-  body: string;
+  body: StoredText;
   /** The item's date: smart reading lists copy it (their pages are ordered by it). */
   publishedAt: string;
 }
@@ -81,12 +90,12 @@ interface ItemText {
 const itemText = (id: number, i: StoredItem): ItemText => ({
   id,
   title: i.title,
-  body: i.text ?? articleBody(i.content, i.summary),
+  body: i.text ?? articleBody(storedString(i.content), storedString(i.summary)),
   publishedAt: i.publishedAt,
 });
 
 /** PostgreSQL's search vector of an article ('simple' configuration: feeds come in every language). */
-const tsvector = (t: { title: string; body: string }) => sql`to_tsvector('simple', ${`${t.title} ${t.body}`})`;
+const tsvector = (t: { title: string; body: StoredText }) => sql`to_tsvector('simple', ${`${t.title} ${storedString(t.body)}`})`;
 
 /** A vector from a parse thread as the pg driver binds binary values (a Buffer; a thread's copy is a Uint8Array). */
 const vectorParam = (v: Uint8Array) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
@@ -174,6 +183,13 @@ const ARTICLE_INSERT =
 const ARTICLE_HEAD = { sqlite: `${ARTICLE_INSERT})`, postgres: `${ARTICLE_INSERT}, "search_vector")` };
 const articleRow = (p: () => string) =>
   `(${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()})`;
+/**
+ * SQLite: content, summary and teaser may be bound as UTF-8 bytes (StoredText), which SQLite would keep as blobs;
+ * `cast(? as text)` stores them as the text they are, without a conversion, and leaves a string as it is.
+ */
+const asText = (p: () => string) => `cast(${p()} as text)`;
+const articleRowSqlite = (p: () => string) =>
+  `(${p()}, ${p()}, ${p()}, ${p()}, ${asText(p)}, ${asText(p)}, ${asText(p)}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()})`;
 // PostgreSQL's search vector is written with the row: the parse thread's vector (binary), else to_tsvector of the
 // text (one of the two parameters is null).
 const articleRowPg = (p: () => string) => `${articleRow(p).slice(0, -1)}, coalesce(${p()}::tsvector, to_tsvector('simple', ${p()})))`;
@@ -213,7 +229,7 @@ async function writeFtsRows(trx: Db, rows: Pick<ItemText, 'id' | 'title' | 'body
       trx,
       false,
       'insert into "articles_fts" ("rowid", "title", "body")',
-      (p) => `(${p()}, ${p()}, ${p()})`,
+      (p) => `(${p()}, ${p()}, ${asText(p)})`,
       batch.length,
       '',
       batch.flatMap((r) => [r.id, r.title, r.body]),
@@ -243,11 +259,13 @@ async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited
     list.push(f);
     byUser.set(f.user_id, list);
   }
+  // Decoded once for every subscriber (a refresh's new texts come as bytes).
+  const bodies = texts.map((t) => storedString(t.body));
   for (const [userId, rules] of byUser) {
     const verdict = verdicts.get(userId) ?? { hide: [], show: [] };
     verdicts.set(userId, verdict);
-    for (const t of texts) {
-      if (isHiddenByFilters(rules, { title: t.title, text: t.body })) verdict.hide.push(t.id);
+    for (const [k, t] of texts.entries()) {
+      if (isHiddenByFilters(rules, { title: t.title, text: bodies[k] })) verdict.hide.push(t.id);
       else if (edited) verdict.show.push(t.id);
     }
   }
@@ -288,14 +306,14 @@ export async function writeFeedItems(
       if (texts) {
         const t = texts.get(i.guidHash)!;
         if (i.searchVector) values.push(vectorParam(i.searchVector), null);
-        else values.push(null, `${t.title} ${t.body}`);
+        else values.push(null, `${t.title} ${storedString(t.body)}`);
       }
     }
     const rows = await insertRows<{ id: number; guid_hash: string; filtered?: boolean; listed?: boolean }>(
       trx,
       postgres,
       postgres ? ARTICLE_HEAD_PG_COPIES : ARTICLE_HEAD.sqlite,
-      postgres ? articleRowPg : articleRow,
+      postgres ? articleRowPg : articleRowSqlite,
       batch.length,
       postgres ? ARTICLE_TAIL_PG_COPIES : ARTICLE_TAIL,
       values,
@@ -338,7 +356,7 @@ export async function writeFeedItems(
     const updated = await trx
       .updateTable('articles')
       .set({
-        ...itemColumns(i),
+        ...itemColumnsAsText(i),
         updated_at: i.updatedAt ?? now,
         last_seen_at: now,
         ...(postgres ? ({ search_vector: i.searchVector ? sql`${vectorParam(i.searchVector)}::tsvector` : tsvector(text) } as object) : {}),

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { articleBody } from '../articles/article-text.js';
+import { articleBody, storedString, type StoredText } from '../articles/article-text.js';
 import { chunks } from '../db/chunks.js';
 import { listMembersChanged, listMembersMoved, type MemberRow } from '../articles/reading-state.js';
 import type { Db } from '../db/database.js';
@@ -23,8 +23,8 @@ const WRITE_BATCH = 500;
 export interface ArrivedArticle {
   id: number;
   title: string;
-  /** articleBody of the article (the store's plain text). */
-  body: string;
+  /** articleBody of the article (the store's plain text), as a string or its UTF-8 bytes. */
+  body: StoredText;
   publishedAt: string;
 }
 
@@ -74,13 +74,15 @@ export async function matchArrivedArticles(
   }
   if (lists.length === 0) return;
   const all = [...arrived.fresh, ...arrived.changed];
+  // Decoded once for every list (a refresh's new texts come as bytes).
+  const bodies = all.map((a) => storedString(a.body));
   const changedIds = new Set(arrived.changed.map((a) => a.id));
   for (const list of lists) {
     const rules = rulesForFeed(await compileRules(parseStoredRules(list.rules)), feedId);
     const add: ArrivedArticle[] = [];
     const remove: number[] = [];
-    for (const a of all) {
-      if (rules.length > 0 && matchesAny(rules, { feedId, title: a.title, text: a.body })) add.push(a);
+    for (const [k, a] of all.entries()) {
+      if (rules.length > 0 && matchesAny(rules, { feedId, title: a.title, text: bodies[k] })) add.push(a);
       else if (changedIds.has(a.id)) remove.push(a.id);
     }
     const added = await addMembers(trx, list.id, list.user_id, feedId, add, now);

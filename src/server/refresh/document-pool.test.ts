@@ -3,13 +3,27 @@ import { AppError } from '../errors.js';
 import { ReaderError } from '../reader/types.js';
 import { item, rss } from '../test/feed-server.js';
 import { AHEAD_MAX_BYTES, DOCUMENTS_AHEAD, documentWorkerAvailable, inlineProcessor, WorkerPoolProcessor } from './document-pool.js';
-import type { DocumentInput } from './process-document.js';
+import type { DocumentInput, StoredDocument } from './process-document.js';
+import { storedString } from '../articles/article-text.js';
+import type { StoredItem } from '../articles/articles.repository.js';
 
 /**
  * The compiled worker (npm test builds before running the tests): the pool is what `feeder all` and `feeder worker`
  * use, so it is tested as it runs there.
  */
 const WORKER = new URL('../../../dist/server/refresh/document-worker.js', import.meta.url);
+
+/** A document with its items' texts as strings, however they came. */
+const withStrings = (doc: StoredDocument): StoredDocument => {
+  const strings = (i: StoredItem): StoredItem => ({
+    ...i,
+    content: storedString(i.content),
+    summary: storedString(i.summary),
+    ...(i.text === undefined ? {} : { text: storedString(i.text) }),
+    ...(i.teaser === undefined ? {} : { teaser: storedString(i.teaser) }),
+  });
+  return { ...doc, fresh: doc.fresh.map(strings), changed: doc.changed.map(strings) };
+};
 
 const input = (body: string, known = new Map<string, string>()): DocumentInput => ({
   body: Buffer.from(body),
@@ -42,10 +56,12 @@ describe('document processing on worker threads', () => {
         input(rss(`Feed ${n}`, [item(n + 2), item(n + 1, { description: '<p onclick="x()">Hi<script>alert(1)</script></p>' })])),
       );
       const [pooled, inline] = await Promise.all([Promise.all(docs.map((d) => pool.process(d))), Promise.all(docs.map((d) => inlineProcessor.process(d)))]);
-      expect(pooled).toEqual(inline);
+      // The threads' answers carry their new texts as UTF-8 bytes (pack-texts.ts): the same texts.
+      expect(pooled.map(withStrings)).toEqual(inline);
       expect(pooled[3].feed.title).toBe('Feed 3');
       expect(pooled[3].fresh).toHaveLength(2);
-      expect(pooled[3].fresh[1].content).toBe('<p>Hi</p>');
+      expect(pooled[3].fresh[1].content).toBeInstanceOf(Uint8Array);
+      expect(storedString(pooled[3].fresh[1].content)).toBe('<p>Hi</p>');
     } finally {
       await pool.close();
     }

@@ -8,7 +8,7 @@ import { AppError, badRequest } from '../errors.js';
 import type { LogRecord } from '../log.js';
 import { ReaderError } from '../reader/types.js';
 import { JOB_TIME_LIMIT_MS, runJob, type JobInput, type JobKind, type JobOutput } from './pool-jobs.js';
-import type { DocumentInput, ProcessedDocument } from './process-document.js';
+import type { DocumentInput, StoredDocument } from './process-document.js';
 
 /**
  * Where untrusted bytes are parsed (docs/ARCHITECTURE.md "Rules" 15, docs/decisions.md "Worker pool"): a pool of worker
@@ -19,7 +19,7 @@ import type { DocumentInput, ProcessedDocument } from './process-document.js';
  * its time limit, ends that worker, not the server; the worker is replaced and the job fails with a clear code.
  */
 export interface DocumentProcessor {
-  process(input: DocumentInput): Promise<ProcessedDocument>;
+  process(input: DocumentInput): Promise<StoredDocument>;
   close(): Promise<void>;
 }
 
@@ -340,7 +340,7 @@ export class WorkerPoolProcessor implements DocumentProcessor, ParsePool {
     return this.all.filter((w) => w.running).length;
   }
 
-  process(input: DocumentInput): Promise<ProcessedDocument> {
+  process(input: DocumentInput): Promise<StoredDocument> {
     return this.run('document', input);
   }
 

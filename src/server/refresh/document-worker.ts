@@ -5,6 +5,8 @@ import type { LogRecord } from '../log.js';
 import { ReaderError } from '../reader/types.js';
 import { toWorkerError, type WorkerAnswer, type WorkerMessage } from './document-pool.js';
 import { runJob, type JobKind } from './pool-jobs.js';
+import { packTexts } from './pack-texts.js';
+import type { StoredDocument } from './process-document.js';
 
 /**
  * The worker-thread side of document-pool.ts: runs the jobs it receives (pool-jobs.ts) in order, answers with its output
@@ -52,7 +54,9 @@ async function answer(message: { kind: JobKind; input: never }): Promise<void> {
     reply = { error: toWorkerError(err) };
   }
   try {
-    parentPort!.postMessage(reply satisfies WorkerAnswer);
+    // A refresh document's new texts go as one buffer, moved rather than copied (process-document.ts packTexts).
+    const packed = message.kind === 'document' && 'ok' in reply ? packTexts(reply.ok as StoredDocument) : null;
+    parentPort!.postMessage(reply satisfies WorkerAnswer, packed ? [packed] : []);
   } catch (err) {
     // An answer that cannot be copied (a bug) still answers its job, so the ones after it keep their answers.
     parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer);

@@ -1,7 +1,7 @@
 import type { OpmlDocument } from '../opml/opml.parse.js';
 import type { FeedSummary, FetchedBody, ScannedPage } from '../reader/discover/index.js';
 import type { ExtractedArticle } from '../reader/extract/index.js';
-import type { DocumentInput, ProcessedDocument } from './process-document.js';
+import type { DocumentInput, StoredDocument } from './process-document.js';
 
 /**
  * The kinds of work the worker pool (document-pool.ts) runs: every parse of untrusted bytes whose cost grows with
@@ -15,7 +15,7 @@ import type { DocumentInput, ProcessedDocument } from './process-document.js';
  *   svg       an SVG site icon, sanitised (reader/sanitize/svg.ts; at most 256 KB, reader/icon)
  */
 export interface PoolJobs {
-  document: { input: DocumentInput; output: ProcessedDocument };
+  document: { input: DocumentInput; output: StoredDocument };
   extract: { input: FetchedBody; output: ExtractedArticle | null };
   feed: { input: FetchedBody; output: FeedSummary };
   page: { input: FetchedBody; output: ScannedPage };

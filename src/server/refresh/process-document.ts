@@ -32,8 +32,11 @@ export interface DocumentInput {
 
 export type FeedMeta = Omit<ParsedFeed, 'items'>;
 
-/** A stored item as made here: always with its text and teaser (articles.repository.ts computes them for other callers). */
-export type ProcessedItem = StoredItem & Required<Pick<StoredItem, 'text' | 'teaser'>>;
+/**
+ * A stored item as made here: its texts are strings, always with its text and teaser (articles.repository.ts computes
+ * them for other callers).
+ */
+export type ProcessedItem = StoredItem & { content: string | null; summary: string | null; text: string; teaser: string };
 
 export interface ProcessedDocument {
   feed: FeedMeta;
@@ -45,6 +48,12 @@ export interface ProcessedDocument {
   /** Every item's publication time: the posting frequency for the schedule. */
   publishedTimes: string[];
 }
+
+/**
+ * A processed document as the store gets it: a parse thread's answer has its new items' texts as UTF-8 bytes
+ * (pack-texts.ts), the inline processor's as strings.
+ */
+export type StoredDocument = Omit<ProcessedDocument, 'fresh' | 'changed'> & { fresh: StoredItem[]; changed: StoredItem[] };
 
 /** A document with more items than this keeps its first (newest) ones: a hostile feed cannot flood the database. */
 export const MAX_ITEMS_PER_FETCH = 1000;

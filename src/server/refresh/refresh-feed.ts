@@ -21,7 +21,7 @@ import type { Slots } from './slots.js';
 import type { HostLimiter } from './host-limiter.js';
 import type { Logger } from '../log.js';
 import type { LeaseKeeper } from './lease.js';
-import type { ProcessedDocument } from './process-document.js';
+import type { StoredDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, intervalFromFrequency, nextCheckAt, postingFrequency, type PostingFrequency } from './schedule.js';
 import { runWriteJob, type WriteGroups, type WriteJob } from './write-groups.js';
 
@@ -210,7 +210,7 @@ async function movedUrl(ctx: RefreshContext, feed: LeasedFeed, permanentUrl: str
   return { url };
 }
 
-async function storeDocument(ctx: RefreshContext, feed: LeasedFeed, doc: ProcessedDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
+async function storeDocument(ctx: RefreshContext, feed: LeasedFeed, doc: StoredDocument, base: FeedRefreshUpdate, now: Date): Promise<RefreshOutcome> {
   const nowIso = now.toISOString();
   const meta = doc.feed;
   const frequency = postingFrequency(doc.publishedTimes, now);

@@ -13,6 +13,9 @@ import { cleanupArticles } from './cleanup.js';
 import { inlineProcessor } from './document-pool.js';
 import { createRefreshEngine, type RefreshEngine } from './engine.js';
 import { Slots } from './slots.js';
+import { packTexts } from './pack-texts.js';
+import { insertFilter } from '../feeds/filters.repository.js';
+import { createReadingList } from '../reading-lists/reading-lists.repository.js';
 import type { RefreshOutcome } from './refresh-feed.js';
 
 const HOUR = 3_600_000;
@@ -572,6 +575,102 @@ for (const dialect of DIALECTS) {
     });
 
     // PostgreSQL only: SQLite has no search vectors to check (defined only there, so no run counts it as skipped).
+    describe('new items whose texts come as bytes, as a parse thread answers (pack-texts.ts)', () => {
+      const engines: RefreshEngine[] = [];
+      afterEach(async () => {
+        for (const engine of engines.splice(0)) await engine.stop(1000);
+      });
+
+      /** An engine whose processor answers as document-worker.ts does: texts packed, the buffer moved across. */
+      const packingEngine = () => {
+        const seen = { packed: 0 };
+        const engine = createRefreshEngine({
+          config: env.config,
+          database: env.database,
+          role: 'all',
+          now: env.clock.now,
+          processor: {
+            process: async (input) => {
+              const doc = await inlineProcessor.process(input);
+              const buffer = packTexts(doc);
+              if (buffer) seen.packed++;
+              return structuredClone(doc, { transfer: buffer ? [buffer] : [] });
+            },
+            close: async () => {},
+          },
+        });
+        engines.push(engine);
+        return { engine, seen };
+      };
+
+      const birds = () =>
+        rss('Birds', [
+          item(1, { title: 'Kestrel', description: '<p>A kestrel hovers over the meadow — “Grüße” from 日本 🐦</p>' }),
+          item(2, { title: 'Heron', description: '<p>A heron waits in the reeds</p>' }),
+          item(3, { title: 'Silent', description: '' }),
+        ]);
+
+      it('stores them as the same text as from strings, searchable, filtered and matched by smart lists', async () => {
+        const { engine, seen } = packingEngine();
+        const db = env.database.db;
+        const [alice, bob] = [await env.user(), await env.user()];
+        const bytesPath = `${path}-bytes`;
+        server.set(path, { body: birds() });
+        server.set(bytesPath, { body: birds() });
+        // The same document twice: once through the inline processor (strings), once packed (bytes).
+        const stringsFeed = await env.subscribe(alice, server.url(path));
+        const bytesFeed = await env.subscribe(alice, server.url(bytesPath));
+        await env.subscribe(bob, server.url(bytesPath));
+        const bobSub = await db.selectFrom('subscriptions').select('id').where('user_id', '=', bob).where('feed_id', '=', bytesFeed).executeTakeFirstOrThrow();
+        const now = env.clock.now().toISOString();
+        await insertFilter(db, bob, { subscriptionId: bobSub.id, feedId: bytesFeed, type: 'exclude', scope: 'content', text: 'meadow', now });
+        const rules = JSON.stringify([{ rule_type: 'keyword', rule_scope: 'content', rule_value: 'reeds', include_all_feeds: true, selected_feeds: [] }]);
+        const list = await createReadingList(db, alice, { name: 'Reeds', description: '', is_smart: 1, rules }, now);
+
+        expect(await env.engine.refreshFeed(stringsFeed)).toEqual({ status: 'ok', newArticles: 3, updatedArticles: 0 });
+        expect(await engine.refreshFeed(bytesFeed)).toEqual({ status: 'ok', newArticles: 3, updatedArticles: 0 });
+        expect(seen.packed).toBe(1);
+
+        const stored = async (feedId: number) => {
+          const { rows } = await sql<Record<string, unknown>>`select title, content, summary, teaser, ${
+            dialect === 'sqlite' ? sql`typeof(content) || ' ' || typeof(teaser)` : sql`pg_typeof(content)::text || ' ' || pg_typeof(teaser)::text`
+          } as types from articles where feed_id = ${feedId} order by title`.execute(db);
+          return rows;
+        };
+        const fromBytes = await stored(bytesFeed);
+        expect(fromBytes).toEqual(await stored(stringsFeed));
+        expect(fromBytes[0]).toMatchObject({ title: 'Heron', types: 'text text' });
+        expect(fromBytes[1].content).toContain('“Grüße” from 日本 🐦');
+        // An empty description: no content, an empty teaser (a string, not bytes).
+        expect(fromBytes[2]).toMatchObject({ title: 'Silent', content: null, teaser: '' });
+
+        // Search reads the text stored from bytes: both feeds' Kestrel.
+        expect(await searchTitles(alice, 'grüße')).toEqual(['Kestrel', 'Kestrel']);
+        expect(await searchTitles(alice, 'reeds')).toEqual(['Heron', 'Heron']);
+        // Bob's filter hid the meadow's article of the packed feed; the smart list took the reeds' (its feeds: all).
+        const hidden = await db
+          .selectFrom('user_articles')
+          .innerJoin('articles', 'articles.id', 'user_articles.article_id')
+          .select(['articles.title', 'user_articles.is_hidden'])
+          .where('user_articles.user_id', '=', bob)
+          .orderBy('articles.title')
+          .execute();
+        expect(hidden).toEqual([
+          { title: 'Heron', is_hidden: 0 },
+          { title: 'Kestrel', is_hidden: 1 },
+          { title: 'Silent', is_hidden: 0 },
+        ]);
+        const members = await db
+          .selectFrom('reading_list_articles')
+          .innerJoin('articles', 'articles.id', 'reading_list_articles.article_id')
+          .select(['articles.title', 'articles.feed_id'])
+          .where('reading_list_articles.list_id', '=', list.id)
+          .execute();
+        expect(members.map((m) => m.title)).toEqual(['Heron', 'Heron']);
+        expect(members.map((m) => m.feed_id).sort()).toEqual([stringsFeed, bytesFeed].sort());
+      });
+    });
+
     if (dialect === 'postgres')
       describe('the check whether PostgreSQL makes search vectors as the parse threads do', () => {
         const engines: RefreshEngine[] = [];
