@@ -18,8 +18,9 @@ if (!existsSync(fileURLToPath(entry))) {
 //   data instead of being carried up to four times it (the parse threads, given about 1.3 by V8 for their 128 MB
 //   cap, get 1.5 too).
 // - The young generation does not grow while the server starts: loading the modules would otherwise leave it at its
-//   largest (two 16 MB semi-spaces) in a server that then sits idle. Once a server runs it grows up to two 8 MB
-//   semi-spaces, not V8's 16 (limitYoungGeneration; docs/decisions.md "Process memory: idle and peak").
+//   largest (two 16 MB semi-spaces) in a server that then sits idle. Once a server runs it grows up to two 4 MB
+//   semi-spaces, not V8's 16 (limitYoungGeneration; docs/decisions.md "Process memory: idle and peak", "Refresh
+//   engine: new items' texts as bytes").
 // - No optimising compiler (TurboFan) while a server starts (docs/decisions.md "Process memory: modules on first
 //   use"): what runs at start runs once, and optimising it kept 6–10 MB in an idle server (optimised code, and the
 //   compiler's memory in the malloc arenas of V8's threads, which glibc keeps) while costing more CPU to start. It is
@@ -38,5 +39,5 @@ await main(process.argv.slice(2), { beforeMigrations: optimise });
 optimise();
 if (serving) {
   const { limitYoungGeneration } = await import(new URL('../dist/server/young-generation.js', import.meta.url).href);
-  limitYoungGeneration(16 * 1024 * 1024);
+  limitYoungGeneration(8 * 1024 * 1024);
 } else v8.setFlagsFromString('--semi-space-growth-factor=2');
