@@ -54,7 +54,7 @@ async function answer(message: { kind: JobKind; input: never }): Promise<void> {
     reply = { error: toWorkerError(err) };
   }
   try {
-    // A refresh document's new texts go as one buffer, moved rather than copied (process-document.ts packTexts).
+    // A refresh document's new texts go as one buffer, moved rather than copied (pack-texts.ts).
     const packed = message.kind === 'document' && 'ok' in reply ? packTexts(reply.ok as StoredDocument) : null;
     parentPort!.postMessage(reply satisfies WorkerAnswer, packed ? [packed] : []);
   } catch (err) {
