@@ -12,7 +12,7 @@ export const TEASER_MAX = 600;
 
 /**
  * An article's long text as the store takes it: a string, or its UTF-8 bytes. A refresh's new items cross from the
- * parse thread with their HTML, text and teaser as views of one transferred buffer (process-document.ts packTexts),
+ * parse thread with their HTML, text and teaser as views of one transferred buffer (refresh/pack-texts.ts),
  * so the main thread holds them off its heap until their write group commits, and binds them without converting
  * (docs/decisions.md "Refresh engine: new items' texts as bytes").
  */

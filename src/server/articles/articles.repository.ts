@@ -181,15 +181,15 @@ async function insertRows<R>(
 const ARTICLE_INSERT =
   'insert into "articles" ("guid", "url", "title", "author", "content", "summary", "teaser", "image_url", "enclosures", "content_hash", "published_at", "feed_id", "guid_hash", "updated_at", "created_at", "last_seen_at"';
 const ARTICLE_HEAD = { sqlite: `${ARTICLE_INSERT})`, postgres: `${ARTICLE_INSERT}, "search_vector")` };
-const articleRow = (p: () => string) =>
-  `(${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()})`;
+/** One article's tuple; `text` writes the placeholders of content, summary and teaser. */
+const articleRow = (p: () => string, text: (p: () => string) => string = (q) => q()) =>
+  `(${p()}, ${p()}, ${p()}, ${p()}, ${text(p)}, ${text(p)}, ${text(p)}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()})`;
 /**
  * SQLite: content, summary and teaser may be bound as UTF-8 bytes (StoredText), which SQLite would keep as blobs;
  * `cast(? as text)` stores them as the text they are, without a conversion, and leaves a string as it is.
  */
 const asText = (p: () => string) => `cast(${p()} as text)`;
-const articleRowSqlite = (p: () => string) =>
-  `(${p()}, ${p()}, ${p()}, ${p()}, ${asText(p)}, ${asText(p)}, ${asText(p)}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()}, ${p()})`;
+const articleRowSqlite = (p: () => string) => articleRow(p, asText);
 // PostgreSQL's search vector is written with the row: the parse thread's vector (binary), else to_tsvector of the
 // text (one of the two parameters is null).
 const articleRowPg = (p: () => string) => `${articleRow(p).slice(0, -1)}, coalesce(${p()}::tsvector, to_tsvector('simple', ${p()})))`;
