@@ -4,7 +4,7 @@ import { isHiddenByFilters, type FilterRule } from '../feeds/filter-match.js';
 import type { Enclosure } from '../reader/types.js';
 import { articleBody, storedString, teaser, type StoredText } from './article-text.js';
 import { searchVectorProbe, simpleTsvector } from './search-vector.js';
-import { articlesStored } from './reading-state.js';
+import { articlesStored, newCopies, newCopiesCountedSql } from './reading-state.js';
 import { chunks } from '../db/chunks.js';
 import { matchArrivedArticles, smartListsOfSubscribers } from '../reading-lists/membership.js';
 import type { TransactionEnd } from '../refresh/write-groups.js';
@@ -202,14 +202,16 @@ const USER_ARTICLE_TAIL = ' on conflict ("user_id", "article_id") do nothing';
 // PostgreSQL's work per new feed"): the inserted rows (a conflict returns none) times the feed's subscribers.
 // The subscribers are those of the rows' feed (every row of a statement is of one feed), found as one range of
 // subscriptions_feed_idx: an initplan, not a join, which the planner would make a hash join over every subscription.
-// The rows come back with whether a subscriber has filters on the feed or a smart list (initplans, the same for
-// every row), so a feed nobody filters or lists skips those two reads.
+// The same statement counts the copies in those subscriptions' counters (reading-state.ts newCopiesCountedSql: from
+// the same snapshot, so exactly the subscribers given copies). The rows come back with whether a subscriber has
+// filters on the feed or a smart list (initplans, the same for every row), so a feed nobody filters or lists skips
+// those two reads.
 const A_FEED = '(select "feed_id" from "a" limit 1)';
 const ARTICLE_HEAD_PG_COPIES = `with "a" as (${ARTICLE_HEAD.postgres}`;
 const ARTICLE_TAIL_PG_COPIES =
   `${ARTICLE_TAIL}, "feed_id", "published_at"), "c" as (` +
   `${USER_ARTICLE_INSERT} select "s"."user_id", "a"."id", "a"."feed_id", "a"."published_at", 0, 0 from "a", "subscriptions" as "s"` +
-  ` where "s"."feed_id" = ${A_FEED}${USER_ARTICLE_TAIL})` +
+  ` where "s"."feed_id" = ${A_FEED}${USER_ARTICLE_TAIL}), "n" as (${newCopiesCountedSql(A_FEED, '(select count(*) from "a")')})` +
   ' select "id", "guid_hash", exists (select 1 from "subscriptions" as "s" inner join "feed_filters" as "f" on "f"."user_id" = "s"."user_id"' +
   ` and "f"."feed_id" = "s"."feed_id" where "s"."feed_id" = ${A_FEED}) as "filtered", ${smartListsOfSubscribers(A_FEED)} as "listed" from "a"`;
 
@@ -245,14 +247,14 @@ type Verdicts = Map<number, { hide: number[]; show: number[] }>;
 
 /**
  * Subscribers' filters on new or edited articles (decisions.md "Feeds and articles"): adds to `verdicts` what each
- * subscriber with filters on this feed hides (and, for edits, shows). Returns true when a subscriber has filters
- * (counts may change). The flags are written by articles/reading-state.ts (articlesStored).
+ * subscriber with filters on this feed hides (and, for edits, shows). The flags are written, and the counters
+ * recounted when a verdict changes them, by articles/reading-state.ts (articlesStored).
  */
-async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited: boolean, verdicts: Verdicts, filtered?: boolean): Promise<boolean> {
+async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited: boolean, verdicts: Verdicts, filtered?: boolean): Promise<void> {
   // `filtered` false: the articles' statement found no filters of the feed's subscribers (ARTICLE_TAIL_PG_COPIES).
-  if (texts.length === 0 || filtered === false) return false;
+  if (texts.length === 0 || filtered === false) return;
   const filters = await trx.selectFrom('feed_filters').select(['user_id', 'filter_type', 'filter_scope', 'filter_text']).where('feed_id', '=', feedId).execute();
-  if (filters.length === 0) return false;
+  if (filters.length === 0) return;
   const byUser = new Map<number, FilterRule[]>();
   for (const f of filters) {
     const list = byUser.get(f.user_id) ?? [];
@@ -269,7 +271,6 @@ async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited
       else if (edited) verdict.show.push(t.id);
     }
   }
-  return true;
 }
 
 /**
@@ -277,9 +278,10 @@ async function filterVerdicts(trx: Db, feedId: number, texts: ItemText[], edited
  * to every subscriber at once, updates edited ones in place (read and favourite state stay), and records that
  * every item of the document was seen now (the clean-up keeps articles still in the feed).
  * `seen` lists the guid hashes of every item in the document, stored or not.
- * New and edited articles are (re)indexed for search and run through the subscribers' filters, and the
- * subscriptions' counters are recounted when anything a subscriber sees changed. With `end`, the new articles'
- * SQLite search entries are written at the end of the transaction, with the other feeds' of a write group.
+ * New and edited articles are (re)indexed for search and run through the subscribers' filters; the subscriptions'
+ * counters grow by the new copies, and are recounted when a filter changed what a subscriber sees. With `end`, the
+ * new articles' SQLite search entries are written at the end of the transaction, with the other feeds' of a write
+ * group.
  */
 export async function writeFeedItems(
   trx: Db,
@@ -349,6 +351,7 @@ export async function writeFeedItems(
       }
     }
     if (copies.length > 0) await insertCopies();
+    if (subscribers.length > 0) await newCopies(trx, feedId, freshTexts.length);
   }
   const changedTexts: ItemText[] = [];
   for (const i of items.changed) {
@@ -378,9 +381,10 @@ export async function writeFeedItems(
   }
   const verdicts: Verdicts = new Map();
   await filterVerdicts(trx, feedId, freshTexts, false, verdicts, filtered);
-  const editsFiltered = await filterVerdicts(trx, feedId, changedTexts, true, verdicts, filtered);
-  // Hidden flags and the subscribers' counters, by the owner of the reading state.
-  await articlesStored(trx, feedId, { hidden: verdicts, changed: newIds.length > 0 || editsFiltered });
+  await filterVerdicts(trx, feedId, changedTexts, true, verdicts, filtered);
+  // Hidden flags, and the subscribers' counters when a filter changed what they count, by the owner of the reading
+  // state (the new copies are counted already).
+  await articlesStored(trx, feedId, { hidden: verdicts });
   // Smart reading lists of the feed's subscribers take the new articles that match their rules (one indexed query
   // when no subscriber has a smart list; docs/decisions.md "Organising: folders and reading lists").
   await matchArrivedArticles(trx, feedId, { fresh: freshTexts, changed: changedTexts }, now, listed);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Expression, type ExpressionBuilder, type SqlBool, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type SqlBool, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { withBulkCache, type Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import { notMutedArticle } from '../feeds/mute.js';
@@ -493,19 +493,39 @@ async function writeHidden(trx: Db, userId: number, articleIds: readonly number[
 }
 
 /**
- * The refresh stored a document's items of one feed (articles/articles.repository.ts storeItems, in its
- * transaction): the subscribers' filters' verdicts on the new and edited articles (per user: ids to hide, and for
- * edits ids to show again), then, when anything a subscriber counts changed, the recount of the feed's subscribers.
- * New articles are in no reading list yet (smart lists take them afterwards: reading-lists/membership.ts
- * matchArrivedArticles recounts what it adds); an edited one may be, so the lists' pairs of the feed are recounted
- * when a filter judged anything (one index probe when the feed has no list member).
+ * SQL of the subscribers' counters growing by `count` new articles of the feed `feed` (both SQL expressions), which
+ * were just given to every subscriber of that feed unread and not hidden (docs/decisions.md "Refresh engine: new
+ * articles counted, not recounted"). PostgreSQL's store runs it inside the articles' own statement, so it reaches
+ * exactly the subscriptions that statement gave copies to; SQLite's runs it as a statement of its own (newCopies).
  */
-export async function articlesStored(trx: Db, feedId: number, o: { hidden: Map<number, { hide: number[]; show: number[] }>; changed: boolean }): Promise<void> {
+export const newCopiesCountedSql = (feed: string, count: string) =>
+  `update "subscriptions" set "unread_count" = "unread_count" + ${count}, "article_count" = "article_count" + ${count} where "feed_id" = ${feed}`;
+
+/**
+ * SQLite's store gave `count` new articles of the feed to each of its subscribers, unread and not hidden (in the
+ * store's transaction; SQLite has one writer, so the subscribers it read are the ones counted here).
+ */
+export async function newCopies(trx: Db, feedId: number, count: number): Promise<void> {
+  if (count > 0) await trx.executeQuery(CompiledQuery.raw(newCopiesCountedSql('?', '?'), [count, count, feedId]));
+}
+
+/**
+ * The refresh stored a document's items of one feed (articles/articles.repository.ts storeItems, in its
+ * transaction; the new articles' copies were already counted: newCopies / newCopiesCountedSql): the subscribers'
+ * filters' verdicts on the new and edited articles (per user: ids to hide, and for edits ids to show again), then,
+ * when a verdict changed what a subscriber counts, the recount of the feed's subscribers. New articles are in no
+ * reading list yet (smart lists take them afterwards: reading-lists/membership.ts matchArrivedArticles recounts what
+ * it adds); an edited one may be, so the lists' pairs of the feed are recounted when a filter judged anything (one
+ * index probe when the feed has no list member).
+ */
+export async function articlesStored(trx: Db, feedId: number, o: { hidden: Map<number, { hide: number[]; show: number[] }> }): Promise<void> {
+  let judged = false;
   for (const [userId, { hide, show }] of o.hidden) {
     await writeHidden(trx, userId, hide, true);
     await writeHidden(trx, userId, show, false);
+    judged ||= hide.length > 0 || show.length > 0;
   }
-  if (o.changed) await recountSubscriptions(trx, { feedIds: [feedId] });
+  if (judged) await recountSubscriptions(trx, { feedIds: [feedId] });
   if (o.hidden.size > 0) await recountReadingLists(trx, { feedIds: [feedId] });
 }
 

@@ -16,6 +16,7 @@ import { Slots } from './slots.js';
 import { packTexts } from './pack-texts.js';
 import { insertFilter } from '../feeds/filters.repository.js';
 import { createReadingList } from '../reading-lists/reading-lists.repository.js';
+import { setRead } from '../articles/reading-state.js';
 import type { RefreshOutcome } from './refresh-feed.js';
 
 const HOUR = 3_600_000;
@@ -281,6 +282,12 @@ for (const dialect of DIALECTS) {
         await env.subscribe(bob, server.url(feedPath));
         expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: count, updatedArticles: 0 });
         expect((await listFeedArticles(env.database.db, feedId)).map((a) => a.title)).toEqual(titles(count));
+        // The new copies are counted as they are given (the padding rows, dropped, count for nothing).
+        const counters = await env.database.db.selectFrom('subscriptions').select(['unread_count', 'article_count']).where('feed_id', '=', feedId).execute();
+        expect(counters).toEqual([
+          { unread_count: count, article_count: count },
+          { unread_count: count, article_count: count },
+        ]);
         expected += count;
       }
       const copies = await env.database.db.selectFrom('user_articles').select(['user_id', 'article_id']).execute();
@@ -293,6 +300,42 @@ for (const dialect of DIALECTS) {
           ? sql<{ n: number }>`select count(*) as n from articles_fts where articles_fts match 'item'`
           : sql<{ n: number }>`select count(*) as n from articles where search_vector @@ to_tsquery('simple', 'item')`;
       expect(Number((await indexed.execute(env.database.db)).rows[0].n)).toBe(expected);
+    });
+
+    it("counts new articles in each subscriber's counters, leaving out what a subscriber's filter hides", async () => {
+      const db = env.database.db;
+      const [alice, bob] = [await env.user(), await env.user()];
+      const feedId = await env.subscribe(alice, server.url(path));
+      await env.subscribe(bob, server.url(path));
+      const bobSub = await db.selectFrom('subscriptions').select('id').where('user_id', '=', bob).where('feed_id', '=', feedId).executeTakeFirstOrThrow();
+      await insertFilter(db, bob, { subscriptionId: bobSub.id, feedId, type: 'exclude', scope: 'title', text: 'Item 2', now: env.clock.now().toISOString() });
+      const counters = async () =>
+        (await db.selectFrom('subscriptions').select(['user_id', 'unread_count', 'article_count']).where('feed_id', '=', feedId).orderBy('user_id').execute()).map(
+          (r) => [r.unread_count, r.article_count],
+        );
+
+      server.set(path, { body: rss('Blog', [item(2), item(1)]) });
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 2, updatedArticles: 0 });
+      expect(await counters()).toEqual([
+        [2, 2],
+        [1, 1],
+      ]);
+      // Alice reads one; a later document brings one new item, which Bob's filter lets through.
+      const first = (await listFeedArticles(db, feedId)).find((a) => a.title === 'Item 1')!;
+      await setRead(db, alice, env.clock.now().toISOString(), [first.id], true);
+      server.set(path, { body: rss('Blog', [item(3), item(2), item(1)]) });
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 1, updatedArticles: 0 });
+      expect(await counters()).toEqual([
+        [2, 3],
+        [2, 2],
+      ]);
+      // An edit the filter now judges (the title no longer matches): Bob sees it again.
+      server.set(path, { body: rss('Blog', [item(3), item(2, { title: 'Item two' }), item(1)]) });
+      expect(await env.engine.refreshFeed(feedId)).toEqual({ status: 'ok', newArticles: 0, updatedArticles: 1 });
+      expect(await counters()).toEqual([
+        [2, 3],
+        [3, 3],
+      ]);
     });
 
     it('gives a later subscriber the stored articles at once', async () => {
