@@ -180,15 +180,21 @@ export async function acquireLeases(db: Db, dialect: Dialect, feedIds: readonly 
   return (await db.executeQuery<LeasedFeed>(query)).rows;
 }
 
-/** The heartbeat: moves the end of every lease `owner` still holds to `leaseUntil`; returns how many. */
+/**
+ * The heartbeat: moves the end of every lease `owner` still holds to `leaseUntil`; returns how many. On PostgreSQL
+ * it skips the rows another transaction has locked: those are feeds a write group is finishing, whose own row write
+ * sets or releases the lease. Waiting for them instead, while holding the rows it had already updated, deadlocked
+ * with a group that then wrote one of those (docs/decisions.md "Leases and crashed workers"). A skipped lease keeps
+ * at least two thirds of its time, and the next heartbeat extends it.
+ */
 export async function renewLeases(db: Db, owner: string, now: string, leaseUntil: string): Promise<number> {
-  const result = await db
-    .updateTable('feeds')
-    .set({ lease_until: leaseUntil })
-    .where('lease_owner', '=', owner)
-    // A lease that ran out already may belong to another worker's refresh by now; it is not ours to extend.
-    .where('lease_until', '>=', now)
-    .executeTakeFirst();
+  // A lease that ran out already may belong to another worker's refresh by now; it is not ours to extend.
+  const held = (eb: ExpressionBuilder<Tables, 'feeds'>) => eb.and([eb('lease_owner', '=', owner), eb('lease_until', '>=', now)]);
+  let query = db.updateTable('feeds').set({ lease_until: leaseUntil });
+  if (dialectOf(db) === 'postgres') {
+    query = query.where('id', 'in', (eb) => eb.selectFrom('feeds').select('id').where(held).forUpdate().skipLocked());
+  } else query = query.where(held);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -1,7 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
-import { acquireLease, claimDueFeeds, findFeed } from '../feeds/feeds.repository.js';
+import { acquireLease, claimDueFeeds, findFeed, renewLeases } from '../feeds/feeds.repository.js';
 import { DIALECTS } from '../test/dialects.js';
 import { item, rss, startTestFeedServer, type TestFeedServer } from '../test/feed-server.js';
 import { createRefreshEnv } from '../test/refresh-env.js';
@@ -168,6 +168,37 @@ for (const dialect of DIALECTS) {
         await env.close();
       }
     });
+
+    if (dialect === 'postgres')
+      it('renews the leases a write group is not writing, without waiting for the group', async () => {
+        // A write group holds the row of the feed it is finishing until it commits. The heartbeat used to wait for
+        // that row while holding the others it had renewed, and the group's next feed row then closed a deadlock.
+        const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000 } });
+        try {
+          const db = env.database.db;
+          const u = await env.user();
+          const ids: number[] = [];
+          for (let i = 0; i < 3; i++) ids.push(await env.subscribe(u, server.url(`/renew-${i}.xml`)));
+          const at = env.clock.now();
+          const first = new Date(at.getTime() + LEASE_MS).toISOString();
+          for (const id of ids) expect(await acquireLease(db, id, 'me:3:0000', at.toISOString(), first)).toBeDefined();
+          const later = new Date(at.getTime() + 10_000 + LEASE_MS).toISOString();
+          await db.transaction().execute(async (group) => {
+            await group.updateTable('feeds').set({ title: 'Being stored' }).where('id', '=', ids[0]).execute();
+            // On another connection, while the group holds ids[0]: the heartbeat must come back, not wait.
+            expect(await renewLeases(db, 'me:3:0000', at.toISOString(), later)).toBe(2);
+            // The group goes on to a feed row the heartbeat has just renewed.
+            await group.updateTable('feeds').set({ title: 'Stored next' }).where('id', '=', ids[1]).execute();
+          });
+          expect((await findFeed(db, ids[0]))!.lease_until).toBe(first);
+          expect((await findFeed(db, ids[1]))!.lease_until).toBe(later);
+          expect((await findFeed(db, ids[2]))!.lease_until).toBe(later);
+          // Once the group has committed, the next heartbeat renews all three.
+          expect(await renewLeases(db, 'me:3:0000', at.toISOString(), later)).toBe(3);
+        } finally {
+          await env.close();
+        }
+      });
 
     it("takes each lease alone when the batch's statement fails, so only the feed at fault fails", async () => {
       const env = await createRefreshEnv(dialect, { engine: { tickMs: 3_600_000 } });
