@@ -54,9 +54,11 @@ async function answer(message: { kind: JobKind; input: never }): Promise<void> {
     reply = { error: toWorkerError(err) };
   }
   try {
-    // A refresh document's new texts go as one buffer, moved rather than copied (pack-texts.ts).
-    const packed = message.kind === 'document' && 'ok' in reply ? packTexts(reply.ok as StoredDocument) : null;
-    parentPort!.postMessage(reply satisfies WorkerAnswer, packed ? [packed] : []);
+    // A refresh document's new texts go as one buffer, and its search vectors as another, moved rather than copied
+    // (pack-texts.ts).
+    const doc = message.kind === 'document' && 'ok' in reply ? (reply.ok as StoredDocument) : null;
+    if (doc) packTexts(doc);
+    parentPort!.postMessage(reply satisfies WorkerAnswer, doc?.buffers ?? []);
   } catch (err) {
     // An answer that cannot be copied (a bug) still answers its job, so the ones after it keep their answers.
     parentPort!.postMessage({ error: toWorkerError(err) } satisfies WorkerAnswer);

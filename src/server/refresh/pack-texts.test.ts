@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storedString } from '../articles/article-text.js';
-import { packTexts } from './pack-texts.js';
+import { packTexts, releaseTexts } from './pack-texts.js';
 import type { StoredItem } from '../articles/articles.repository.js';
 import { processDocument, type StoredDocument } from './process-document.js';
 
@@ -14,8 +14,8 @@ const rssOf = (items: [string, string, string][]) =>
       .join('')}</channel></rss>`,
   );
 
-const processed = (body: Buffer, known = new Map<string, string>()): StoredDocument =>
-  processDocument({ body, url: 'https://example.com/feed.xml', contentType: null, known, now: NOW });
+const processed = (body: Buffer, known = new Map<string, string>(), searchVectors = false): StoredDocument =>
+  processDocument({ body, url: 'https://example.com/feed.xml', contentType: null, known, now: NOW, searchVectors });
 
 /** The long texts of each new item, as strings. */
 const textsOf = (doc: StoredDocument) =>
@@ -67,6 +67,40 @@ describe('packTexts: a document’s new texts as UTF-8 views of one buffer (docs
     expect(buffer.byteLength).toBe(0);
     expect(textsOf(received)).toEqual(before);
     expect(received.fresh[0].content).toBeInstanceOf(Uint8Array);
+  });
+
+  it("lists the buffers the answer moves: the texts' and, when the items have them, the search vectors'", () => {
+    const plain = processed(body);
+    const texts = packTexts(plain)!;
+    expect(plain.buffers).toEqual([texts]);
+    const withVectors = processed(body, new Map(), true);
+    const vectors = withVectors.fresh[0].searchVector!.buffer;
+    const packed = packTexts(withVectors)!;
+    expect(withVectors.buffers).toEqual([vectors, packed]);
+    for (const item of withVectors.fresh) if (item.searchVector) expect(item.searchVector.buffer).toBe(vectors);
+  });
+
+  it('gives the buffers back once stored: the views read empty, strings and other documents stay as they were', () => {
+    const edited = processed(body, new Map(processed(body).fresh.map((item) => [item.guidHash, 'older'])));
+    packTexts(edited);
+    const other = processed(body);
+    packTexts(other);
+    const otherTexts = textsOf(other);
+    const doc = processed(body, new Map(), true);
+    packTexts(doc);
+    const received = structuredClone(doc, { transfer: doc.buffers ?? [] });
+    const views = received.fresh.flatMap((item: StoredItem) => [item.content, item.teaser, item.text, item.searchVector]).filter((v) => v instanceof Uint8Array);
+    expect(views.length).toBeGreaterThan(0);
+    releaseTexts(received);
+    expect(received.buffers).toBeUndefined();
+    for (const view of views) expect(view.byteLength).toBe(0);
+    // The empty item's strings, the edited items' strings and another document's buffer are untouched; a second call
+    // does nothing.
+    expect(received.fresh[2].teaser).toBe('');
+    releaseTexts(edited);
+    for (const item of edited.changed) expect(typeof item.text).toBe('string');
+    releaseTexts(received);
+    expect(textsOf(other)).toEqual(otherTexts);
   });
 
   it('leaves edited items their strings, and gives null when no item is new', () => {

@@ -53,7 +53,15 @@ export interface ProcessedDocument {
  * A processed document as the store gets it: a parse thread's answer has its new items' texts as UTF-8 bytes
  * (pack-texts.ts), the inline processor's as strings.
  */
-export type StoredDocument = Omit<ProcessedDocument, 'fresh' | 'changed'> & { fresh: StoredItem[]; changed: StoredItem[] };
+export type StoredDocument = Omit<ProcessedDocument, 'fresh' | 'changed'> & {
+  fresh: StoredItem[];
+  changed: StoredItem[];
+  /**
+   * The buffers made for this document alone whose views its items hold (the packed texts, the search vectors): moved
+   * with it from the parse thread, given back once it is stored (pack-texts.ts packTexts, releaseTexts).
+   */
+  buffers?: ArrayBuffer[];
+};
 
 /** A document with more items than this keeps its first (newest) ones: a hostile feed cannot flood the database. */
 export const MAX_ITEMS_PER_FETCH = 1000;

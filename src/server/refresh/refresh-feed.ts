@@ -24,6 +24,7 @@ import type { LeaseKeeper } from './lease.js';
 import type { StoredDocument } from './process-document.js';
 import { FREQUENCY_SAMPLE, errorIntervalMinutes, intervalFromFrequency, nextCheckAt, postingFrequency, type PostingFrequency } from './schedule.js';
 import { runWriteJob, type WriteGroups, type WriteJob } from './write-groups.js';
+import { releaseTexts } from './pack-texts.js';
 
 /** What one refresh needs; built once per process by the engine. */
 export interface RefreshContext {
@@ -179,6 +180,8 @@ async function refreshLeased(ctx: RefreshContext, feed: LeasedFeed, signal?: Abo
     const searchVectors = ctx.searchVectors ? await ctx.searchVectors() : false;
     const doc = await ctx.processor.process({ body: result.body, url: result.url, contentType: result.contentType, known, now: now.getTime(), searchVectors });
     const stored = await storeDocument(ctx, feed, doc, base, now);
+    // Committed: the texts' buffers go now, not at the next full collection (nothing reads them again).
+    releaseTexts(doc);
     if (iconDue(feed, now)) {
       // The task keeps only what it needs: a waiting task must not hold the whole document in memory.
       const input = { siteUrl: doc.feed.siteUrl, feedUrl: feed.url, feedImageUrl: doc.feed.imageUrl };

@@ -14,6 +14,7 @@ import { inlineProcessor } from './document-pool.js';
 import { createRefreshEngine, type RefreshEngine } from './engine.js';
 import { Slots } from './slots.js';
 import { packTexts } from './pack-texts.js';
+import type { StoredDocument } from './process-document.js';
 import { insertFilter } from '../feeds/filters.repository.js';
 import { createReadingList } from '../reading-lists/reading-lists.repository.js';
 import { setRead } from '../articles/reading-state.js';
@@ -626,7 +627,7 @@ for (const dialect of DIALECTS) {
 
       /** An engine whose processor answers as document-worker.ts does: texts packed, the buffer moved across. */
       const packingEngine = () => {
-        const seen = { packed: 0 };
+        const seen = { packed: 0, docs: [] as StoredDocument[] };
         const engine = createRefreshEngine({
           config: env.config,
           database: env.database,
@@ -637,7 +638,9 @@ for (const dialect of DIALECTS) {
               const doc = await inlineProcessor.process(input);
               const buffer = packTexts(doc);
               if (buffer) seen.packed++;
-              return structuredClone(doc, { transfer: buffer ? [buffer] : [] });
+              const received = structuredClone(doc, { transfer: doc.buffers ?? [] });
+              seen.docs.push(received);
+              return received;
             },
             close: async () => {},
           },
@@ -673,6 +676,12 @@ for (const dialect of DIALECTS) {
         expect(await env.engine.refreshFeed(stringsFeed)).toEqual({ status: 'ok', newArticles: 3, updatedArticles: 0 });
         expect(await engine.refreshFeed(bytesFeed)).toEqual({ status: 'ok', newArticles: 3, updatedArticles: 0 });
         expect(seen.packed).toBe(1);
+        // Once stored, the document's buffers were given back (pack-texts.ts releaseTexts): its views read empty. The
+        // rows below were written before that.
+        const [received] = seen.docs;
+        expect(received.buffers).toBeUndefined();
+        expect(received.fresh[0].content).toBeInstanceOf(Uint8Array);
+        expect((received.fresh[0].content as Uint8Array).byteLength).toBe(0);
 
         const stored = async (feedId: number) => {
           const { rows } = await sql<Record<string, unknown>>`select title, content, summary, teaser, ${
