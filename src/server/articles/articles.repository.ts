@@ -94,8 +94,11 @@ const itemText = (id: number, i: StoredItem): ItemText => ({
   publishedAt: i.publishedAt,
 });
 
+/** What PostgreSQL's search vector is made of: the title and the plain text (search-vector.ts makes the same). */
+const searchText = (t: { title: string; body: StoredText }) => `${t.title} ${storedString(t.body)}`;
+
 /** PostgreSQL's search vector of an article ('simple' configuration: feeds come in every language). */
-const tsvector = (t: { title: string; body: StoredText }) => sql`to_tsvector('simple', ${`${t.title} ${storedString(t.body)}`})`;
+const tsvector = (t: { title: string; body: StoredText }) => sql`to_tsvector('simple', ${searchText(t)})`;
 
 /** A vector from a parse thread as the pg driver binds binary values (a Buffer; a thread's copy is a Uint8Array). */
 const vectorParam = (v: Uint8Array) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
@@ -308,7 +311,7 @@ export async function writeFeedItems(
       if (texts) {
         const t = texts.get(i.guidHash)!;
         if (i.searchVector) values.push(vectorParam(i.searchVector), null);
-        else values.push(null, `${t.title} ${storedString(t.body)}`);
+        else values.push(null, searchText(t));
       }
     }
     const rows = await insertRows<{ id: number; guid_hash: string; filtered?: boolean; listed?: boolean }>(
