@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { loopbackHost, startFeedServer } from './lib/feed-server.mjs';
+import { coreSpeedsMs } from './lib/machine-speed.mjs';
 import { cpuMs, feederEnv, feederRoot, loadAverage, sleep, startFeeder, statusKb, stopFeeder, waitHealthy } from './lib/feeder-process.mjs';
 
 const ITEMS = 50;
@@ -355,7 +356,8 @@ async function run(dialect, feeds, pgDb) {
   }
 }
 
-console.log(JSON.stringify({ bench: 'refresh', build: feederRoot, sizes: SIZES, load: loadAverage() }));
+// Each core's speed before and after the rounds (lib/machine-speed.mjs): a lower figure is a faster core.
+console.log(JSON.stringify({ bench: 'refresh', build: feederRoot, sizes: SIZES, load: loadAverage(), core_speed_ms: coreSpeedsMs() }));
 try {
   if (!process.env.BENCH_SKIP_SQLITE) for (const n of SIZES) await run('sqlite', n, null);
   if (!process.env.BENCH_SKIP_POSTGRES) {
@@ -375,3 +377,4 @@ try {
 } finally {
   await server.close();
 }
+console.log(JSON.stringify({ bench: 'refresh-machine', when: 'after the rounds', load: loadAverage(), core_speed_ms: coreSpeedsMs() }));
