@@ -221,6 +221,8 @@ async function idleRss(env, monitor) {
  * `restAfter` and BENCH_REST_S, the RSS once the process sat idle after the round).
  */
 async function round(name, env, monitor, feeds, column, extra, restAfter = false, warmUp = 0, beforeMeasured = () => {}) {
+  // Each core's speed right before the round (lib/machine-speed.mjs; about a second): what its CPU figures compare at.
+  const coreSpeed = coreSpeedsMs();
   let since = new Date().toISOString();
   const loadBefore = loadAverage();
   let before = server.requests;
@@ -313,6 +315,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
         ...extra,
         ...rest,
         load: `${loadBefore} → ${loadAverage()}`,
+        core_speed_ms: coreSpeed,
       }),
     );
   } finally {
