@@ -257,6 +257,23 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
     start = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true), own: ownCpuMs() };
     sampling = sampleBackends(true);
   };
+  // What a request waits while the round runs: GET /healthz (one database query) every 100 ms from the round's first
+  // feed request to its end. On SQLite it waits for the write group under way and for a checkpoint in its commit.
+  const healthz = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      if (start) {
+        const t = performance.now();
+        const ok = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
+          (r) => r.arrayBuffer().then(() => r.ok),
+          () => false,
+        );
+        if (ok && probing) healthz.push(performance.now() - t);
+      }
+      await sleep(100);
+    }
+  })();
   let peakKb = 0;
   // BENCH_MEM_LOG=file: the RSS and where it is (smapsKb) every 50 ms of the round, one JSON line each, and the
   // breakdown at the highest sample in the round's line.
@@ -279,6 +296,10 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
       if ((await monitor.count(column, since)) >= feeds) break;
     }
     const end = { at: performance.now(), cpu: cpuMs(child.pid), main: cpuMs(child.pid, true), own: ownCpuMs() };
+    probing = false;
+    await probe;
+    healthz.sort((a, b) => a - b);
+    const healthzAt = (q) => +healthz[Math.min(healthz.length - 1, Math.floor(q * healthz.length))].toFixed(1);
     await sampling;
     await sampleBackends(false);
     let pgCpu = 0;
@@ -311,6 +332,8 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
         requests: server.requests - before,
         articles: await monitor.scalar('articles'),
         peak_rss_mb: Math.round(peakKb / 1024),
+        // p50, p99 and the longest wait of /healthz during the round (none in a round shorter than its first probe).
+        ...(healthz.length ? { healthz_ms: [healthzAt(0.5), healthzAt(0.99), healthzAt(1)], healthz_requests: healthz.length } : {}),
         ...(atPeak ? { at_peak_mb: Object.fromEntries(Object.entries(atPeak).map(([k, v]) => [k, Math.round(v / 1024)])) } : {}),
         ...extra,
         ...rest,
@@ -319,6 +342,8 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
       }),
     );
   } finally {
+    probing = false;
+    await probe;
     onFirstRequest = null;
     await stopFeeder(child);
   }
