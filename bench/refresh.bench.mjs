@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { loopbackHost, startFeedServer } from './lib/feed-server.mjs';
+import { percentile } from './lib/http.mjs';
 import { coreSpeedsMs } from './lib/machine-speed.mjs';
 import { cpuMs, feederEnv, feederRoot, loadAverage, sleep, startFeeder, statusKb, stopFeeder, waitHealthy } from './lib/feeder-process.mjs';
 
@@ -299,7 +300,6 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
     probing = false;
     await probe;
     healthz.sort((a, b) => a - b);
-    const healthzAt = (q) => +healthz[Math.min(healthz.length - 1, Math.floor(q * healthz.length))].toFixed(1);
     await sampling;
     await sampleBackends(false);
     let pgCpu = 0;
@@ -333,7 +333,7 @@ async function round(name, env, monitor, feeds, column, extra, restAfter = false
         articles: await monitor.scalar('articles'),
         peak_rss_mb: Math.round(peakKb / 1024),
         // p50, p99 and the longest wait of /healthz during the round (none in a round shorter than its first probe).
-        ...(healthz.length ? { healthz_ms: [healthzAt(0.5), healthzAt(0.99), healthzAt(1)], healthz_requests: healthz.length } : {}),
+        ...(healthz.length ? { healthz_ms: [percentile(healthz, 0.5), percentile(healthz, 0.99), percentile(healthz, 1)], healthz_requests: healthz.length } : {}),
         ...(atPeak ? { at_peak_mb: Object.fromEntries(Object.entries(atPeak).map(([k, v]) => [k, Math.round(v / 1024)])) } : {}),
         ...extra,
         ...rest,

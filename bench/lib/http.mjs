@@ -14,7 +14,8 @@ export async function waitUp(base, tries = 300) {
   throw new Error('server did not start');
 }
 
-const percentile = (sorted, p) => +sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(2);
+/** The p-quantile (0–1) of ascending `sorted` values, to 0.01. */
+export const percentile = (sorted, p) => +sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(2);
 
 /** `total` requests, `concurrency` at a time; prints one JSON line and returns it. */
 export async function measure(name, total, concurrency, request, extra = {}) {

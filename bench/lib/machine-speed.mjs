@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { generateFeed } from './feed-server.mjs';
+import { percentile } from './http.mjs';
 
 const DOCUMENTS = Array.from({ length: 20 }, (_, i) => generateFeed(i, { format: 'mixed' }).body);
 const TOKEN = /<\/?([A-Za-z][\w:-]*)[^>]*>|[^<]+/g;
@@ -41,7 +42,7 @@ export function machineSpeedMs(repeats = 9) {
     times.push((used.user + used.system) / 1000);
   }
   times.sort((a, b) => a - b);
-  return Math.round(times[repeats >> 1] * 10) / 10;
+  return percentile(times, 0.5);
 }
 
 /**
