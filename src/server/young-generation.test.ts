@@ -7,12 +7,15 @@ const MB = 1024 * 1024;
 
 /**
  * The largest young generation (both semi-spaces, bytes) a fresh process reaches while it allocates, over many turns
- * of its event loop, what survives a few young collections, with limitYoungGeneration(limit) or, with null, V8's own growth. A process of its own: the
- * growth factor is a flag of the whole process.
+ * of its event loop, what survives a few young collections, with limitYoungGeneration(limit) or, with null, V8's own
+ * growth. A process of its own: the growth factor is a flag of the whole process. `thread`: a worker thread starts
+ * (and ends) a third of the way through, once the young generation has grown, as the parse threads do at the start of
+ * each refresh round.
  */
-function largestYoungGeneration(limit: number | null): number {
+function largestYoungGeneration(limit: number | null, thread = false): number {
   const script = `
     import v8 from 'node:v8';
+    import { Worker } from 'node:worker_threads';
     const { limitYoungGeneration } = await import(${JSON.stringify(MODULE)});
     if (${limit} !== null) limitYoungGeneration(${limit});
     else v8.setFlagsFromString('--semi-space-growth-factor=2');
@@ -20,6 +23,7 @@ function largestYoungGeneration(limit: number | null): number {
     const kept = [];
     // Turns of the event loop that allocate a little each, as a server's do: observers run between turns.
     for (let round = 0; round < 120; round++) {
+      if (${thread} && round === 40) await new Promise((resolve) => new Worker('1', { eval: true }).once('exit', resolve));
       for (let i = 0; i < 20000; i++) kept.push({ i, text: 'x' + i });
       kept.splice(0, kept.length - 400000);
       await new Promise((resolve) => setImmediate(resolve));
@@ -37,5 +41,9 @@ describe('limitYoungGeneration', () => {
   it('keeps the young generation at the limit where V8 would grow it further', () => {
     expect(largestYoungGeneration(null)).toBeGreaterThan(16 * MB);
     expect(largestYoungGeneration(16 * MB)).toBeLessThanOrEqual(16 * MB);
+  });
+
+  it('keeps it there after a worker thread started, although V8 then puts the growth factor back', () => {
+    expect(largestYoungGeneration(8 * MB, true)).toBeLessThanOrEqual(8 * MB);
   });
 });
