@@ -16,7 +16,9 @@ import type { Worker } from 'node:worker_threads';
  * server's turns are short. Returns what stops it (growth as V8 has it, 2).
  */
 export function limitYoungGeneration(maxBytes: number): () => void {
+  let stopped = false;
   const adjust = () => {
+    if (stopped) return;
     const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     v8.setFlagsFromString(`--semi-space-growth-factor=${young && young.space_size >= maxBytes ? 1 : 2}`);
   };
@@ -30,6 +32,7 @@ export function limitYoungGeneration(maxBytes: number): () => void {
   const onWorker = (worker: Worker) => worker.once('online', adjust);
   process.on('worker', onWorker);
   return () => {
+    stopped = true;
     observer.disconnect();
     process.off('worker', onWorker);
     v8.setFlagsFromString('--semi-space-growth-factor=2');
