@@ -1,4 +1,4 @@
-import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 
@@ -23,11 +23,9 @@ export function limitYoungGeneration(maxBytes: number): () => void {
     v8.setFlagsFromString(`--semi-space-growth-factor=${young && young.space_size >= maxBytes ? 1 : 2}`);
   };
   adjust();
-  // Both kinds resize the young generation: a scavenge when enough survived it, a full collection too.
-  const observer = new PerformanceObserver((list) => {
-    const kinds = list.getEntries().map((e) => (e as unknown as { detail?: { kind?: number } }).detail?.kind);
-    if (kinds.some((k) => k === constants.NODE_PERFORMANCE_GC_MINOR || k === constants.NODE_PERFORMANCE_GC_MAJOR)) adjust();
-  });
+  // A scavenge and a full collection may both resize the young generation; the rule depends only on its size now,
+  // so it is applied after every batch of collections, whatever their kind.
+  const observer = new PerformanceObserver(adjust);
   observer.observe({ entryTypes: ['gc'] });
   const onWorker = (worker: Worker) => worker.once('online', adjust);
   process.on('worker', onWorker);
